@@ -1,0 +1,157 @@
+"""The `tyrsim` command line: thin click commands that parse, call the library, print or write."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from tyrsim.core.output import atomic_folder, csv_text, json_records, markdown_table, terminal_table
+from tyrsim.core.rules import RuleError
+
+FORMATS = ("table", "csv", "json", "markdown")
+
+
+class IntSet(click.ParamType):
+    """An integer option given as one value (3), a range (1-6) or a list (0,2,4), or a mix (0,2-4)."""
+
+    name = "values"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        values: list[int] = []
+        try:
+            for part in str(value).split(","):
+                part = part.strip()
+                low, sep, high = part.partition("-")
+                if sep and low:
+                    lo, hi = int(low), int(high)
+                    if hi < lo:
+                        raise ValueError
+                    values.extend(range(lo, hi + 1))
+                else:
+                    values.append(int(part))
+        except ValueError:
+            self.fail(
+                f"{value!r} is not a value, a range or a list; write e.g. 3, 1-6 or 0,2,4", param, ctx
+            )
+        return tuple(dict.fromkeys(values))
+
+
+def check_range(option: str, values: tuple[int, ...], low: int, high: int, what: str) -> None:
+    bad = [v for v in values if not low <= v <= high]
+    if bad:
+        raise click.BadParameter(f"{bad[0]} is out of range; {what} must be from {low} to {high}", param_hint=option)
+
+
+def parse_rules(rules_cls, items: tuple[str, ...]):
+    """A Rules object from repeated --rule KEY=VALUE options (usage error on a bad one)."""
+    overrides = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--rule")
+        overrides[key.strip()] = value.strip()
+    try:
+        return rules_cls.from_overrides(overrides)
+    except RuleError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rule") from None
+
+
+def progress_reporter(total: int, label: str) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
+    """A progress bar on a terminal; nothing when output is piped."""
+    if not sys.stderr.isatty() or total <= 0:
+        return None, lambda: None
+    bar = click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True, show_percent=True)
+    bar.__enter__()
+    return bar.update, lambda: bar.__exit__(None, None, None)
+
+
+@click.group()
+@click.version_option(package_name="tyrsim")
+def main() -> None:
+    """Monte Carlo strategy analysis for Tyranno Ex, Zooloretto Duell, Tyros and Tiny Epic Dinosaurs."""
+
+
+@main.command()
+@click.option("--attacker-strength", type=IntSet(), default="1-6", show_default=True,
+              help="Attacker strength die value(s); 1 = no strength die.")
+@click.option("--attacker-dice", type=IntSet(), default="0-30", show_default=True, help="Attacker dice count(s).")
+@click.option("--defender-strength", type=IntSet(), default="1-6", show_default=True,
+              help="Defender strength die value(s); 1 = no strength die.")
+@click.option("--defender-dice", type=IntSet(), default="0-30", show_default=True, help="Defender dice count(s).")
+@click.option("--method", type=click.Choice(["exact", "mc", "both"]), default="exact", show_default=True,
+              help="Exact odds, Monte Carlo, or one row of each per matchup.")
+@click.option("--fights", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Simulated fights per matchup (mc, both).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Seed for mc.")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
+              help="Change a rule (repeatable); `tyrsim games` lists them.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="How to print the table.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write odds.csv, odds.md and PNG figures into this folder.")
+def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, method, fights, seed,
+           rule_items, fmt, out) -> None:
+    """Tyranno Ex combat odds for every combination of the given strengths and dice.
+
+    \b
+    Examples:
+      tyrsim combat --attacker-strength 3 --attacker-dice 2 --defender-strength 1 --defender-dice 7
+      tyrsim combat --attacker-strength 1-6 --defender-strength 1 --defender-dice 5 --method both
+      tyrsim combat --rule tie_rule=defender --format csv > odds.csv
+    """
+    from tyrsim.games.tyranno_ex import combat as combat_
+    from tyrsim.games.tyranno_ex.combat_analysis import dice_curve, heatmap_grid, reference_defender
+    from tyrsim.games.tyranno_ex.rules import Rules
+
+    rules = parse_rules(Rules, rule_items)
+    check_range("--attacker-strength", attacker_strength, 1, rules.max_strength, "a strength")
+    check_range("--defender-strength", defender_strength, 1, rules.max_strength, "a strength")
+    check_range("--attacker-dice", attacker_dice, 0, rules.max_dice, "a number of dice")
+    check_range("--defender-dice", defender_dice, 0, rules.max_dice, "a number of dice")
+    table = combat_.matchups(attacker_strength, attacker_dice, defender_strength, defender_dice, rules)
+
+    parts = []
+    if method in ("exact", "both"):
+        parts.append(combat_.odds_table(table, rules))
+    if method in ("mc", "both"):
+        import numpy as np
+
+        update, done = progress_reporter(len(table) * fights, "fights")
+        try:
+            counts = combat_.simulate_counts(table, fights, np.random.default_rng(seed), rules, update)
+        finally:
+            done()
+        parts.append(combat_.summarize_counts(counts, rules))
+    import pandas as pd
+
+    odds = pd.concat(parts, ignore_index=True)
+    if method == "both":
+        odds = odds.sort_values(combat_.MATCHUP + ["method"], kind="stable", ignore_index=True)
+
+    if out is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        with atomic_folder(out) as folder:
+            (folder / "odds.csv").write_text(csv_text(odds))
+            (folder / "odds.md").write_text(markdown_table(odds) + "\n")
+            if odds["p_attacker_wins"].notna().any():
+                heatmap_grid(odds).savefig(folder / "heatmaps.png", dpi=110)
+                dice_curve(odds, *reference_defender(odds)).savefig(folder / "dice_curve.png", dpi=110)
+    if fmt == "table":
+        click.echo(terminal_table(odds))
+    elif fmt == "csv":
+        click.echo(csv_text(odds), nl=False)
+    elif fmt == "json":
+        click.echo(json_records(odds))
+    else:
+        click.echo(markdown_table(odds))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

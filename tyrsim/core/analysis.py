@@ -1,0 +1,135 @@
+"""Named analyses a game registers, so scenarios, sweeps and reports can run them.
+
+An analysis says which arguments it takes (`Param`), how to compute one chunk of
+trials (`run`), how to turn all chunks into tables (`tables`) and figures, and
+which metrics a variant comparison or a precision target can use (`Metric`).
+The sweep machinery calls `run` once per (sweep point, chunk), with the chunk's
+own generator, and concatenates the chunks in index order before `tables`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core import stats
+
+
+class ArgumentError(ValueError):
+    """An analysis argument with an unknown name or a value that is not allowed."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of an analysis, with its default and allowed values."""
+
+    name: str
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+    item: type | None = None  # element type when the argument is a list
+
+    def allowed(self) -> str:
+        if self.choices:
+            what = "one of " + ", ".join(repr(c) for c in self.choices)
+        elif self.low is not None and self.high is not None:
+            what = f"from {self.low} to {self.high}"
+        elif self.low is not None:
+            what = f">= {self.low}"
+        else:
+            what = ""
+        if self.item is not None:
+            return f"a list of {self.item.__name__} {what}".rstrip()
+        kind = type(self.default).__name__
+        return f"{kind} {what}".strip()
+
+    def check(self, value: Any) -> Any:
+        """Return the validated value (ints accepted for floats), or raise ArgumentError."""
+        bad = ArgumentError(f"argument {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
+        if self.item is not None:
+            if not isinstance(value, list | tuple) or not value:
+                raise bad
+            return tuple(self._scalar(v, self.item, bad) for v in value)
+        return self._scalar(value, type(self.default), bad)
+
+    def _scalar(self, value: Any, kind: type, bad: ArgumentError) -> Any:
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise bad
+        if self.choices and value not in self.choices:
+            raise bad
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+                raise bad
+        return value
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A quantity a comparison or a precision target can use.
+
+    `compute(raw, rules, args)` returns one row per item (matchup, policy, seat...)
+    with the `keys` columns and, for a proportion, `successes` and `n`; for a
+    mean, `mean`, `sd` and `n`.
+    """
+
+    kind: Literal["proportion", "mean"]
+    keys: tuple[str, ...]
+    compute: Callable[[pd.DataFrame, Any, Mapping[str, Any]], pd.DataFrame]
+    doc: str = ""
+
+    def estimate(self, raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        """The metric per item with its estimate, interval and half-width."""
+        table = self.compute(raw, rules, args).reset_index(drop=True)
+        if self.kind == "proportion":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                table["estimate"] = table["successes"] / table["n"]
+            table["ci_low"], table["ci_high"] = stats.wilson_interval(table["successes"], table["n"])
+        else:
+            table["estimate"] = table["mean"]
+            table["ci_low"], table["ci_high"] = stats.t_interval(table["mean"], table["sd"], table["n"])
+        table["half_width"] = (table["ci_high"] - table["ci_low"]) / 2
+        return table
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A named analysis of one game."""
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    # run(rules, args, first_trial, n_trials, rng) -> raw rows of one chunk
+    run: Callable[[Any, Mapping[str, Any], int, int, np.random.Generator], pd.DataFrame]
+    # tables(raw of all chunks, rules, args) -> {table name: DataFrame}
+    tables: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]]
+    # figures(tables, rules, args) -> {figure name: matplotlib Figure}
+    figures: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, Any]] | None = None
+    trials: str | None = None  # the argument holding the trial count; None: computed exactly, one task
+    trial_unit: str = "trials"
+    chunk_size: int = 10_000  # trials per task; fixed, so results never depend on --jobs
+    metrics: Mapping[str, Metric] = field(default_factory=dict)
+    headline: str | None = None  # the metric a precision target is set on
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise ArgumentError(
+            f"unknown argument {name!r} for analysis {self.name!r}; the arguments are: "
+            + ", ".join(p.name for p in self.params)
+        )
+
+    def check_args(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """All arguments, defaults filled in, each validated."""
+        args = {p.name: p.default for p in self.params}
+        for name, value in given.items():
+            args[name] = self.param(name).check(value)
+        return args

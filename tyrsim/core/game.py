@@ -1,0 +1,119 @@
+"""The Game / State / Policy protocols shared by every full game engine.
+
+A `Game` makes `State`s; a `State` is advanced by `apply(action)` and draws its
+chance events from its own generator; a `Policy` chooses among the legal
+actions of the state it is given. `GameSpec` is what a game package registers:
+its rules, player counts, policies and analyses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from tyrsim.core.rules import RuleError, RuleSet, _coerce
+
+if TYPE_CHECKING:
+    from tyrsim.core.analysis import Analysis
+
+Action = Hashable
+
+
+class State(Protocol):
+    def current_player(self) -> int:
+        """The player to act; -1 when the game is over."""
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action) -> None:
+        """Play `action`; chance events are drawn from the state's own generator."""
+
+    def is_terminal(self) -> bool: ...
+
+    def scores(self) -> list[float]: ...
+
+    def winners(self) -> list[int]:
+        """The winning seats after the game's tie-breaks (several on a shared victory)."""
+
+    def stats(self) -> dict[str, float]:
+        """Per-game counters for analysis (rounds, per-seat breakdowns as `name_p<seat>`)."""
+
+    def clone(self) -> State: ...
+
+
+class Game(Protocol):
+    name: str
+    rules: RuleSet
+    num_players: int
+
+    def new_state(self, rng: np.random.Generator) -> State: ...
+
+
+class Policy(Protocol):
+    name: str
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action: ...
+
+
+class PolicyError(ValueError):
+    """An unknown policy name or a bad policy parameter."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game package registers in `tyrsim.games`."""
+
+    name: str  # the command-line name, e.g. "zooloretto-duell"
+    title: str  # the game's printed title
+    rules: type[RuleSet]
+    players: tuple[int, ...]  # allowed player counts
+    make_game: Callable[[Any, int], Game] | None = None  # (rules, num_players) -> Game; None: no full engine
+    policies: Mapping[str, type] = field(default_factory=dict)  # name -> Policy dataclass
+    analyses: Mapping[str, Analysis] = field(default_factory=dict)
+
+    @property
+    def default_players(self) -> int:
+        return max(self.players)
+
+    def make_policy(self, text: str) -> Policy:
+        """A policy from `NAME` or `NAME:key=value,key=value` (fields of its dataclass)."""
+        name, _, params = text.partition(":")
+        name = name.strip()
+        if name not in self.policies:
+            raise PolicyError(
+                f"unknown policy {name!r} for {self.name}; the policies are: "
+                + ", ".join(sorted(self.policies))
+            )
+        cls = self.policies[name]
+        fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+        kwargs = {}
+        for item in filter(None, (p.strip() for p in params.split(","))):
+            key, sep, value = item.partition("=")
+            key = key.strip()
+            if not sep or key not in fields or key == "name":
+                allowed = ", ".join(k for k in fields if k != "name") or "none"
+                raise PolicyError(
+                    f"policy {name!r}: bad parameter {item!r}; write key=value with key one of: {allowed}"
+                )
+            try:
+                kwargs[key] = _coerce(fields[key], value.strip())
+            except RuleError as exc:
+                raise PolicyError(f"policy {name!r}: {exc}") from None
+        try:
+            return cls(**kwargs)
+        except (ValueError, TypeError) as exc:
+            raise PolicyError(f"policy {name!r}: {exc}") from None
+
+
+class RandomPolicy:
+    """Chooses uniformly among the legal actions; every game offers it as `random`."""
+
+    name = "random"
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        actions = state.legal_actions()
+        return actions[int(rng.integers(len(actions)))]
