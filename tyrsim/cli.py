@@ -153,5 +153,142 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
         click.echo(markdown_table(odds))
 
 
+STORE = ".store"  # the result store inside a report folder
+
+
+def load_or_fail(path: Path):
+    from tyrsim.core.scenario import ScenarioError, load_scenario
+
+    try:
+        return load_scenario(path)
+    except ScenarioError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None, fresh: bool) -> Path:
+    """Run one scenario into `out` and write its report; usage errors for bad input."""
+    import time
+
+    from tyrsim.core.report import build_report, write_report
+    from tyrsim.core.scenario import ScenarioError
+    from tyrsim.core.sweep import run_scenario
+
+    start = time.perf_counter()
+    try:
+        results = run_scenario(scenario, store_folder=out / STORE, fresh=fresh, n_jobs=jobs,
+                               backend_name=backend, scheduler=scheduler)
+        report = build_report(scenario, results, time.perf_counter() - start)
+    except ScenarioError as exc:
+        raise click.UsageError(str(exc)) from None
+    except (ValueError, RuleError) as exc:
+        raise click.UsageError(f"{scenario.path}: {exc}") from None
+    return write_report(report, out)
+
+
+def default_jobs() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+JOBS = click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+
+
+@main.command()
+@click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@JOBS
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Report folder [default: reports/<scenario name>].")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+              help="joblib's local processes, or a Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); "
+              "without it --backend dask starts a local cluster.")
+@click.option("--fresh", is_flag=True, help="Recompute everything instead of reusing finished tasks.")
+def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
+    """Run a scenario file and write its report.
+
+    Finished tasks are kept in the report folder, so a rerun after an
+    interruption completes the work, and a changed scenario recomputes only
+    what changed. Same seed, same tables, whatever --jobs or --backend.
+    """
+    if scheduler and backend != "dask":
+        raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+    scenario = load_or_fail(scenario_file)
+    out = out or Path("reports") / scenario.name
+    folder = execute(scenario, out, jobs or default_jobs(), backend, scheduler, fresh)
+    click.echo(f"wrote {folder / 'index.html'}")
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"), show_default=True,
+              help="Folder for the reports and their index.")
+@click.option("--quick", is_flag=True, help="Cut every scenario's trials (a demo or a test).")
+@JOBS
+def report(out, quick, jobs) -> None:
+    """Run every bundled scenario of the default report and write OUT/index.html linking them."""
+    from tyrsim.core.report import write_index
+    from tyrsim.core.scenario import bundled_scenarios
+
+    scenarios = [load_or_fail(path) for path in bundled_scenarios()]
+    scenarios = [s for s in scenarios if s.default_report]
+    entries = []
+    for scenario in scenarios:
+        if quick:
+            scenario = scenario.with_trials(scenario.quick_trials)
+        click.echo(f"{scenario.name}: {scenario.title}", err=True)
+        execute(scenario, out / scenario.name, jobs or default_jobs(), "loky", None, False)
+        entries.append((scenario.name, scenario.title, scenario.description))
+    write_index(entries, out)
+    click.echo(f"wrote {out / 'index.html'}")
+
+
+@main.command()
+@click.argument("game", required=False)
+def games(game) -> None:
+    """List the games, their analyses, policies and rule parameters (what a scenario can name)."""
+    from tyrsim.games import UnknownGame, game_names, get_game
+
+    names = game_names()
+    if game is not None:
+        try:
+            get_game(game)
+        except UnknownGame as exc:
+            raise click.BadParameter(str(exc), param_hint="GAME") from None
+        names = [game]
+    for name in names:
+        spec = get_game(name)
+        click.echo(f"{spec.name}  ({spec.title}; {', '.join(map(str, spec.players))} players)")
+        click.echo("  analyses:")
+        for analysis in spec.analyses.values():
+            click.echo(f"    {analysis.name}: {analysis.summary}")
+            for p in analysis.params:
+                click.echo(f"      {p.name} = {p.default!r}  ({p.allowed()}) {p.doc}")
+        if spec.policies:
+            click.echo("  policies: " + ", ".join(spec.policies))
+        click.echo("  rules:")
+        for row in spec.rules.describe():
+            click.echo(f"    {row['rule']} = {row['default']!r}  ({row['allowed']}) {row['description']}")
+        click.echo("")
+
+
+@main.command()
+@click.option("--half-width", type=click.FloatRange(min=0, min_open=True), required=True,
+              help="Target half-width of the 95% interval.")
+@click.option("--p", "p", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Expected proportion (0.5 is the worst case).")
+@click.option("--sd", type=click.FloatRange(min=0, min_open=True), help="Per-trial sd: plan for a mean instead.")
+def plan(half_width, p, sd) -> None:
+    """How many trials a target interval half-width needs."""
+    from tyrsim.core import stats
+
+    if sd is not None:
+        click.echo(f"{stats.trials_for_mean(half_width, sd)} trials for a mean with sd {sd} to +/- {half_width}")
+    elif half_width >= 1:
+        raise click.BadParameter(f"{half_width} is not below 1; a proportion's half-width is between 0 and 1",
+                                 param_hint="--half-width")
+    else:
+        click.echo(f"{stats.trials_for_proportion(half_width, p)} trials for a proportion near {p} to +/- {half_width}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -22,6 +22,10 @@ from tyrsim.core import stats
 class ArgumentError(ValueError):
     """An analysis argument with an unknown name or a value that is not allowed."""
 
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.name = name
+
 
 @dataclass(frozen=True)
 class Param:
@@ -37,7 +41,7 @@ class Param:
 
     def allowed(self) -> str:
         if self.choices:
-            what = "one of " + ", ".join(repr(c) for c in self.choices)
+            return "one of " + ", ".join(repr(c) for c in self.choices)
         elif self.low is not None and self.high is not None:
             what = f"from {self.low} to {self.high}"
         elif self.low is not None:
@@ -51,11 +55,16 @@ class Param:
 
     def check(self, value: Any) -> Any:
         """Return the validated value (ints accepted for floats), or raise ArgumentError."""
-        bad = ArgumentError(f"argument {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
+        bad = ArgumentError(self.name, f"argument {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
         if self.item is not None:
             if not isinstance(value, list | tuple) or not value:
                 raise bad
-            return tuple(self._scalar(v, self.item, bad) for v in value)
+            return tuple(
+                self._scalar(v, self.item, ArgumentError(
+                    self.name, f"argument {self.name!r}: {v!r} in the list is not allowed; expected {self.allowed()}"
+                ))
+                for v in value
+            )
         return self._scalar(value, type(self.default), bad)
 
     def _scalar(self, value: Any, kind: type, bad: ArgumentError) -> Any:
@@ -115,6 +124,9 @@ class Analysis:
     trials: str | None = None  # the argument holding the trial count; None: computed exactly, one task
     trial_unit: str = "trials"
     chunk_size: int = 10_000  # trials per task; fixed, so results never depend on --jobs
+    quick_trials: int = 200  # trials per sweep point in a quick report
+    # count(args) -> trials actually needed (e.g. 0 when an argument asks for exact values only)
+    count: Callable[[Mapping[str, Any]], int] | None = None
     metrics: Mapping[str, Metric] = field(default_factory=dict)
     headline: str | None = None  # the metric a precision target is set on
 
@@ -123,9 +135,16 @@ class Analysis:
             if p.name == name:
                 return p
         raise ArgumentError(
+            name,
             f"unknown argument {name!r} for analysis {self.name!r}; the arguments are: "
             + ", ".join(p.name for p in self.params)
         )
+
+    def trial_count(self, args: Mapping[str, Any]) -> int:
+        """Trials a run with these arguments needs (0: nothing is simulated)."""
+        if self.trials is None:
+            return 0
+        return self.count(args) if self.count is not None else int(args[self.trials])
 
     def check_args(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """All arguments, defaults filled in, each validated."""

@@ -266,7 +266,7 @@ def round_probabilities(sa, da, sd, dd, rules: Rules | None = None):
     return p_attacker, p_defender, p_tie
 
 
-def _counting_round_chances(p_a, p_d, p_t, rules: Rules):
+def counting_round_chances(p_a, p_d, p_t, rules: Rules):
     """(a, d, rolls per counting round) once the tie rule is applied."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if rules.tie_rule == "reroll":
@@ -299,7 +299,7 @@ def odds_table(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     if len(out) == 0:
         return pd.DataFrame(columns=columns(rules, "exact"))
     p_a, p_d, p_t = round_probabilities(sa, da, sd, dd, rules)
-    a, d, rolls_per_round = _counting_round_chances(p_a, p_d, p_t, rules)
+    a, d, rolls_per_round = counting_round_chances(p_a, p_d, p_t, rules)
     expected_rounds = np.zeros(len(out))
     with np.errstate(invalid="ignore"):
         for k in range(r):
@@ -407,7 +407,7 @@ def simulate_counts(
     decisive = np.flatnonzero(n > 0)
     if len(decisive):
         p_a, p_d, p_t = round_probabilities(sa[decisive], da[decisive], sd[decisive], dd[decisive], rules)
-        a, _, _ = _counting_round_chances(p_a, p_d, p_t, rules)
+        a, _, _ = counting_round_chances(p_a, p_d, p_t, rules)
         fights_per_block = min(n_fights, MC_BLOCK)
         matchups_per_block = max(1, MC_BLOCK // fights_per_block)
         for start in range(0, len(decisive), matchups_per_block):

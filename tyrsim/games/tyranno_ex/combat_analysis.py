@@ -37,7 +37,40 @@ def odds_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dic
     table = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
     if len(parts) > 1:
         table = table.sort_values(combat.MATCHUP + ["method"], kind="stable", ignore_index=True)
-    return {"odds": table}
+    return {"odds": table, "summary": summary(table, rules)}
+
+
+def underdog_is_attacker(table: pd.DataFrame, rules: Rules) -> np.ndarray:
+    """Per matchup: True where the attacker is less likely than the defender to win a counting round."""
+    a, d = _round_chances(table, rules)
+    return a < d
+
+
+def _round_chances(table: pd.DataFrame, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    p_a, p_d, p_t = combat.round_probabilities(*(table[c].to_numpy() for c in combat.MATCHUP), rules)
+    a, d, _ = combat.counting_round_chances(p_a, p_d, p_t, rules)
+    return np.nan_to_num(a), np.nan_to_num(d)
+
+
+def summary(odds: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """Per method, over the decisive matchups: how often the underdog wins and how long fights last.
+
+    The underdog is the side less likely to win a single counting round; an
+    upset is the underdog winning the fight. Matchups with no underdog (even
+    rounds) are left out of the upset rate.
+    """
+    rows = []
+    for method, part in odds[odds["decisive"]].groupby("method", sort=False):
+        a, d = _round_chances(part, rules)
+        uneven = ~np.isclose(a, d)
+        upset = np.where(a < d, part["p_attacker_wins"], 1 - part["p_attacker_wins"])[uneven]
+        rows.append({
+            "method": method,
+            "matchups": len(part),
+            "mean_p_upset": float(np.mean(upset)) if len(upset) else np.nan,
+            "mean_expected_rolls": float(part["expected_rolls"].mean()),
+        })
+    return pd.DataFrame(rows, columns=["method", "matchups", "mean_p_upset", "mean_expected_rolls"])
 
 
 def heatmap_grid(odds: pd.DataFrame):
@@ -52,6 +85,7 @@ def heatmap_grid(odds: pd.DataFrame):
     rows, cols = len(a_strengths), len(d_strengths)
     size = (2.2 * cols + 1.5, 2.2 * rows + 0.8)
     fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharex=True, sharey=True)
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.6")  # grey: matchups that can never end
     image = None
     for i, sa in enumerate(a_strengths):
         for j, sd in enumerate(d_strengths):
@@ -60,7 +94,7 @@ def heatmap_grid(odds: pd.DataFrame):
             grid = grid.reindex(index=a_dice, columns=d_dice)
             ax = axes[i][j]
             image = ax.imshow(
-                grid.to_numpy(dtype=float), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto",
+                grid.to_numpy(dtype=float), origin="lower", cmap=cmap, vmin=0, vmax=1, aspect="auto",
                 extent=(d_dice[0] - 0.5, d_dice[-1] + 0.5, a_dice[0] - 0.5, a_dice[-1] + 0.5),
             )
             if i == 0:
@@ -125,6 +159,13 @@ def _clean_wins(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.
     return raw[combat.MATCHUP].assign(successes=clean, n=raw["n_fights"])
 
 
+def _upsets(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+    wins = _attacker_wins(raw, rules, args)
+    attacker_under = underdog_is_attacker(wins, rules)
+    upsets = np.where(attacker_under, wins["successes"], wins["n"] - wins["successes"])
+    return wins.assign(successes=upsets)
+
+
 STRENGTHS = (1, 2, 3, 4, 5, 6)
 DICE = tuple(range(31))
 
@@ -145,11 +186,17 @@ COMBAT = Analysis(
     trials="fights",
     trial_unit="fights",
     chunk_size=100_000,
+    quick_trials=2_000,
+    count=lambda args: 0 if args["method"] == "exact" else args["fights"],
     metrics={
         "p_attacker_wins": Metric(
             "proportion", tuple(combat.MATCHUP), _attacker_wins, "share of fights the attacker wins"
         ),
         "p_round_tie": Metric("proportion", tuple(combat.MATCHUP), _round_ties, "share of rolls with equal hits"),
+        "p_upset": Metric(
+            "proportion", tuple(combat.MATCHUP), _upsets,
+            "share of fights won by the side less likely to win a single round",
+        ),
         "p_clean_win": Metric(
             "proportion", tuple(combat.MATCHUP), _clean_wins, "share of fights won without losing a round (2:0)"
         ),

@@ -1,0 +1,61 @@
+"""Scenario files: every bundled one loads, every kind of broken one gets its own clear message."""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core.scenario import ScenarioError, bundled_scenarios, load_scenario
+
+BAD = sorted((Path(__file__).parent / "scenarios_bad").glob("*.toml"))
+TOP = Path(__file__).parent.parent / "scenarios"
+
+
+def expected_message(path: Path) -> str:
+    first = path.read_text().splitlines()[0]
+    assert first.startswith("# expect: ")
+    return first.removeprefix("# expect: ")
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.stem)
+def test_broken_scenario_is_named_precisely(path):
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    message = str(info.value)
+    assert message.startswith(str(path) + ":")
+    assert expected_message(path) in message
+
+
+@pytest.mark.parametrize("path", BAD[:6], ids=lambda p: p.stem)
+def test_cli_run_on_broken_scenario_exits_2_and_writes_nothing(path, tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 2
+    assert expected_message(path) in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_bundled_scenarios_ship_in_the_package_and_load():
+    shipped = bundled_scenarios()
+    assert {p.name for p in shipped} == {p.name for p in TOP.glob("*.toml")}
+    for path in shipped:
+        scenario = load_scenario(path)
+        assert scenario.points and scenario.title
+
+
+def test_sweep_is_the_product_and_baseline_is_found():
+    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml")
+    assert [p.label for p in scenario.points] == [
+        {"tie_rule": "reroll"}, {"tie_rule": "attacker"}, {"tie_rule": "defender"}
+    ]
+    assert scenario.baseline == 0
+    assert scenario.points[2].rules.tie_rule == "defender"
+    assert scenario.points[0].args["fights"] == 40000
+
+
+def test_quick_caps_trials_only():
+    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml").with_trials(100)
+    assert all(p.args["fights"] == 100 for p in scenario.points)
+    assert scenario.points[1].rules.tie_rule == "attacker"

@@ -1,0 +1,178 @@
+"""Sweeps: same tables whatever --jobs or backend, resume after a kill, precision targets, comparisons."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core.scenario import load_scenario
+from tyrsim.core.sweep import comparison_table, run_scenario
+
+SCENARIO = """
+name = "small"
+game = "tyranno-ex"
+analysis = "combat"
+seed = 99
+[args]
+attacker_strength = [2, 4]
+attacker_dice = [3]
+defender_strength = [1, 3]
+defender_dice = [4]
+method = "mc"
+fights = 250000
+[sweep.rules]
+tie_rule = ["reroll", "defender"]
+[compare]
+baseline = { tie_rule = "reroll" }
+metrics = ["p_attacker_wins", "p_round_tie"]
+"""
+
+
+def write(tmp_path, text=SCENARIO, name="small.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def tables(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.csv"))}
+
+
+def run_cli(*args):
+    result = CliRunner().invoke(main, list(map(str, args)))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_same_tables_for_one_two_jobs_and_dask(tmp_path):
+    path = write(tmp_path)
+    run_cli("run", path, "--out", tmp_path / "j1", "--jobs", 1)
+    run_cli("run", path, "--out", tmp_path / "j2", "--jobs", 2)
+    run_cli("run", path, "--out", tmp_path / "dask", "--jobs", 2, "--backend", "dask")
+    one = tables(tmp_path / "j1")
+    assert set(one) == {"odds.csv", "summary.csv", "comparison.csv"}
+    assert one == tables(tmp_path / "j2") == tables(tmp_path / "dask")
+
+
+def test_rerun_reuses_the_store_and_a_change_recomputes_only_what_changed(tmp_path):
+    scenario = load_scenario(write(tmp_path))
+    store = tmp_path / "store"
+    first = run_scenario(scenario, store_folder=store)
+    files = {p.name: p.stat().st_mtime_ns for p in store.iterdir()}
+    assert len(files) == 2 * 3  # 2 points x 3 chunks of 100,000 fights
+    again = run_scenario(scenario, store_folder=store)
+    assert {p.name: p.stat().st_mtime_ns for p in store.iterdir()} == files
+    for a, b in zip(first, again, strict=True):
+        assert a.raw.equals(b.raw)
+    # one more sweep value: only its three tasks are new
+    changed = load_scenario(write(tmp_path, SCENARIO.replace('"defender"]', '"defender", "attacker"]'), "b.toml"))
+    run_scenario(changed, store_folder=store)
+    assert len(list(store.iterdir())) == 3 * 3
+    # --fresh recomputes (same numbers) instead of reading
+    fresh = run_scenario(scenario, store_folder=store, fresh=True)
+    assert fresh[0].raw.equals(first[0].raw)
+
+
+def test_killed_run_resumes_to_identical_tables(tmp_path):
+    text = SCENARIO.replace("fights = 250000", "fights = 10000000")
+    path = write(tmp_path, text)
+    uninterrupted = tmp_path / "whole"
+    run_cli("run", path, "--out", uninterrupted, "--jobs", 1)
+
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "tyrsim.cli", "run", str(path), "--out", str(out), "--jobs", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    store = out / ".store"
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(store.glob("*.pkl"))) < 3:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = {p.name: p.stat().st_mtime_ns for p in store.glob("*.pkl")}
+    assert 3 <= len(finished) < 2 * 100  # part of the work, not all of it
+    assert not (out / "index.html").exists()  # no half report
+
+    run_cli("run", path, "--out", out, "--jobs", 2)
+    for name, stamp in finished.items():
+        assert (store / name).stat().st_mtime_ns == stamp  # finished tasks were not recomputed
+    assert tables(out) == tables(uninterrupted)
+
+
+PRECISION = """
+game = "tyranno-ex"
+analysis = "combat"
+seed = 5
+[args]
+attacker_strength = [3]
+attacker_dice = [2, 6]
+defender_strength = [1]
+defender_dice = [7]
+method = "mc"
+[sweep.args]
+defender_dice = [[7], [3]]
+[precision]
+half_width = 0.002
+max_trials = 3000000
+"""
+
+
+def test_precision_target_stops_at_the_same_point_for_any_jobs(tmp_path):
+    scenario = load_scenario(write(tmp_path, PRECISION, "p.toml"))
+    one = run_scenario(scenario, n_jobs=1)
+    two = run_scenario(scenario, n_jobs=2)
+    assert [r.trials for r in one] == [r.trials for r in two]
+    assert all(r.met for r in one) and all(r.half_width <= 0.002 for r in one)
+    assert one[0].trials > scenario.analysis.chunk_size  # it had to add chunks
+    for a, b in zip(one, two, strict=True):
+        assert a.raw.equals(b.raw)
+
+
+def test_precision_maximum_is_reported_when_not_met(tmp_path):
+    text = PRECISION.replace("half_width = 0.002", "half_width = 0.0001").replace("3000000", "200000")
+    result = run_cli("run", write(tmp_path, text, "p.toml"), "--out", tmp_path / "r", "--jobs", 1)
+    assert "index.html" in result.output
+    page = (tmp_path / "r" / "index.md").read_text()
+    assert "NOT met (maximum reached)" in page
+    assert "precision.csv" in page
+
+
+def test_comparison_detects_a_real_difference(tmp_path):
+    scenario = load_scenario(write(tmp_path))
+    table = comparison_table(scenario, run_scenario(scenario))
+    wins = table[table["metric"] == "p_attacker_wins"]
+    assert len(wins) == 4 and wins["significant"].all() and (wins["difference"] < 0).all()
+    ties = table[table["metric"] == "p_round_tie"]
+    assert not ties["significant"].any()  # the tie rule does not change how often hits are equal
+
+
+def test_identical_rules_under_different_seeds_are_flagged_at_the_stated_rate(tmp_path):
+    text = """
+game = "tyranno-ex"
+analysis = "combat"
+seed = {seed}
+[args]
+attacker_strength = [3]
+attacker_dice = [2]
+defender_strength = [1]
+defender_dice = [7]
+method = "mc"
+fights = 2000
+[sweep.rules]
+max_dice = [30, 31]
+[compare]
+baseline = {{ max_dice = 30 }}
+"""
+    p_values = []
+    for seed in range(200):
+        scenario = load_scenario(write(tmp_path, text.format(seed=seed), "n.toml"))
+        p_values.append(comparison_table(scenario, run_scenario(scenario))["p_value"].iloc[0])
+    rejected = np.mean(np.array(p_values) < 0.05)
+    assert rejected <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 200)
+    assert np.mean(np.array(p_values) < 0.5) == pytest.approx(0.5, abs=0.15)  # roughly uniform

@@ -1,0 +1,269 @@
+"""Scenario files: one TOML file says what to run; this module reads and validates it.
+
+The schema (documented with a full example in docs/scenarios.md):
+
+    name, title, description, game, analysis, seed, default_report   top-level keys
+    [rules]          rule overrides for every point
+    [args]           the analysis's arguments
+    [sweep.rules]    rule -> list of values      } the run is the product of all lists
+    [sweep.args]     argument -> list of values  }
+    [compare]        baseline (a table picking one sweep point), metrics (list)
+    [precision]      half_width, max_trials (instead of a fixed trial count)
+    [report]         title, tables, figures, quick_trials
+
+Every problem is a `ScenarioError` naming the file, the key path and what is allowed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tyrsim.core.analysis import Analysis, ArgumentError
+from tyrsim.core.game import GameSpec
+from tyrsim.core.rng import MAX_SEED
+from tyrsim.core.rules import RuleError, RuleSet
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be run, with the file and key path in the message."""
+
+
+TOP_KEYS = {
+    "name": str, "title": str, "description": str, "game": str, "analysis": str, "seed": int,
+    "default_report": bool, "rules": dict, "args": dict, "sweep": dict, "compare": dict,
+    "precision": dict, "report": dict,
+}
+SECTION_KEYS = {
+    "sweep": {"rules": dict, "args": dict},
+    "compare": {"baseline": dict, "metrics": list},
+    "precision": {"half_width": float, "max_trials": int, "metric": str},
+    "report": {"title": str, "tables": list, "figures": list, "quick_trials": int},
+}
+REQUIRED = ("game", "analysis", "seed")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One sweep point: its index, resolved rules and arguments, and the swept values that name it."""
+
+    index: int
+    rules: RuleSet
+    args: dict[str, Any]
+    label: dict[str, Any]
+
+    def title(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.label.items()) or "base"
+
+
+@dataclass(frozen=True)
+class Precision:
+    half_width: float
+    max_trials: int
+    metric: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    text: str
+    name: str
+    title: str
+    description: str
+    game: GameSpec
+    analysis: Analysis
+    seed: int
+    default_report: bool
+    rules: RuleSet
+    points: list[Point]
+    sweep: dict[str, list[Any]]  # "rules.X" / "args.Y" -> values, in file order
+    baseline: int | None
+    metrics: list[str]
+    precision: Precision | None
+    tables: list[str] | None
+    figures: list[str] | None
+    quick_trials: int
+    data: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    def trials(self, point: Point) -> int:
+        """The trial count asked for a point (0: computed exactly)."""
+        return self.analysis.trial_count(point.args)
+
+    def with_trials(self, trials: int) -> Scenario:
+        """The same scenario with every point's trial count capped at `trials` (for --quick)."""
+        if self.analysis.trials is None:
+            return self
+        key = self.analysis.trials
+        points = [Point(p.index, p.rules, {**p.args, key: min(trials, p.args[key])}, p.label) for p in self.points]
+        precision = None if self.precision is None else Precision(
+            self.precision.half_width, min(trials, self.precision.max_trials), self.precision.metric
+        )
+        return Scenario(**{**self.__dict__, "points": points, "precision": precision})
+
+
+def _type_name(kind: type) -> str:
+    return {str: "a string", int: "an integer", float: "a number", bool: "true or false",
+            dict: "a table", list: "a list"}[kind]
+
+
+def _check_keys(where: str, table: dict, allowed: dict[str, type], fail) -> None:
+    for key, value in table.items():
+        if key not in allowed:
+            fail(f"{where}{key}", f"unknown key; allowed here: {', '.join(allowed)}")
+        kind = allowed[key]
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            fail(f"{where}{key}", f"{value!r} is not {_type_name(kind)}")
+
+
+def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
+    """Read and validate a scenario file; raise ScenarioError on any problem."""
+    from tyrsim.games import UnknownGame, game_names, get_game
+
+    path = Path(path)
+    shown = str(path)
+
+    def fail(key: str, message: str):
+        raise ScenarioError(f"{shown}: {key}: {message}")
+
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ScenarioError(f"{shown}: cannot read the file ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{shown}: not valid TOML: {exc}") from None
+
+    _check_keys("", data, TOP_KEYS, fail)
+    for key in REQUIRED:
+        if key not in data:
+            fail(key, "missing; every scenario names its game, analysis and seed")
+    for section, keys in SECTION_KEYS.items():
+        _check_keys(f"{section}.", data.get(section, {}), keys, fail)
+
+    try:
+        game = get_game(data["game"])
+    except UnknownGame:
+        fail("game", f"unknown game {data['game']!r}; the games are: {', '.join(game_names())}")
+    if data["analysis"] not in game.analyses:
+        fail("analysis", f"unknown analysis {data['analysis']!r} for {game.name}; "
+             f"its analyses are: {', '.join(game.analyses) or 'none'}")
+    analysis = game.analyses[data["analysis"]]
+    seed = data["seed"]
+    if not 0 <= seed <= MAX_SEED:
+        fail("seed", f"{seed} is out of range; a seed is an integer from 0 to {MAX_SEED}")
+
+    try:
+        base_rules = game.rules.from_overrides(data.get("rules", {}))
+    except RuleError as exc:
+        fail("rules", str(exc))
+    base_args = data.get("args", {})
+    arguments = ", ".join(p.name for p in analysis.params)
+    for key in base_args:
+        if key not in {p.name for p in analysis.params}:
+            fail(f"args.{key}", f"unknown argument; {analysis.name} takes: {arguments}")
+
+    sweep: dict[str, list[Any]] = {}
+    for kind, table in data.get("sweep", {}).items():
+        for key, values in table.items():
+            where = f"sweep.{kind}.{key}"
+            if not isinstance(values, list) or not values:
+                fail(where, "must be a non-empty list of values")
+            if kind == "rules" and key not in game.rules.field_names():
+                fail(where, f"unknown rule; the rules are: {', '.join(game.rules.field_names())}")
+            if kind == "args" and key not in {p.name for p in analysis.params}:
+                fail(where, f"unknown argument; {analysis.name} takes: {arguments}")
+            if len({repr(v) for v in values}) != len(values):
+                fail(where, "lists a value twice")
+            sweep[f"{kind}.{key}"] = values
+
+    points = []
+    for index, combo in enumerate(itertools.product(*sweep.values())):
+        label = dict(zip((k.split(".", 1)[1] for k in sweep), combo, strict=True))
+        rule_values = {k.split(".", 1)[1]: v for k, v in zip(sweep, combo, strict=True) if k.startswith("rules.")}
+        arg_values = {k.split(".", 1)[1]: v for k, v in zip(sweep, combo, strict=True) if k.startswith("args.")}
+        try:
+            rules = base_rules.replace(rule_values)
+        except RuleError as exc:
+            fail("sweep.rules", str(exc))  # only swept rules change here: the base rules passed
+        try:
+            args = analysis.check_args({**base_args, **arg_values})
+        except ArgumentError as exc:
+            fail(f"{'sweep.args' if exc.name in arg_values else 'args'}.{exc.name}", str(exc))
+        points.append(Point(index, rules, args, label))
+
+    compare = data.get("compare", {})
+    baseline = None
+    metrics: list[str] = []
+    if compare:
+        if len(points) < 2:
+            fail("compare", "a comparison needs a sweep with at least two points")
+        metrics = compare.get("metrics", [analysis.headline] if analysis.headline else [])
+        for m in metrics:
+            if m not in analysis.metrics:
+                fail("compare.metrics", f"unknown metric {m!r}; {analysis.name} offers: "
+                     f"{', '.join(analysis.metrics) or 'none'}")
+        if not metrics:
+            fail("compare.metrics", "name at least one metric")
+        wanted = compare.get("baseline", {})
+        for key in wanted:
+            if key not in points[0].label:
+                fail(f"compare.baseline.{key}", f"not a swept key; the swept keys are: {', '.join(points[0].label)}")
+        matches = [p.index for p in points if all(p.label[k] == v for k, v in wanted.items())]
+        if len(matches) != 1:
+            fail("compare.baseline", f"must pick exactly one sweep point, picks {len(matches)}; "
+                 "give a value for every swept key")
+        baseline = matches[0]
+
+    precision = None
+    if "precision" in data:
+        p = data["precision"]
+        if analysis.trials is None:
+            fail("precision", f"{analysis.name} is computed exactly; it has no trials to add")
+        if "half_width" not in p:
+            fail("precision.half_width", "missing; the target half-width of the 95% interval")
+        if not 0 < p["half_width"]:
+            fail("precision.half_width", f"{p['half_width']} must be positive")
+        metric = p.get("metric", analysis.headline)
+        if metric not in analysis.metrics:
+            offered = ", ".join(analysis.metrics)
+            fail("precision.metric", f"unknown metric {metric!r}; {analysis.name} offers: {offered}")
+        max_trials = p.get("max_trials", 100 * analysis.chunk_size)
+        if max_trials < 1:
+            fail("precision.max_trials", f"{max_trials} must be at least 1")
+        precision = Precision(float(p["half_width"]), max_trials, metric)
+
+    report = data.get("report", {})
+    for key in ("tables", "figures"):
+        for item in report.get(key, []):
+            if not isinstance(item, str):
+                fail(f"report.{key}", f"{item!r} is not a string")
+    quick = report.get("quick_trials", analysis.quick_trials)
+    if quick < 1:
+        fail("report.quick_trials", f"{quick} must be at least 1")
+
+    name = data.get("name", path.stem)
+    if not name or any(c in name for c in "/\\") or name.startswith("."):
+        fail("name", f"{name!r} is not a usable folder name")
+    return Scenario(
+        path=shown, text=text, name=name, title=report.get("title", data.get("title", name)),
+        description=data.get("description", ""), game=game, analysis=analysis, seed=seed,
+        default_report=data.get("default_report", False), rules=base_rules, points=points, sweep=sweep,
+        baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
+        figures=report.get("figures"), quick_trials=quick, data=data,
+    )
+
+
+def bundled_scenarios() -> list[Path]:
+    """The scenario files shipped with tyrsim, in name order."""
+    from importlib import resources
+
+    folder = resources.files("tyrsim") / "scenarios"
+    return sorted((Path(str(folder)) / p.name for p in folder.iterdir() if p.name.endswith(".toml")), key=str)
