@@ -47,16 +47,21 @@ def check_range(option: str, values: tuple[int, ...], low: int, high: int, what:
         raise click.BadParameter(f"{bad[0]} is out of range; {what} must be from {low} to {high}", param_hint=option)
 
 
-def parse_rules(rules_cls, items: tuple[str, ...]):
-    """A Rules object from repeated --rule KEY=VALUE options (usage error on a bad one)."""
+def rule_overrides(items: tuple[str, ...]) -> dict[str, str]:
+    """{KEY: VALUE} from repeated --rule KEY=VALUE options."""
     overrides = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--rule")
         overrides[key.strip()] = value.strip()
+    return overrides
+
+
+def parse_rules(rules_cls, items: tuple[str, ...]):
+    """A Rules object from repeated --rule KEY=VALUE options (usage error on a bad one)."""
     try:
-        return rules_cls.from_overrides(overrides)
+        return rules_cls.from_overrides(rule_overrides(items))
     except RuleError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
 
@@ -242,19 +247,196 @@ def report(out, quick, jobs) -> None:
     click.echo(f"wrote {out / 'index.html'}")
 
 
+def game_spec(name: str):
+    from tyrsim.games import UnknownGame, get_game
+
+    try:
+        return get_game(name)
+    except UnknownGame as exc:
+        raise click.BadParameter(str(exc), param_hint="GAME") from None
+
+
+def seat_policies(spec, policies: tuple[str, ...], players: int | None) -> list[str]:
+    """One policy per seat: the --policy options, or the game's default for --players seats."""
+    from tyrsim.core.game import PolicyError
+
+    if not policies:
+        if spec.make_game is None:
+            raise click.BadParameter(f"{spec.name} has no full game engine yet", param_hint="GAME")
+        default = spec.analyses["game"].param("policies").default
+        count = players or len(default)
+        policies = tuple(default[i % len(default)] for i in range(count))
+    if players is not None and players != len(policies):
+        raise click.BadParameter(f"{players} players but {len(policies)} --policy options; give one per seat",
+                                 param_hint="--players")
+    if len(policies) not in spec.players:
+        raise click.BadParameter(f"{len(policies)} given, one per seat; {spec.title} is for "
+                                 f"{', '.join(map(str, spec.players))} players", param_hint="--policy")
+    for text in policies:
+        try:
+            spec.make_policy(text)
+        except PolicyError as exc:
+            raise click.BadParameter(str(exc), param_hint="--policy") from None
+    return list(policies)
+
+
+POLICY = click.option("--policy", "policies", multiple=True, metavar="NAME[:KEY=VALUE,...]",
+                      help="One per seat, in seat order (repeat); `tyrsim games GAME` lists them.")
+PLAYERS = click.option("--players", type=click.IntRange(min=1), help="Player count when no --policy is given.")
+RULE = click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Change a rule (repeatable).")
+SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games to play (seats rotate from game to game).")
+@POLICY
+@PLAYERS
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the per-game CSV, the summary tables and figures here.")
+def simulate(game, n_games, policies, players, rule_items, seed, jobs, out) -> None:
+    """Play many games of GAME with the given policies and summarise them with intervals."""
+    spec = full_game(game)
+    parse_rules(spec.rules, rule_items)
+    texts = seat_policies(spec, policies, players)
+    click.echo(f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
+    results = run_inline(spec, "game", {"policies": texts, "games": n_games}, rule_items, seed, jobs, out)
+    if out is not None:
+        with atomic_folder(out) as folder:
+            (folder / "games.csv").write_text(csv_text(results[0].raw))
+        click.echo(f"wrote {out / 'games.csv'}")
+
+
+def full_game(name: str):
+    spec = game_spec(name)
+    if spec.make_game is None or "game" not in spec.analyses:
+        raise click.BadParameter(f"{spec.name} has no full game engine yet", param_hint="GAME")
+    return spec
+
+
+def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], seed: int, jobs: int | None,
+               out: Path | None, option_names: dict[str, str] | None = None):
+    """Run one analysis given on the command line: print its tables, write a report to `out` if given."""
+    import time
+
+    from tyrsim.core.report import build_report, write_report
+    from tyrsim.core.scenario import ScenarioError, scenario_from_data
+    from tyrsim.core.sweep import run_scenario
+
+    data = {"name": f"{analysis}_{spec.name}", "game": spec.name, "analysis": analysis, "seed": seed,
+            "rules": rule_overrides(rule_items), "args": args}
+    try:
+        scenario = scenario_from_data(data, "the command line")
+    except ScenarioError as exc:
+        message = str(exc)
+        for arg, option in (option_names or {}).items():
+            message = message.replace(f"args.{arg}: ", f"{option}: ")
+        raise click.UsageError(message) from None
+    if scenario.rules.differences():
+        click.echo("rules changed: " + ", ".join(f"{k}={v}" for k, v in scenario.rules.differences().items()))
+    start = time.perf_counter()
+    results = run_scenario(scenario, n_jobs=jobs or default_jobs())
+    report = build_report(scenario, results, time.perf_counter() - start)
+    for name, table in report.tables.items():
+        click.echo(f"\n{name}")
+        click.echo(terminal_table(table, digits=3))
+    if out is not None:
+        write_report(report, out)
+        click.echo(f"\nwrote {out / 'index.html'}")
+    return results
+
+
+@main.command()
+@click.argument("game")
+@POLICY
+@click.option("--players", type=click.IntRange(min=2), help="Players at each table [default: the game's most].")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per ordered pairing of two policies.")
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write a report here.")
+def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
+    """Rate GAME's policies: a round robin in all seat orders, fitted to Bradley-Terry.
+
+    Without --policy every policy of the game takes part.
+    """
+    spec = full_game(game)
+    parse_rules(spec.rules, rule_items)
+    players = players or spec.default_players
+    if players not in spec.players:
+        raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
+                                 param_hint="--players")
+    texts = list(policies) or list(spec.policies)
+    click.echo(f"{spec.title}: {len(texts) * (len(texts) - 1)} pairings x {n_games} games at {players}-player "
+               f"tables, seed {seed}")
+    run_inline(spec, "rate", {"policies": texts, "players": players, "games": n_games}, rule_items, seed, jobs, out,
+               {"policies": "--policy", "games": "--games"})
+
+
+@main.command()
+@click.argument("game")
+@click.option("--param", "params", multiple=True, required=True, metavar="KEY=LOW:HIGH",
+              help="A numeric rule and its range (repeat).")
+@click.option("--metric", "metrics", multiple=True, metavar="NAME",
+              help="Metric to rank the rules on (repeat) [default: mean_margin, largest_seat_gap, mean_rounds].")
+@click.option("--points", type=click.IntRange(min=4), default=32, show_default=True, help="Rule points sampled.")
+@click.option("--games", "n_games", type=click.IntRange(min=2), default=500, show_default=True,
+              help="Games per rule point.")
+@POLICY
+@PLAYERS
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write a report here.")
+def explore(game, params, metrics, points, n_games, policies, players, rule_items, seed, jobs, out) -> None:
+    """Which rules matter: vary numeric rules of GAME over ranges and rank their effect on metrics."""
+    spec = full_game(game)
+    parse_rules(spec.rules, rule_items)
+    texts = seat_policies(spec, policies, players)
+    args = {"params": list(params), "points": points, "games": n_games, "policies": texts}
+    if metrics:
+        args["metrics"] = list(metrics)
+    click.echo(f"{spec.title}: {points} rule points x {n_games} games, policies {', '.join(texts)}, seed {seed}")
+    run_inline(spec, "explore", args, rule_items, seed, jobs, out,
+               {"params": "--param", "metrics": "--metric", "policies": "--policy"})
+
+
+@main.command()
+@click.argument("game")
+@POLICY
+@PLAYERS
+@RULE
+@SEED
+def play(game, policies, players, rule_items, seed) -> None:
+    """Play one game of GAME and print it move by move."""
+    from tyrsim.core.rng import task_rng
+    from tyrsim.core.runner import play as play_game
+
+    spec = game_spec(game)
+    rules = parse_rules(spec.rules, rule_items)
+    texts = seat_policies(spec, policies, players)
+    record = play_game(spec.make_game(rules, len(texts)), [spec.make_policy(t) for t in texts],
+                       task_rng(seed, 0, 0), log=click.echo)
+    click.echo("")
+    for seat, (text, score) in enumerate(zip(texts, record.scores, strict=True)):
+        mark = "  winner" if seat in record.winners else ""
+        click.echo(f"P{seat} ({text}): {score:g}{mark}")
+
+
 @main.command()
 @click.argument("game", required=False)
 def games(game) -> None:
     """List the games, their analyses, policies and rule parameters (what a scenario can name)."""
-    from tyrsim.games import UnknownGame, game_names, get_game
+    from tyrsim.games import game_names, get_game
 
     names = game_names()
     if game is not None:
-        try:
-            get_game(game)
-        except UnknownGame as exc:
-            raise click.BadParameter(str(exc), param_hint="GAME") from None
-        names = [game]
+        names = [game_spec(game).name]
     for name in names:
         spec = get_game(name)
         click.echo(f"{spec.name}  ({spec.title}; {', '.join(map(str, spec.players))} players)")

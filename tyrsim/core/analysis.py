@@ -38,6 +38,8 @@ class Param:
     high: float | None = None
     choices: tuple[Any, ...] | None = None
     item: type | None = None  # element type when the argument is a list
+    # validate(value) raises ArgumentError for values the type and range cannot rule out (e.g. policy names)
+    validate: Callable[[Any], None] | None = None
 
     def allowed(self) -> str:
         if self.choices:
@@ -59,13 +61,17 @@ class Param:
         if self.item is not None:
             if not isinstance(value, list | tuple) or not value:
                 raise bad
-            return tuple(
+            checked = tuple(
                 self._scalar(v, self.item, ArgumentError(
                     self.name, f"argument {self.name!r}: {v!r} in the list is not allowed; expected {self.allowed()}"
                 ))
                 for v in value
             )
-        return self._scalar(value, type(self.default), bad)
+        else:
+            checked = self._scalar(value, type(self.default), bad)
+        if self.validate is not None:
+            self.validate(checked)
+        return checked
 
     def _scalar(self, value: Any, kind: type, bad: ArgumentError) -> Any:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):

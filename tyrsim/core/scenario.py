@@ -123,14 +123,8 @@ def _check_keys(where: str, table: dict, allowed: dict[str, type], fail) -> None
 
 def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
     """Read and validate a scenario file; raise ScenarioError on any problem."""
-    from tyrsim.games import UnknownGame, game_names, get_game
-
     path = Path(path)
     shown = str(path)
-
-    def fail(key: str, message: str):
-        raise ScenarioError(f"{shown}: {key}: {message}")
-
     if text is None:
         try:
             text = path.read_text(encoding="utf-8")
@@ -140,6 +134,15 @@ def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{shown}: not valid TOML: {exc}") from None
+    return scenario_from_data(data, shown, text)
+
+
+def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scenario:
+    """Validate a scenario given as a table (as read from TOML); `shown` names it in errors."""
+    from tyrsim.games import UnknownGame, game_names, get_game
+
+    def fail(key: str, message: str):
+        raise ScenarioError(f"{shown}: {key}: {message}")
 
     _check_keys("", data, TOP_KEYS, fail)
     for key in REQUIRED:
@@ -249,7 +252,7 @@ def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
     if quick < 1:
         fail("report.quick_trials", f"{quick} must be at least 1")
 
-    name = data.get("name", path.stem)
+    name = data.get("name", Path(shown).stem)
     if not name or any(c in name for c in "/\\") or name.startswith("."):
         fail("name", f"{name!r} is not a usable folder name")
     return Scenario(

@@ -1,0 +1,88 @@
+"""A tiny dice game for testing the shared machinery: each turn a player rolls a die or passes."""
+
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+
+from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.game import GameSpec, RandomPolicy
+from tyrsim.core.playouts import game_analysis
+from tyrsim.core.rules import RuleSet, rule
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """The dice game's one rule."""
+
+    turns: int = rule(3, "turns per player", low=1, high=10)
+
+
+class DiceState:
+    """Each turn a player either rolls a die (adds it) or passes; most points after `turns` turns wins."""
+
+    def __init__(self, rules: Rules, players: int, rng: np.random.Generator):
+        self.rules, self.rng = rules, rng
+        self.points = [0] * players
+        self.turn = 0
+
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else self.turn % len(self.points)
+
+    def legal_actions(self) -> list[str]:
+        return ["roll", "pass"]
+
+    def apply(self, action: str) -> None:
+        if action == "roll":
+            self.points[self.current_player()] += int(self.rng.integers(1, 7))
+        self.turn += 1
+
+    def is_terminal(self) -> bool:
+        return self.turn >= self.rules.turns * len(self.points)
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.points]
+
+    def winners(self) -> list[int]:
+        best = max(self.points)
+        return [i for i, p in enumerate(self.points) if p == best]
+
+    def stats(self) -> dict[str, float]:
+        return {"turns": self.turn, **{f"points_p{i}": p for i, p in enumerate(self.points)}}
+
+    def clone(self):
+        other = copy.copy(self)
+        other.points = list(self.points)
+        return other
+
+
+@dataclass(frozen=True)
+class DiceGame:
+    rules: Rules
+    num_players: int
+    name: str = "dice"
+
+    def new_state(self, rng: np.random.Generator) -> DiceState:
+        return DiceState(self.rules, self.num_players, rng)
+
+
+@dataclass(frozen=True)
+class Roller:
+    """Rolls with probability `eagerness`."""
+
+    eagerness: float = 1.0
+    name = "roller"
+
+    def choose(self, state, rng):
+        return "roll" if rng.random() < self.eagerness else "pass"
+
+
+SPEC = GameSpec(
+    name="dice", title="Dice", rules=Rules, players=(2, 3), make_game=DiceGame,
+    policies={"random": RandomPolicy, "roller": Roller},
+    analyses={
+        "game": game_analysis("dice", ("roller", "random")),
+        "rate": rating_analysis("dice", ("roller", "random", "roller:eagerness=0.5"), 2),
+        "explore": explore_analysis("dice", ("roller:eagerness=0.6", "random"), ("turns=1:8",)),
+    },
+)

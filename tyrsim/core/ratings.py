@@ -1,0 +1,130 @@
+"""Policy ratings: a round-robin tournament fitted to a Bradley-Terry model.
+
+Every ordered pair of policies plays (seats rotate within a pairing, so each
+policy sits in every seat equally often; in games of more than two players the
+pair alternates around the table). Each game gives one comparison for every two
+seats holding different policies: the seat with the larger win share beats
+the other (equal shares count half a win each way).
+
+Bradley-Terry: P(i beats j) = 1 / (1 + exp(-(r_i - r_j))). The strengths r are
+fitted by maximum likelihood (scipy.optimize, the first policy fixed at 0 for
+identifiability), with standard errors from the inverse observed information
+matrix; ratings are reported on the Elo scale (400 / ln 10 per unit of r,
+centred on the mean policy).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+ELO = 400 / math.log(10)
+
+
+def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
+    """Wins of each policy over each other policy, from one or more simulate tables."""
+    rows = []
+    for _, game in raw.groupby(["pairing", "game_id"] if "pairing" in raw.columns else "game_id", sort=False):
+        seats = game[["policy", "win_share"]].to_numpy()
+        for (p, s), (q, t) in itertools.combinations(seats, 2):
+            if p == q:
+                continue
+            win = 1.0 if s > t else 0.0 if s < t else 0.5
+            rows.append((p, q, win))
+            rows.append((q, p, 1.0 - win))
+    table = pd.DataFrame(rows, columns=["policy", "opponent", "wins"])
+    out = table.groupby(["policy", "opponent"], sort=True).agg(wins=("wins", "sum"), games=("wins", "size"))
+    return out.reset_index()
+
+
+def fit_bradley_terry(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games)."""
+    names = sorted(set(pairs["policy"]) | set(pairs["opponent"]))
+    index = {n: i for i, n in enumerate(names)}
+    i = pairs["policy"].map(index).to_numpy()
+    j = pairs["opponent"].map(index).to_numpy()
+    w = pairs["wins"].to_numpy(dtype=float)
+    k = len(names)
+
+    def expand(free: np.ndarray) -> np.ndarray:
+        return np.concatenate([[0.0], free])
+
+    def nll(free: np.ndarray) -> float:
+        r = expand(free)
+        # each row counts i's wins over j; the reverse row counts j's wins over i
+        return float(np.sum(w * np.logaddexp(0.0, -(r[i] - r[j]))))
+
+    def grad(free: np.ndarray) -> np.ndarray:
+        r = expand(free)
+        p = 1 / (1 + np.exp(r[i] - r[j]))  # P(j beats i)
+        g = np.zeros(k)
+        np.add.at(g, i, -w * p)
+        np.add.at(g, j, w * p)
+        return g[1:]
+
+    # a ridge-free fit diverges when a policy never loses; a tiny prior keeps it finite
+    prior = 1e-4
+
+    def objective(free):
+        return nll(free) + prior * float(free @ free)
+
+    def objective_grad(free):
+        return grad(free) + 2 * prior * free
+
+    fit = optimize.minimize(objective, np.zeros(k - 1), jac=objective_grad, method="BFGS")
+    r = expand(fit.x)
+    # observed information: sum over comparisons of p(1-p) (x_i - x_j)(x_i - x_j)^T
+    p = 1 / (1 + np.exp(-(r[i] - r[j])))
+    info = np.zeros((k, k))
+    weight = w * p * (1 - p)  # rows come in pairs, each comparison appears twice with its own wins
+    for a, b, v in zip(i, j, weight, strict=True):
+        info[a, a] += v
+        info[b, b] += v
+        info[a, b] -= v
+        info[b, a] -= v
+    cov_free = np.linalg.pinv(info[1:, 1:] + 2 * prior * np.eye(k - 1))
+    cov = np.zeros((k, k))
+    cov[1:, 1:] = cov_free
+    # centre on the mean policy: r_c = C r with C = I - 11^T / k
+    centre = np.eye(k) - 1 / k
+    rc = centre @ r
+    se = np.sqrt(np.clip(np.diag(centre @ cov @ centre.T), 0, None))
+    z = stats.norm.ppf(0.975)
+    wins = pairs.groupby("policy")["wins"].sum()
+    games = pairs.groupby("policy")["games"].sum()
+    table = pd.DataFrame({
+        "policy": names,
+        "rating": ELO * rc,
+        "ci_low": ELO * (rc - z * se),
+        "ci_high": ELO * (rc + z * se),
+        "strength": rc,
+        "se": se,
+        "comparisons": [int(games.get(n, 0)) for n in names],
+        "win_share": [float(wins.get(n, 0) / games.get(n, 1)) for n in names],
+    })
+    return table.sort_values("rating", ascending=False, ignore_index=True)
+
+
+def pairings(policies: list[str], seats: int) -> list[tuple[str, ...]]:
+    """Seatings of a round robin: every ordered pair, alternating around a table of `seats`."""
+    return [tuple((a, b)[s % 2] for s in range(seats)) for a, b in itertools.permutations(policies, 2)]
+
+
+def rating_figure(table: pd.DataFrame):
+    """Ratings with their intervals, strongest on top."""
+    import matplotlib.pyplot as plt
+
+    ordered = table.sort_values("rating")
+    fig, ax = plt.subplots(figsize=(6.5, 0.5 * len(ordered) + 1.5))
+    y = np.arange(len(ordered))
+    below, above = ordered["rating"] - ordered["ci_low"], ordered["ci_high"] - ordered["rating"]
+    ax.errorbar(ordered["rating"], y, xerr=[below, above], fmt="o", capsize=4)
+    ax.set_yticks(y, ordered["policy"])
+    ax.axvline(0, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("Bradley-Terry rating (Elo scale, 0 = the average policy)")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,146 @@
+"""Play full games with policies: one game as a record, many as a tidy DataFrame.
+
+`simulate` splits the games into fixed-size chunks; chunk c draws from the
+stream (seed, point, c), so the table is identical whatever `n_jobs`. Seats are
+rotated: game g seats policy (s + g) mod n in seat s, so seat effects and
+policy effects can be told apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core.game import Game, GameSpec, Policy
+from tyrsim.core.rng import task_rng
+
+GAMES_PER_CHUNK = 50
+
+
+class GameTooLong(RuntimeError):
+    """A game did not end within the safety limit of actions: an engine bug, never a result."""
+
+
+@dataclass
+class GameRecord:
+    scores: list[float]
+    winners: list[int]
+    stats: dict[str, float]
+    actions: int
+    log: list[str] = field(default_factory=list)
+
+
+def play(
+    game: Game,
+    policies: Sequence[Policy],
+    rng: np.random.Generator,
+    *,
+    log: Callable[[str], None] | None = None,
+    max_actions: int = 1_000_000,
+) -> GameRecord:
+    """Play one game to its end; `log`, if given, receives one line per action."""
+    if len(policies) != game.num_players:
+        raise ValueError(f"{game.name} with {game.num_players} players needs as many policies, got {len(policies)}")
+    state = game.new_state(rng)
+    actions = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        action = policies[player].choose(state, rng)
+        if log is not None:
+            log(f"P{player}: {action}")
+        state.apply(action)
+        actions += 1
+        if actions > max_actions:
+            raise GameTooLong(f"{game.name}: no end after {max_actions} actions")
+    return GameRecord(state.scores(), state.winners(), state.stats(), actions)
+
+
+def rotation(game_id: int, seat: int, num_players: int) -> int:
+    """Index of the policy sitting in `seat` in game `game_id`."""
+    return (seat + game_id) % num_players
+
+
+def play_chunk(
+    game: Game,
+    policy_names: Sequence[str],
+    policies: Sequence[Policy],
+    first_game: int,
+    n_games: int,
+    rng: np.random.Generator,
+) -> pd.DataFrame:
+    """Games first_game .. first_game+n_games-1 with rotated seats, one row per game and seat."""
+    n = game.num_players
+    rows = []
+    for game_id in range(first_game, first_game + n_games):
+        order = [rotation(game_id, seat, n) for seat in range(n)]
+        record = play(game, [policies[i] for i in order], rng)
+        scores = np.asarray(record.scores, dtype=float)
+        won = set(record.winners)
+        for seat in range(n):
+            # rank 1 is the winner after tie-breaks; the rest rank by score
+            better = sum(1 for other in range(n) if other not in won and scores[other] > scores[seat])
+            rank = 1 if seat in won else 1 + len(won) + better
+            row = {
+                "game_id": game_id,
+                "seat": seat,
+                "policy": policy_names[order[seat]],
+                "score": float(scores[seat]),
+                "rank": rank,
+                "won": seat in won,
+                "win_share": 1.0 / len(won) if seat in won else 0.0,
+                "actions": record.actions,
+            }
+            for key, value in record.stats.items():
+                # per-seat counters are written `name_p<seat>`; the rest are per game
+                base, sep, suffix = key.rpartition("_p")
+                if sep and suffix.isdigit():
+                    if int(suffix) == seat:
+                        row[base] = value
+                else:
+                    row[key] = value
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def chunks(n_games: int, size: int = GAMES_PER_CHUNK) -> list[tuple[int, int, int]]:
+    """(chunk index, first game, number of games) covering n_games."""
+    return [(c, start, min(size, n_games - start)) for c, start in enumerate(range(0, n_games, size))]
+
+
+def simulate(
+    spec: GameSpec,
+    rules,
+    policy_texts: Sequence[str],
+    n_games: int,
+    seed: int,
+    *,
+    n_jobs: int = 1,
+    point: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
+    """Play `n_games` games in parallel; one row per game and seat.
+
+    One policy per seat (their number is the player count). Same seed, same
+    table, whatever `n_jobs`.
+    """
+    from joblib import Parallel, delayed
+
+    if spec.make_game is None:
+        raise ValueError(f"{spec.name} has no full game engine")
+    num_players = len(policy_texts)
+    game = spec.make_game(rules, num_players)
+    policies = [spec.make_policy(text) for text in policy_texts]
+
+    def task(chunk: int, first: int, count: int) -> pd.DataFrame:
+        return play_chunk(game, policy_texts, policies, first, count, task_rng(seed, point, chunk))
+
+    parts = []
+    runner = Parallel(n_jobs=n_jobs, return_as="generator")
+    for part in runner(delayed(task)(c, first, count) for c, first, count in chunks(n_games)):
+        parts.append(part)
+        if progress is not None:
+            progress(len(part) // num_players)
+    return pd.concat(parts, ignore_index=True)
