@@ -11,6 +11,8 @@ from tyrsim.core.game import GameSpec
 
 REGISTRY = {
     "tyranno-ex": "tyrsim.games.tyranno_ex",
+    "tyros": "tyrsim.games.tyros",
+    "tiny-epic-dinosaurs": "tyrsim.games.tiny_epic_dinosaurs",
 }
 
 

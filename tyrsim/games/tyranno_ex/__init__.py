@@ -1,7 +1,28 @@
-"""Tyranno Ex: combat odds (exact and Monte Carlo)."""
+"""Tyranno Ex: combat odds (exact and Monte Carlo) and the full game with policies and analyses."""
 
+from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec
+from tyrsim.games.tyranno_ex.analysis import GAME, SURVIVAL
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT
+from tyrsim.games.tyranno_ex.game import make_game
+from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 
-SPEC = GameSpec(name="tyranno-ex", title="Tyranno Ex", rules=Rules, players=(2, 3, 4), analyses={"combat": COMBAT})
+SPEC = GameSpec(
+    name="tyranno-ex",
+    title="Tyranno Ex",
+    rules=Rules,
+    players=(2, 3, 4),
+    make_game=make_game,
+    policies=POLICIES,
+    analyses={
+        "combat": COMBAT,
+        "game": GAME,
+        "survival": SURVIVAL,
+        "rate": rating_analysis("tyranno-ex", ("greedy", "aggressive", "builder", "random"), 4),
+        "explore": explore_analysis(
+            "tyranno-ex", ("greedy", "aggressive", "builder", "greedy"),
+            ("chips_per_player=8:16", "set_limit=1:4", "five_points=0:10"),
+        ),
+    },
+)

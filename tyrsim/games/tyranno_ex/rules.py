@@ -5,8 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.games.tyranno_ex.cards import load_deck
 
 TIE_RULES = ("reroll", "attacker", "defender")
+MAJORITY_TIES = ("chooser", "no_change", "random")
+AFTER_TRACK = ("unlimited", "last_field", "none")
+END_DIRECTIONS = ("up", "down")
+DIE_GAINS = ("completed", "any_change")
+FIVE_TIMINGS = ("phase_end", "own_turn")
+PLACEMENT_ORDERS = ("laps", "together")
 
 
 @dataclass(frozen=True)
@@ -24,9 +31,92 @@ class Rules(RuleSet):
     max_strength: int = rule(6, "highest value a strength die can show", low=1, high=20)
     max_dice: int = rule(30, "most dice one side can roll (the game has 30 battle dice)", low=0, high=200)
 
+    # --- components and set-up ("Components", "Setup") ---
+    deck_file: str = rule("", "TOML file with the animal cards' symbols; empty: the bundled balanced deck")
+    chips_per_symbol: int = rule(21, "chips of each of the 4 symbols in the bag (84 in all)", low=1, high=100)
+    chips_per_player: int = rule(12, "chips a player's storage tray is filled up to", low=0, high=40)
+    homo_sapiens_die: int = rule(2, "value of the strength die Homo sapiens enters the board with", low=1, high=20)
+
+    # --- placing the animal cards ---
+    placement_order: str = rule(
+        "laps",
+        "two cards per player (first round, after a double shift): 'laps' (one card per turn, twice round) "
+        "or 'together' (both on one turn)",
+        choices=PLACEMENT_ORDERS,
+    )
+
+    # --- environmental change ---
+    trade_limit: int = rule(3, "most chips one trade swaps", low=0, high=12)
+    set_limit: int = rule(2, "most chips one turn sets onto the potential spaces", low=1, high=6)
+    trade_rounds: int = rule(3, "trading is allowed in placement rounds 1 to this", low=0, high=20)
+    die_rounds: int = rule(3, "a change earns or raises strength dice in placement rounds 1 to this", low=0, high=20)
+    new_die: int = rule(2, "value of a newly earned strength die", low=1, high=20)
+    die_gain: str = rule(
+        "completed",
+        "a change earns a die for a card whose symbols it 'completed' (all present after, not before), "
+        "or for every card with all symbols present after 'any_change'",
+        choices=DIE_GAINS,
+    )
+    majority_tie: str = rule(
+        "chooser",
+        "revealed chips with no single most common symbol: the 'chooser' (player who set chips) picks among "
+        "the tied, 'no_change', or 'random'",
+        choices=MAJORITY_TIES,
+    )
+    move_start: int = rule(1, "field of the Move marker at the start of every environment phase", low=1, high=20)
+    end_start: int = rule(3, "field of the End marker at set-up", low=1, high=20)
+    track_fields: int = rule(6, "fields on the round tracker; the End marker runs off after the last", low=1, high=20)
+    end_direction: str = rule(
+        "up", "the End marker moves 'up' (more placement rounds each game round) or 'down' after scoring",
+        choices=END_DIRECTIONS,
+    )
+    after_track: str = rule(
+        "unlimited",
+        "once End has run off the tracker: 'unlimited' (placement until a whole lap passes), "
+        "'last_field' (End stays on the last field), or 'none' (no placement)",
+        choices=AFTER_TRACK,
+    )
+    five_marker: bool = rule(True, "each player has the '5' marker (2 extra chips once per game, else 5 points)")
+    five_chips: int = rule(2, "most chips the '5' marker's extra placement sets", low=1, high=6)
+    five_points: int = rule(5, "points an unused '5' marker scores at the end of the game", low=0, high=50)
+    five_timing: str = rule(
+        "phase_end",
+        "when the '5' marker is used: at 'phase_end' (after the last placement round, next start player first) "
+        "or on the player's 'own_turn', besides the turn's action",
+        choices=FIVE_TIMINGS,
+    )
+    track_cards_need_survival: bool = rule(True, "cards on the special spaces must survive the environment too")
+
+    # --- combat on the board ---
+    fights_per_player: int = rule(
+        1, "fights each player (each colour with 2 players) may pick per round", low=0, high=5
+    )
+    face_down_can_fight: bool = rule(True, "a face-down card (lost 2:1 this round) may fight again this round")
+    track_cards_fight: bool = rule(True, "cards on the special spaces may challenge and be challenged")
+
+    # --- shifting and scoring ---
+    special_spaces: tuple = rule((13, 10, 7), "points of the special spaces, in the order a card passes them")
+    double_shift: bool = rule(True, "once a card pile is empty the board shifts twice per round")
+    empty_space_bonus: int = rule(1, "extra points per empty space in a grid card's row", low=0, high=10)
+    unused_column_empty: bool = rule(
+        False, "with 3 players, the unused column's spaces count as empty spaces for the bonus"
+    )
+
     def check(self) -> None:
         if self.max_strength > self.die_faces:
             raise RuleError(
                 f"rule 'max_strength': {self.max_strength} is more than die_faces ({self.die_faces}); "
                 "a strength die cannot show more than the die's faces"
+            )
+        for name in ("homo_sapiens_die", "new_die"):
+            if getattr(self, name) > self.max_strength:
+                raise RuleError(
+                    f"rule {name!r}: {getattr(self, name)} is more than max_strength ({self.max_strength})"
+                )
+        if self.deck_file:
+            load_deck(self.deck_file)  # raises DeckError (a RuleError) naming the file, key and what is allowed
+        if not self.special_spaces or any(not isinstance(v, int) or v < 0 for v in self.special_spaces):
+            raise RuleError(
+                f"rule 'special_spaces': {self.special_spaces!r} is not allowed; expected one or more "
+                "non-negative integers (points of the special spaces in the order a card passes them)"
             )

@@ -1,0 +1,70 @@
+"""Tyros speed: the vectorized expansion kernel against the full engine playing tiles only.
+
+Run: python benchmarks/bench_tyros.py
+Baseline, measured in the same run: the full engine (`TyrosGame(tiles_only=True)`)
+playing whole games of tile play one at a time with the same tile rule. Times
+are CPU seconds of this process (one core), best of three; full-game speeds
+per policy are printed for reference.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.runner import play
+from tyrsim.games.tyros.expansion import simulate_expansion
+from tyrsim.games.tyros.game import TyrosGame
+from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy, TilePolicy
+from tyrsim.games.tyros.rules import Rules
+
+KERNEL_GAMES = 100_000
+ENGINE_GAMES = 2_000
+FULL_GAMES = 20
+
+
+def best_of(repeats: int, fn) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def kernel_rate(rules: Rules, players: int, rule: str) -> float:
+    seconds = best_of(3, lambda: simulate_expansion(rules, players, KERNEL_GAMES, np.random.default_rng(1), rule))
+    return KERNEL_GAMES / seconds
+
+
+def engine_rate(rules: Rules, players: int, rule: str) -> float:
+    game = TyrosGame(rules, players, tiles_only=True)
+    policies = [TilePolicy(rule)] * players
+    rng = np.random.default_rng(1)
+    seconds = best_of(1, lambda: [play(game, policies, rng) for _ in range(ENGINE_GAMES)])
+    return ENGINE_GAMES / seconds
+
+
+def full_game_rate(policy) -> float:
+    game = TyrosGame(Rules(), 4)
+    rng = np.random.default_rng(2)
+    seconds = best_of(1, lambda: [play(game, [policy] * 4, rng) for _ in range(FULL_GAMES)])
+    return FULL_GAMES / seconds
+
+
+def main() -> None:
+    for setup in ("variable", "first-game"):
+        rules = Rules(setup=setup)
+        for rule in ("random", "largest"):
+            kernel = kernel_rate(rules, 4, rule)
+            engine = engine_rate(rules, 4, rule)
+            print(f"{setup:10s} 4 players, {rule:7s} tiles: kernel {kernel / 1e3:6.1f} thousand games/s, "
+                  f"engine {engine / 1e3:5.2f} thousand games/s, ratio {kernel / engine:5.0f}x")
+    for policy in (RandomPolicy(), GreedyPolicy(), PlannerPolicy()):
+        print(f"full game, 4 x {policy.name:8s}: {full_game_rate(policy):6.1f} games/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The ranch: layout data, enclosures by flood fill, placing dinosaurs, breeding spread."""
+
+import pytest
+from ted_scripted import cell
+
+from tyrsim.games.tiny_epic_dinosaurs.components import DataFileError
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, breeding_split, load_ranch
+
+
+def ids(layout, *names):
+    return {layout.edge_id(name) for name in names}
+
+
+def test_empty_ranch_yields_five_leaves_three_meat_one_supply():
+    assert load_ranch().income() == (5, 3, 1)
+
+
+def test_unfenced_ranch_has_the_permanent_enclosure_and_the_rest_bounded_by_the_border():
+    layout = load_ranch()
+    regions = layout.regions(set())
+    assert sorted(r.capacity for r in regions) == [4, 12]
+    assert all(r.enclosed for r in regions)
+    permanent = next(r for r in regions if r.capacity == 4)
+    assert permanent.cells == (cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1))
+
+
+def test_one_fence_next_to_the_mountain_closes_a_two_space_enclosure():
+    layout = load_ranch()
+    sizes = sorted(r.capacity for r in layout.enclosures(ids(layout, "1,4|2,4")))
+    assert sizes == [2, 4, 10]
+
+
+def test_hand_drawn_fences_split_the_open_grass():
+    layout = load_ranch()
+    # a wall down between columns 1 and 2 of rows 2-3 and across below row 1 (columns 2-4)
+    fences = ids(layout, "2,1|2,2", "3,1|3,2", "1,2|2,2", "1,4|2,4")
+    sizes = sorted(r.capacity for r in layout.enclosures(fences))
+    # (0,2),(1,2) | (0,4),(1,4) | (2,1),(3,1) | (2,2..4),(3,2..4) | permanent
+    assert sizes == [2, 2, 2, 4, 6]
+
+
+def test_a_gap_in_the_fence_joins_two_areas():
+    layout = load_ranch()
+    fences = ids(layout, "2,1|2,2", "1,2|2,2", "1,4|2,4")  # (3,1)|(3,2) left open
+    sizes = sorted(r.capacity for r in layout.enclosures(fences))
+    assert sizes == [2, 2, 4, 8]
+
+
+def test_open_border_needs_fences_on_the_ranch_edge():
+    layout = load_ranch(border="open")
+    regions = layout.regions(set())
+    enclosed = [r.capacity for r in regions if r.enclosed]
+    assert enclosed == [4]  # only the pre-printed enclosure is closed
+    corner = ids(layout, "0,4|N", "0,4|E", "1,4|E", "1,4|2,4")
+    assert sorted(r.capacity for r in layout.enclosures(corner)) == [2, 4]
+    assert len(layout.fence_slots) > len(load_ranch().fence_slots)
+
+
+def test_fence_slots_exclude_the_permanent_fence_and_non_grass_edges():
+    layout = load_ranch()
+    names = {layout.edge_names[e] for e in layout.fence_slots}
+    assert "0,1|0,2" not in names  # pre-printed
+    assert "1,4|2,4" in names
+    assert not any("|N" in n or "|W" in n for n in names)  # the border bounds already
+    assert "0,2|0,3" not in names and "0,3|0,4" not in names  # the mountain bounds already
+
+
+def test_breeding_split_makes_the_most_pairs():
+    assert breeding_split(4, [3, 3], 2) == [2, 2]
+    assert breeding_split(4, [4], 2) == [4]
+    assert breeding_split(3, [3, 3], 2) == [2, 1]
+    assert breeding_split(5, [6, 2], 2) == [3, 2]
+    split = breeding_split(7, [4, 4], 2)
+    assert sum(split) == 7 and sum(x // 2 for x in split) == 3
+
+
+def test_lay_out_one_kind_per_enclosure_and_the_rest_escape():
+    layout = load_ranch()
+    ranch = Ranch(layout)
+    enclosures = layout.enclosures(set())  # 4 and 12 spaces
+    big = next(i for i, r in enumerate(enclosures) if r.capacity == 12)
+    escaped = ranch.lay_out(enclosures, {big: "stegosaurus"}, {"stegosaurus": 3, "raptor": 2}, [], 2)
+    assert escaped == {"raptor": 2}
+    assert ranch.herd() == {"stegosaurus": 3}
+    # stegosauruses take spaces without resource symbols first
+    assert all(layout.symbols[c] == "" for c, k in enumerate(ranch.cells) if k)
+
+
+def test_unique_dinosaur_stands_outside_enclosures():
+    layout = load_ranch()
+    ranch = Ranch(layout)
+    enclosures = layout.enclosures(set())
+    escaped = ranch.lay_out(enclosures, {0: "stegosaurus", 1: "raptor"}, {"stegosaurus": 1, "raptor": 1}, ["Rex"], 2)
+    assert escaped == {}
+    spot = ranch.cells.index("Rex")
+    assert layout.terrain[spot] in ("mountain", "water")
+
+
+def test_bad_ranch_file_names_file_and_key(tmp_path):
+    bad = tmp_path / "ranch.toml"
+    bad.write_text('terrain = ["GGX"]\nsymbols = ["..."]\n')
+    with pytest.raises(DataFileError, match="ranch.toml: terrain"):
+        load_ranch(str(bad))
+    bad.write_text('terrain = ["GG"]\nsymbols = [".."]\npermanent_fences = ["0,0|0,2"]\n')
+    with pytest.raises(DataFileError, match=r"permanent_fences\[0\]"):
+        load_ranch(str(bad))
+
+
+def test_user_ranch_file_is_used(tmp_path):
+    own = tmp_path / "ranch.toml"
+    own.write_text('terrain = ["GGG"]\nsymbols = ["LFS"]\npermanent_fences = ["0,0|0,1"]\n')
+    layout = load_ranch(str(own))
+    assert layout.income() == (1, 1, 1)
+    assert sorted(r.capacity for r in layout.regions(set())) == [1, 2]

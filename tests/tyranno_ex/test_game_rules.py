@@ -1,0 +1,600 @@
+"""Tyranno Ex game rules in scripted states: one test per rule, plus the rulebook's scoring example."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tyrsim.games.tyranno_ex import game as game_module
+from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card
+from tyrsim.games.tyranno_ex.combat import Fight
+from tyrsim.games.tyranno_ex.environment import Environment
+from tyrsim.games.tyranno_ex.game import (
+    KEEP_FIVE,
+    NO_FIGHT,
+    PASS,
+    TRACK,
+    BoardCard,
+    Challenge,
+    ChooseSymbol,
+    PlaceCard,
+    SetChips,
+    Trade,
+    UseFive,
+    make_game,
+)
+from tyrsim.games.tyranno_ex.rules import Rules
+
+SUN, WATER, LEAF, BONE = range(4)
+
+
+def card(name: str, *symbols: int, homo: bool = False) -> Card:
+    return Card(name, tuple(symbols), homo)
+
+
+def spot(column: int, row: int) -> int:
+    return column * 4 + (0, 3, 6, 9).index(row)
+
+
+def fresh(rules: Rules | None = None, players: int = 4, seed: int = 0):
+    return make_game(rules or Rules(), players).new_state(np.random.default_rng(seed))
+
+
+def scripted(rules: Rules | None = None, players: int = 4, seed: int = 0):
+    """A state with an empty board, set for scripting: every player holds 3 chips of each symbol."""
+    state = fresh(rules, players, seed)
+    state.spots = [None] * len(state.spots)
+    state.hands = [[3, 3, 3, 3] for _ in range(players)]
+    state.env = Environment([SUN, WATER, LEAF, BONE])
+    return state
+
+
+def chips_total(state) -> int:
+    return state.bag.total() + sum(sum(h) for h in state.hands) + state.env.chips_on_card()
+
+
+def put(state, at: int, c: Card, owner: int, die: int | None = None, face_down: bool = False) -> BoardCard:
+    column = at // 4 if at < TRACK else owner
+    bc = BoardCard(c, owner, column, die, face_down)
+    state.spots[at] = bc
+    return bc
+
+
+def environment_phase(state, player: int = 0, move: int = 1) -> None:
+    state.phase, state.player, state.start, state.move, state.passes = "environment", player, 0, move, 0
+    state.limit = state._limit()
+
+
+# --- set-up and placement --------------------------------------------------------
+
+
+def test_set_up_deals_piles_chips_and_opening_conditions():
+    state = fresh()
+    assert [len(p) for p in state.piles] == [7, 7, 7, 7]
+    assert all(sum(h) == 12 for h in state.hands)
+    assert state.env.current_count == [1, 1, 1, 1]
+    assert (state.move, state.end) == (1, 3)
+    assert chips_total(state) == 84
+    assert state.phase == "place" and state.current_player() == 0
+
+
+def test_first_round_places_two_cards_in_laps_rows_0_then_3():
+    state = fresh()
+    order = []
+    while state.phase == "place":
+        actions = state.legal_actions()
+        assert {a.row for a in actions} == ({0} if len(order) < 4 else {3})  # the second card goes above
+        top = state.piles[actions[0].pile][-1]
+        player = state.current_player()
+        state.apply(actions[0])
+        order.append(player)
+        assert state.spots[spot(player, actions[0].row)].card is top
+    assert order == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert sum(len(p) for p in state.piles) == 20  # the next card of each pile turned face up
+
+
+def test_homo_sapiens_enters_with_a_strength_die():
+    state = fresh()
+    homo = card("Homo sapiens", SUN, LEAF, BONE, homo=True)
+    state.piles[0].append(homo)
+    assert PlaceCard(0, 0, 0, homo) in state.legal_actions()
+    state.apply(PlaceCard(0, 0, 0, homo))
+    assert state.spots[spot(0, 0)].die == 2
+
+
+def test_after_a_double_shift_each_player_places_two_cards_choosing_the_row():
+    state = fresh()
+    state.round, state.double_last = 5, True
+    state._begin_placement()
+    assert {a.row for a in state.legal_actions()} == {0, 3}
+    state.apply(PlaceCard(0, 0, 3, state.piles[0][-1]))
+    while state.current_player() != 0:
+        state.apply(state.legal_actions()[0])
+    assert {a.row for a in state.legal_actions()} == {0}  # row 3 is taken: only row 0 is left
+
+
+def test_placement_together_gives_both_cards_on_one_turn():
+    state = fresh(Rules(placement_order="together"))
+    players = []
+    while state.phase == "place":
+        players.append(state.current_player())
+        state.apply(state.legal_actions()[0])
+    assert players == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+# --- environmental change ----------------------------------------------------------
+
+
+def test_setting_chips_lays_them_face_down_without_change():
+    state = scripted()
+    environment_phase(state)
+    state.env.current_count = [3, 3, 3, 3]
+    state.apply(SetChips(((WATER, 0), (LEAF, 1))))
+    assert state.hands[0] == [3, 2, 2, 3]
+    assert state.env.potential[0][WATER] == 1 and state.env.potential[1][LEAF] == 1
+    assert state.env.current == [SUN, WATER, LEAF, BONE]
+    assert state.current_player() == 1
+
+
+def test_reveal_majority_replaces_the_current_conditions():
+    state = scripted()
+    environment_phase(state)
+    state.env.potential[0] = [0, 1, 0, 0]  # one water face down on space 0 (current: one sun)
+    bag_sun = state.bag.chips[SUN]
+    state.apply(SetChips(((WATER, 0),)))  # 2 potential > 1 current
+    assert state.env.current[0] == WATER and state.env.current_count[0] == 2
+    assert state.env.potential[0] == [0, 0, 0, 0]
+    assert state.bag.chips[SUN] == bag_sun + 1  # the old current chip went back to the bag
+    assert state.counters["changes"] == 1 and state.counters["cascades"] == 0
+
+
+def test_minority_chips_stay_face_down_after_a_reveal():
+    state = scripted()
+    environment_phase(state)
+    state.env.current_count[0] = 2
+    state.env.potential[0] = [0, 1, 1, 0]
+    state.apply(SetChips(((WATER, 0),)))  # 3 > 2: water 2 beats leaf 1
+    assert (state.env.current[0], state.env.current_count[0]) == (WATER, 2)
+    assert state.env.potential[0] == [0, 0, 1, 0]
+
+
+def test_cascade_of_two_changes():
+    """Constructed from "Rapid Environmental Change": one reveal uncovers a further majority at once.
+
+    Space 0 shows 6 sun; face down lie 2 water, 2 leaf, 1 bone, 1 sun (6, not more than 6).
+    Setting one water makes 7 > 6: water (3) becomes current; the 4 left face down
+    outnumber the 3 water, so leaf (2) takes over; bone 1 and sun 1 (2) do not outnumber 2 leaf.
+    """
+    state = scripted()
+    environment_phase(state)
+    state.env.current_count[0] = 6
+    state.env.potential[0] = [1, 2, 2, 1]
+    state.bag.chips[SUN] -= 5  # keep 84 chips in play
+    before = chips_total(state)
+    state.apply(SetChips(((WATER, 0),)))
+    assert (state.env.current[0], state.env.current_count[0]) == (LEAF, 2)
+    assert state.env.potential[0] == [1, 0, 0, 1]
+    assert state.counters["changes"] == 2 and state.counters["cascades"] == 1
+    assert chips_total(state) == before
+
+
+def test_cascade_of_three_changes():
+    state = scripted()
+    environment_phase(state)
+    state.env.current_count[0] = 12
+    state.env.potential[0] = [0, 5, 4, 3]
+    state.hands[0][SUN] = 2
+    state.apply(SetChips(((SUN, 0), (SUN, 0))))  # 14 > 12: water 5, then leaf 4 (9 > 5), then bone 3 (5 > 4)
+    assert (state.env.current[0], state.env.current_count[0]) == (BONE, 3)
+    assert state.env.potential[0] == [2, 0, 0, 0]
+    assert state.counters["longest_cascade"] == 3
+
+
+def test_tie_chooser_picks_among_the_tied_symbols():
+    state = scripted()
+    environment_phase(state)
+    state.env.potential[0] = [0, 1, 0, 0]
+    state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: tied
+    assert state.phase == "tie" and state.current_player() == 0
+    assert state.legal_actions() == [ChooseSymbol(0, WATER), ChooseSymbol(0, LEAF)]
+    state.apply(ChooseSymbol(0, LEAF))
+    assert (state.env.current[0], state.env.current_count[0]) == (LEAF, 1)
+    assert state.env.potential[0] == [0, 1, 0, 0]
+    assert state.phase == "environment" and state.current_player() == 1
+
+
+def test_tie_no_change_leaves_the_space():
+    state = scripted(Rules(majority_tie="no_change"))
+    environment_phase(state)
+    state.env.potential[0] = [0, 1, 0, 0]
+    state.apply(SetChips(((LEAF, 0),)))
+    assert (state.env.current[0], state.env.current_count[0]) == (SUN, 1)
+    assert state.env.potential[0] == [0, 1, 1, 0]
+
+
+def test_tie_random_takes_one_of_the_tied():
+    results = set()
+    for seed in range(12):
+        state = scripted(Rules(majority_tie="random"), seed=seed)
+        environment_phase(state)
+        state.env.potential[0] = [0, 1, 0, 0]
+        state.apply(SetChips(((LEAF, 0),)))
+        results.add(state.env.current[0])
+    assert results == {WATER, LEAF}
+
+
+def test_trading_draws_first_then_returns_old_chips():
+    state = scripted()
+    environment_phase(state)
+    state.bag.chips = [0, 32, 0, 0]  # only water left in the bag: returned suns cannot be drawn back
+    state.apply(Trade((SUN, SUN, SUN)))
+    assert state.hands[0] == [0, 6, 3, 3]
+    assert state.bag.chips == [3, 29, 0, 0]
+    assert chips_total(state) == 84
+    assert state.seat_counters["trades"][0] == 1 and state.current_player() == 1
+
+
+def test_trading_only_in_the_first_three_placement_rounds():
+    state = scripted()
+    environment_phase(state, move=3)
+    assert any(isinstance(a, Trade) for a in state.legal_actions())
+    environment_phase(state, move=4)
+    assert not any(isinstance(a, Trade) for a in state.legal_actions())
+    assert PASS in state.legal_actions()
+
+
+def test_move_marker_advances_when_the_turn_returns_and_stops_at_end():
+    state = fresh()
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    turns = 0
+    while state.phase == "environment":
+        state.apply(PASS)
+        turns += 1
+    assert turns == 8  # Move 1 and 2 are played; Move reaching End (3) ends placement
+
+
+def test_end_marker_off_the_track_means_placement_until_a_lap_passes():
+    state = scripted()
+    state.end = 7  # past the 6 fields
+    environment_phase(state)
+    assert state._limit() is None
+    state.apply(SetChips(((SUN, 1),)))
+    for _ in range(3):
+        state.apply(PASS)
+    assert state.phase == "environment"  # three passes after a setting: not yet a whole lap
+    state.apply(PASS)
+    assert state.phase != "environment"
+
+
+@pytest.mark.parametrize(("after", "limit"), [("last_field", 6), ("none", 0)])
+def test_end_marker_off_the_track_alternatives(after, limit):
+    state = scripted(Rules(after_track=after))
+    state.end = 7
+    assert state._limit() == limit
+
+
+def test_strength_die_when_a_change_completes_a_cards_symbols():
+    state = scripted()
+    environment_phase(state)
+    state.env = Environment([SUN, SUN, SUN, BONE])
+    mine = put(state, spot(0, 0), card("Frog", SUN, WATER, LEAF), 0)
+    other = put(state, spot(1, 0), card("Duck", SUN, WATER, LEAF), 1)
+    strong = put(state, spot(0, 3), card("Seal", SUN, WATER, BONE), 0, die=6)
+    state.env.potential[1] = [0, 1, 0, 0]
+    state.env.potential[2] = [0, 0, 1, 0]
+    state.apply(SetChips(((WATER, 1), (LEAF, 2))))  # water and leaf become current: Frog is complete
+    assert mine.die == 2
+    assert other.die is None  # only the changing player's cards gain
+    assert strong.die == 6  # the Seal is completed too, but its die is at the maximum
+    state.player = 0
+    state.env.potential[3] = [0, 0, 2, 0]
+    state.apply(SetChips(((SUN, 3),)))  # bone -> leaf: nothing newly completed for the Frog
+    assert mine.die == 2
+
+
+def test_strength_die_raised_only_in_the_first_three_placement_rounds():
+    for move, expected in ((3, 3), (4, 2)):
+        state = scripted()
+        environment_phase(state, move=move)
+        state.env = Environment([SUN, SUN, SUN, BONE])
+        mine = put(state, spot(0, 0), card("Frog", SUN, WATER, LEAF), 0, die=2)
+        state.env.potential[1] = [0, 1, 0, 0]
+        state.env.potential[2] = [0, 0, 1, 0]
+        state.apply(SetChips(((WATER, 1), (LEAF, 2))))
+        assert mine.die == expected
+
+
+def test_five_marker_at_phase_end_next_start_player_first():
+    state = scripted()
+    state.start = 2
+    state.phase, state.player, state.move = "environment", 2, 1
+    state.end = 2
+    state.limit = state._limit()
+    game_round = state.round
+    for _ in range(4):
+        state.apply(PASS)
+    assert state.phase == "five"
+    assert state.current_player() == 3  # closest to becoming the next start player
+    assert KEEP_FIVE in state.legal_actions()
+    state.apply(UseFive(((SUN, 1), (SUN, 1))))
+    assert state.five[3] is False and state.hands[3][SUN] == 1
+    assert state.env.current[1] == SUN and state.env.current_count[1] == 2
+    assert state.current_player() == 0
+    state.apply(KEEP_FIVE)
+    assert state.current_player() == 1
+    state.apply(KEEP_FIVE)
+    assert state.current_player() == 2
+    state.apply(KEEP_FIVE)
+    assert state.phase not in ("five", "environment")
+    assert state.stats()["five_used_p3"] == 1 and state.stats()["five_round_p3"] == game_round
+
+
+def test_five_marker_on_own_turn_then_the_turn_goes_on():
+    state = scripted(Rules(five_timing="own_turn"))
+    environment_phase(state)
+    assert any(isinstance(a, UseFive) for a in state.legal_actions())
+    state.apply(UseFive(((SUN, 1),)))
+    assert state.current_player() == 0 and not any(isinstance(a, UseFive) for a in state.legal_actions())
+
+
+def test_unused_five_marker_scores_five_at_the_end():
+    state = scripted()
+    state.five = [True, False, True, False]
+    state._game_end()
+    assert state.scores() == [5, 0, 5, 0]
+    assert state.is_terminal() and state.current_player() == -1
+
+
+# --- survival and combat ---------------------------------------------------------------
+
+
+def test_survival_eliminates_cards_without_a_matching_current_symbol(monkeypatch):
+    state = scripted()
+    monkeypatch.setattr(state, "_begin_combat", lambda: None)  # look at the board right after the check
+    state.env = Environment([SUN, SUN, WATER, WATER])
+    alive = put(state, spot(0, 0), card("Frog", SUN, LEAF, LEAF), 0)
+    put(state, spot(1, 3), card("Deer", LEAF, LEAF, BONE), 1)
+    put(state, TRACK, card("Wolf", BONE, BONE, LEAF), 2)
+    state._survival()
+    assert state.spots[spot(0, 0)] is alive
+    assert state.spots[spot(1, 3)] is None and state.spots[TRACK] is None
+    assert [c.name for c in state.out] == ["Deer", "Wolf"]
+    assert state.seat_counters["lost_row3"][1] == 1 and state.seat_counters["lost_special"][2] == 1
+
+
+def test_dice_count_the_current_chips_of_each_card_symbol():
+    state = scripted()
+    state.env = Environment([SUN, SUN, WATER, BONE], [2, 1, 3, 1])
+    assert state.dice(card("Flamingo", SUN, SUN, WATER)) == 3 + 3 + 3  # sun counted for each sun symbol
+    assert state.dice(card("Deer", LEAF, LEAF, BONE)) == 1
+
+
+def fixed_fight(winner, attacker_rounds, defender_rounds):
+    def fake(*args, **kwargs):
+        return Fight(winner, attacker_rounds, defender_rounds)
+
+    return fake
+
+
+@pytest.mark.parametrize(
+    ("winner", "a_rounds", "d_rounds", "attacker_after", "defender_after"),
+    [
+        ("attacker", 2, 0, (3, False), None),  # 2:0: the loser is eliminated; the weaker winner's die +1
+        ("attacker", 2, 1, (3, False), (3, True)),  # 2:1: the loser turns face down, its die -1
+        ("defender", 0, 2, None, (4, False)),  # the stronger winner (4 > 2) gets no raise
+        ("defender", 1, 2, (1, True), (4, False)),
+    ],
+)
+def test_fight_outcomes(monkeypatch, winner, a_rounds, d_rounds, attacker_after, defender_after):
+    state = scripted()
+    state.env = Environment([SUN, WATER, LEAF, BONE])
+    a = put(state, spot(0, 3), card("Frog", SUN, WATER, LEAF), 0, die=2)
+    d = put(state, spot(1, 6), card("Crab", BONE, BONE, WATER), 1, die=4)
+    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight(winner, a_rounds, d_rounds))
+    state._fight(spot(0, 3), spot(1, 6))
+    for bc, at, after in ((a, spot(0, 3), attacker_after), (d, spot(1, 6), defender_after)):
+        if after is None:
+            assert state.spots[at] is None and bc.card in state.out
+        else:
+            assert (bc.die, bc.face_down) == after
+
+
+def test_fight_decided_by_dice_with_the_combat_module():
+    state = scripted()
+    state.env = Environment([SUN, SUN, SUN, SUN])
+    a = put(state, spot(0, 0), card("Lizard", SUN, SUN, BONE), 0, die=6)  # 8 dice, every one a hit
+    put(state, spot(1, 0), card("Crab", BONE, BONE, WATER), 1)  # no dice at all
+    state._fight(spot(0, 0), spot(1, 0))
+    assert state.spots[spot(1, 0)] is None and a.die == 6
+    assert state.counters["fights_clean"] == 1
+
+
+def test_combat_each_player_may_challenge_once_in_turn():
+    state = scripted()
+    state.env = Environment([SUN, WATER, LEAF, BONE])
+    for p in range(4):
+        put(state, spot(p, 0), card(f"C{p}", SUN, WATER, LEAF), p)
+    state.start = 1
+    state._begin_combat()
+    seen = []
+    while state.phase == "combat":
+        seen.append(state.current_player())
+        actions = state.legal_actions()
+        assert NO_FIGHT in actions
+        assert all(state.spots[a.attacker].owner == seen[-1] != state.spots[a.defender].owner
+                   for a in actions if isinstance(a, Challenge))  # fmt: skip
+        state.apply(NO_FIGHT)
+    assert seen == [1, 2, 3, 0]
+
+
+def test_face_down_cards_fight_only_if_the_rule_allows():
+    for allowed in (True, False):
+        state = scripted(Rules(face_down_can_fight=allowed))
+        put(state, spot(0, 0), card("A", SUN, WATER, LEAF), 0)
+        put(state, spot(1, 0), card("B", SUN, WATER, LEAF), 1, face_down=True)
+        assert bool(state._challenges(0, -1)) is allowed
+
+
+# --- shifting, the special track, scoring ------------------------------------------------
+
+
+def test_shifting_moves_cards_up_with_empty_spaces():
+    state = scripted()
+    a = put(state, spot(0, 0), card("A", SUN, SUN, SUN), 0)
+    b = put(state, spot(0, 6), card("B", SUN, SUN, SUN), 0)
+    state._shift()
+    assert state.spots[spot(0, 3)] is a and state.spots[spot(0, 9)] is b
+    assert state.spots[spot(0, 0)] is None and state.spots[spot(0, 6)] is None
+    state._shift()
+    assert state.spots[TRACK] is b and state.spots[spot(0, 6)] is a
+    state._shift()
+    assert state.spots[TRACK + 1] is b and state.spots[TRACK] is None and state.spots[spot(0, 9)] is a
+    state._shift()
+    state._shift()
+    state._shift()
+    assert state.spots[TRACK + 2] is a and b.card in state.out
+
+
+def test_several_cards_enter_the_special_track_face_down_first_then_strongest():
+    state = scripted()
+    old = put(state, TRACK, card("Old", SUN, SUN, SUN), 3)
+    weak = put(state, spot(0, 9), card("Weak", SUN, WATER, LEAF), 0)
+    strong = put(state, spot(1, 9), card("Strong", SUN, WATER, LEAF), 1, die=4)
+    down = put(state, spot(2, 9), card("Down", SUN, WATER, LEAF), 2, die=6, face_down=True)
+    state._shift()
+    # the face-down card takes 13, then the strongest; the weakest is furthest along
+    assert state.spots[TRACK:] == [down, strong, weak]
+    assert old.card in state.out  # the track advanced three spaces for three entering cards
+
+
+def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch):
+    state = scripted()
+    first = put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0, die=3)
+    second = put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
+    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 1, 2))
+    state._shift()
+    assert state.spots[TRACK:TRACK + 2] == [second, first]  # the winner counts as stronger: placed first
+    assert state.counters["track_tie_fights"] == 1
+    assert (first.die, first.face_down) == (3, False)  # the ordering fight has no other effect
+
+
+def test_double_shifting_once_a_pile_is_empty_and_two_rows_to_fill():
+    state = scripted()
+    a = put(state, spot(0, 0), card("A", SUN, SUN, SUN), 0)
+    state.piles[2] = []
+    state.queue = []
+    state._end_of_round()
+    assert state.spots[spot(0, 6)] is a
+    assert state.double_last and state.counters["double_shifts"] == 1
+    assert state.phase == "place" and {x.row for x in state.legal_actions()} == {0, 3}
+
+
+def test_scoring_example_from_the_rulebook():
+    """Scoring Example: A 16, B 8, C 17, D 22 points."""
+    state = scripted()
+    put(state, spot(0, 9), card("Shark", WATER, WATER, BONE), 0)
+    put(state, spot(0, 3), card("Chicken", SUN, SUN, LEAF), 0)
+    put(state, spot(1, 6), card("Octopus", WATER, LEAF, BONE), 1)
+    put(state, TRACK, card("Frog", SUN, WATER, LEAF), 2)
+    put(state, spot(2, 3), card("Fish", WATER, WATER, SUN), 2)
+    put(state, TRACK + 1, card("Hedgehog", SUN, LEAF, BONE), 3)
+    put(state, spot(3, 6), card("Mouse", SUN, LEAF, BONE), 3)
+    put(state, spot(3, 3), card("Tiger", SUN, LEAF, BONE), 3)
+    state._score()
+    assert state.scores() == [16, 8, 17, 22]
+    assert state.points["rows"] == [12, 6, 3, 9]
+    assert state.points["empty"] == [4, 2, 1, 3]
+    assert state.points["special"] == [0, 0, 13, 10]
+
+
+def test_face_down_cards_score_nothing_then_turn_face_up():
+    state = scripted()
+    down = put(state, spot(0, 9), card("Shark", WATER, WATER, BONE), 0, face_down=True)
+    put(state, spot(1, 9), card("Crab", BONE, BONE, WATER), 1)
+    state._score()
+    assert state.scores()[:2] == [0, 9 + 2]
+    assert down.face_down is False
+
+
+def test_round_end_tops_up_chips_moves_end_and_passes_start():
+    state = scripted()
+    put(state, spot(0, 0), card("A", SUN, SUN, SUN), 0)
+    state.hands[1] = [1, 0, 0, 0]
+    state.queue = []
+    state._end_of_round()
+    assert all(sum(h) == 12 for h in state.hands)
+    assert (state.end, state.start, state.round) == (4, 1, 2)
+    assert state.phase == "place" and state.current_player() == 1
+
+
+def test_game_ends_when_a_column_is_empty_and_no_card_can_be_placed():
+    state = scripted()
+    for p in range(3):
+        put(state, spot(p, 0), card(f"C{p}", SUN, SUN, SUN), p)
+    state.piles = [[], [], [], []]
+    state.five = [False, True, False, False]
+    state.queue = []
+    state._end_of_round()
+    assert state.is_terminal() and state.legal_actions() == []
+    assert state.points["five"] == [0, 5, 0, 0]
+
+
+def test_game_goes_on_while_cards_can_still_be_placed():
+    state = scripted()
+    state.queue = []
+    state._end_of_round()  # every column is empty, but the piles still hold cards
+    assert not state.is_terminal()
+
+
+# --- 2 and 3 players -----------------------------------------------------------------------
+
+
+def test_three_players_set_four_cards_aside_and_leave_a_column_unused():
+    state = fresh(players=3)
+    assert [len(p) for p in state.piles] == [6, 6, 6, 6] and len(state.set_aside) == 4
+    assert state.used_columns == [0, 1, 2]
+    state = scripted(players=3)
+    put(state, spot(0, 9), card("A", SUN, SUN, SUN), 0)
+    assert state.empty_spaces(3) == 2
+    state = scripted(Rules(unused_column_empty=True), players=3)
+    put(state, spot(0, 9), card("A", SUN, SUN, SUN), 0)
+    assert state.empty_spaces(3) == 3
+
+
+def test_two_players_run_two_columns_and_fight_outer_colour_first():
+    state = fresh(players=2)
+    placed = []
+    while state.phase == "place":
+        action = state.legal_actions()[0]
+        placed.append((state.current_player(), action.column))
+        state.apply(action)
+    assert placed == [(0, 0), (0, 2), (1, 3), (1, 1)] * 2
+    state = scripted(players=2)
+    for column in range(4):
+        put(state, spot(column, 0), card(f"C{column}", SUN, WATER, LEAF), state.column_owner[column])
+    state._begin_combat()
+    seen = []
+    while state.phase == "combat":
+        seen.append((state.current_player(), state.queue[0][1]))
+        assert all(state.spots[a.attacker].column == seen[-1][1] for a in state.legal_actions()[1:])
+        state.apply(NO_FIGHT)
+    assert seen == [(0, 0), (1, 3), (0, 2), (1, 1)]
+
+
+def test_two_players_game_ends_when_one_colour_column_is_empty():
+    state = scripted(players=2)
+    for column in (0, 1, 2):
+        put(state, spot(column, 0), card(f"C{column}", SUN, SUN, SUN), state.column_owner[column])
+    state.piles = [[], [], [], []]
+    state.queue = []
+    state._end_of_round()
+    assert state.is_terminal()
+
+
+def test_actions_read_like_a_play_by_play():
+    assert repr(PlaceCard(1, 2, 3, card("Frog", SUN, WATER, LEAF))) == "PlaceCard(Frog from pile 1 -> column 2 row 3)"
+    assert repr(SetChips(((SUN, 0), (BONE, 3)))) == "SetChips(sun->space 0, bone->space 3)"
+    assert repr(Challenge(spot(1, 6), TRACK)) == "Challenge(c1r6 -> s0)"
+    assert repr(Trade((WATER,))) == "Trade(water)"
+    assert SYMBOLS[LEAF] == "leaf"

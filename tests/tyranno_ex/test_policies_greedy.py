@@ -1,0 +1,106 @@
+"""Tyranno Ex policies: parsing, sensible choices in scripted states, and no peeking at hidden chips."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tyrsim.games.tyranno_ex import SPEC
+from tyrsim.games.tyranno_ex.cards import Card
+from tyrsim.games.tyranno_ex.environment import Environment
+from tyrsim.games.tyranno_ex.game import NO_FIGHT, PASS, TRACK, BoardCard, Challenge, PlaceCard, SetChips, make_game
+from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy, chance_table
+from tyrsim.games.tyranno_ex.rules import Rules
+
+SUN, WATER, LEAF, BONE = range(4)
+RNG = np.random.default_rng(0)
+
+
+def scripted(players: int = 4):
+    state = make_game(Rules(), players).new_state(np.random.default_rng(0))
+    state.spots = [None] * len(state.spots)
+    state.env = Environment([SUN, SUN, SUN, SUN])
+    return state
+
+
+def put(state, spot: int, symbols: tuple[int, ...], owner: int, die: int | None = None) -> None:
+    state.spots[spot] = BoardCard(Card(f"card{spot}", symbols), owner, spot // 4 if spot < TRACK else owner, die)
+
+
+def test_policies_are_registered_and_parse_parameters():
+    assert set(SPEC.policies) == {"random", "greedy", "aggressive", "builder"}
+    policy = SPEC.make_policy("greedy:attack_weight=0.8,fight_margin=1")
+    assert policy == GreedyPolicy(attack_weight=0.8, fight_margin=1.0)
+    assert SPEC.make_policy("builder").name == "builder"
+
+
+def test_chance_table_matches_the_combat_odds():
+    table = chance_table(Rules())
+    assert table[6, 5, 1, 0].tolist() == [1.0, 0.0, 0.0, 0.0]  # certain hits against no dice
+    assert table[1, 0, 1, 0].sum() == 0  # can never end
+    assert table[3, 4, 2, 6].sum() == pytest.approx(1.0)
+
+
+def test_greedy_places_the_card_that_survives():
+    state = make_game(Rules(), 4).new_state(np.random.default_rng(0))
+    state.env = Environment([SUN, SUN, WATER, WATER])
+    state.piles = [[Card("Dies", (LEAF, LEAF, BONE))], [Card("Lives", (SUN, SUN, WATER))],
+                   [Card("Dies too", (BONE, BONE, LEAF))], []]  # fmt: skip
+    action = GreedyPolicy().choose(state, RNG)
+    assert isinstance(action, PlaceCard) and action.pile == 1
+
+
+def test_greedy_sets_a_chip_to_save_its_card_and_passes_when_nothing_helps():
+    state = scripted()
+    put(state, 0, (WATER, WATER, LEAF), 0)  # dies under four suns
+    state.phase, state.player, state.move = "environment", 0, 4
+    state.hands[0] = [0, 2, 0, 0]
+    action = GreedyPolicy().choose(state, RNG)
+    assert isinstance(action, SetChips) and all(s == WATER for s, _ in action.chips)
+    state.hands[0] = [2, 0, 0, 0]  # only suns: nothing to gain, and no trading after round 3
+    assert GreedyPolicy().choose(state, RNG) == PASS
+
+
+def test_greedy_fights_a_sure_win_and_avoids_a_sure_loss():
+    state = scripted()
+    put(state, 0, (SUN, SUN, SUN), 0, die=6)  # 12 dice hitting on anything
+    put(state, 4 + 3, (SUN, WATER, LEAF), 1)  # 4 dice hitting on a 1, row 9: worth a lot
+    state.phase, state.player, state.queue = "combat", 0, [(0, -1)]
+    assert GreedyPolicy().choose(state, RNG) == Challenge(0, 7)
+    state.spots[0].die, state.spots[7].die = 1, 6
+    state.spots[0].card = Card("weak", (WATER, WATER, LEAF))  # no dice at all now
+    state.spots[7].card = Card("strong", (SUN, SUN, SUN))
+    assert GreedyPolicy().choose(state, RNG) == NO_FIGHT
+
+
+def test_aggressive_fights_where_builder_does_not():
+    state = scripted()
+    state.env = Environment([SUN, SUN, WATER, LEAF])
+    put(state, 1, (SUN, WATER, LEAF), 0)
+    put(state, 4 + 1, (SUN, WATER, LEAF), 1)
+    state.phase, state.player, state.queue = "combat", 0, [(0, -1)]
+    assert isinstance(AggressivePolicy().choose(state, RNG), Challenge)  # an even fight
+    assert BuilderPolicy().choose(state, RNG) == NO_FIGHT
+
+
+@pytest.mark.parametrize("name", ["greedy", "aggressive", "builder"])
+def test_choices_ignore_hidden_information(name):
+    """Other hands, face-down chip symbols and the piles below the face-up cards never change a choice."""
+    policy = SPEC.make_policy(name)
+    rng = np.random.default_rng(4)
+    state = make_game(Rules(), 4).new_state(rng)
+    checked = 0
+    while not state.is_terminal() and checked < 60:
+        other = state.clone()
+        me = state.current_player()
+        for p in range(4):
+            if p != me:
+                other.hands[p] = list(np.roll(other.hands[p], 1))
+        for space in range(4):
+            other.env.potential[space] = list(np.roll(other.env.potential[space], 1))
+        for pile in other.piles:
+            pile[:-1] = pile[:-1][::-1]
+        if state.phase != "tie":  # tied face-down chips are revealed to everyone
+            assert policy.choose(other, rng) == policy.choose(state, rng)
+            checked += 1
+        state.apply(policy.choose(state, rng))

@@ -1,0 +1,206 @@
+"""The reconstructed board against every route and adjacency fact in the rulebook."""
+
+import numpy as np
+import pytest
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.runner import play
+from tyrsim.games.tyros.board import TYROS, BoardError, load_board, parse_board
+from tyrsim.games.tyros.expansion import simulate_expansion
+from tyrsim.games.tyros.game import TyrosGame
+from tyrsim.games.tyros.rules import Rules
+
+BOARD = load_board()
+
+
+def moves(route):
+    return len(route) - 1
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        ["tyros", 32, 28, 24, 23],  # "From Tyros, one can reach space 23 by moving this way: 32-28-24-23"
+        ["tyros", 31, 27, 22, 23],  # "An alternate route would be: 31-27-22-23"
+        [31, 30, 26, 25, 29],  # "from space 31 to 29 ... 31-30-26-25-29"
+        [22, 17, 12, 8],  # "The shortest way from 22 to 8"
+        [22, 17, 16, 15],  # "The shortest connection from 22 to 15"
+        [15, 16, 17, 16, 11, 10],  # round the boot, through 16 twice
+        [15, 16, 17, 12, 11, 10],  # "It would also be possible"
+    ],
+)
+def test_rulebook_routes_are_routes(route):
+    assert BOARD.is_route(route)
+
+
+@pytest.mark.parametrize("route", [[31, 30, 29], [26, 21, 16], [15, 10]])
+def test_rulebook_forbidden_routes_are_not_routes(route):
+    assert not BOARD.is_route(route)
+
+
+def test_forbidden_routes_cross_land_between_grid_neighbours():
+    # "no direct sea connections": the spaces touch on the map but not by sea
+    for a, b in [(30, 29), (15, 10)]:
+        assert b in BOARD.land[a]
+    assert 21 in BOARD.land[26] and 16 in BOARD.land[21]
+
+
+def test_shortest_route_22_to_8_takes_three_moves():
+    assert BOARD.shortest_route(22, 8) == [22, 17, 12, 8]
+
+
+def test_shortest_route_22_to_15_goes_round_the_toe():
+    assert BOARD.shortest_route(22, 15) == [22, 17, 16, 15]
+
+
+def test_no_route_from_15_to_10_is_shorter_than_five_moves():
+    route = BOARD.shortest_route(15, 10)
+    assert moves(route) == 5
+    assert route in ([15, 16, 17, 16, 11, 10], [15, 16, 17, 12, 11, 10])
+
+
+def test_tyros_to_23_takes_four_moves_round_the_open_sea():
+    assert moves(BOARD.shortest_route("tyros", 23)) == 4
+
+
+def test_31_and_32_are_next_to_tyros():
+    assert BOARD.land[TYROS] == {31, 32}
+    assert BOARD.is_route(["tyros", 31]) and BOARD.is_route(["tyros", 32])
+
+
+def test_first_game_empires_are_pairwise_non_adjacent():
+    assert BOARD.first_game == (7, 13, 23, 26)
+    for a in BOARD.first_game:
+        assert not BOARD.land[a] & set(BOARD.first_game)
+
+
+def test_italy_has_a_west_and_an_east_coast_and_ships_are_built_on_the_west():
+    west, east = (BOARD.coasts[c] for c in BOARD.space_coasts[16])
+    assert (west.name, east.name) == ("west", "east")
+    assert BOARD.is_route([15, 16]) and BOARD.is_route([11, 16])
+    assert not BOARD.is_route([15, 16, 11])  # the two coasts are not joined without going round
+
+
+def test_land_adjacency_is_the_grid():
+    for s in BOARD.spaces:
+        r, c = BOARD.cells[s]
+        grid = {t for t in BOARD.spaces if abs(BOARD.cells[t][0] - r) + abs(BOARD.cells[t][1] - c) == 1}
+        assert BOARD.land[s] == grid
+
+
+def test_sea_connections_join_grid_neighbours_only():
+    for c, coast in enumerate(BOARD.coasts):
+        for d in BOARD.sea[c]:
+            assert BOARD.coasts[d].space in BOARD.land[coast.space]
+
+
+def test_open_sea_is_not_a_space():
+    assert BOARD.open_sea not in BOARD.cells
+
+
+def test_removed_tiles_are_three_and_leave_29_tiles():
+    assert len(BOARD.removed_tiles) == 3
+    assert len(BOARD.tiles) == 29
+    assert TYROS not in BOARD.tiles
+
+
+def test_every_space_is_on_the_coast():
+    assert all(any(BOARD.sea[c] for c in BOARD.space_coasts[s]) for s in BOARD.spaces)
+
+
+MINI = """
+removed_tiles = []
+first_game = { orange = 1, yellow = 3, green = 5, violet = 7 }
+[spaces.tyros]
+land = [1]
+sea = ["1"]
+[spaces.1]
+land = ["tyros", 2]
+sea = ["tyros", "2"]
+[spaces.2]
+land = [1, 3]
+sea = ["1", "3"]
+[spaces.3]
+land = [2, 4]
+sea = ["2", "4"]
+[spaces.4]
+land = [3, 5]
+sea = ["3", "5"]
+[spaces.5]
+land = [4, 6]
+sea = ["4", "6"]
+[spaces.6]
+land = [5, 7]
+sea = ["5", "7"]
+[spaces.7]
+land = [6]
+sea = ["6"]
+"""
+
+
+def test_a_users_board_file_loads(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(MINI)
+    board = load_board(path)
+    assert board.size == 8 and board.shortest_route("tyros", 7) == ["tyros", 1, 2, 3, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (('land = [5, 7]\nsea = ["5", "7"]\n[spaces.7]', 'land = [5, 9]\nsea = ["5", "7"]\n[spaces.7]'),
+         ["mine.toml", "spaces.6", "unknown space 9"]),
+        (('[spaces.7]\nland = [6]', '[spaces.7]\nland = []'), ["mine.toml", "spaces.6", "symmetric"]),
+        (('[spaces.7]\nland = [6]\nsea = ["6"]', '[spaces.7]\nland = [6]\nsea = []'),
+         ["mine.toml", "spaces.6", "sea", "symmetric"]),
+        (('land = [5, 7]\nsea = ["5", "7"]', 'land = [5, 7]\nsea = ["5"]'), ["mine.toml", "spaces.7", "symmetric"]),
+        (('sea = ["3", "5"]', 'sea = ["3"]'), ["mine.toml", "spaces.5", "symmetric"]),
+        (('[spaces.1]', '[spaces.one]'), ["mine.toml", "spaces.one", "unknown space name"]),
+    ],
+)
+def test_bad_board_files_name_the_file_and_key(tmp_path, change, words):
+    old, new = change
+    assert old in MINI
+    path = tmp_path / "mine.toml"
+    path.write_text(MINI.replace(old, new, 1))
+    with pytest.raises(BoardError) as error:
+        load_board(path)
+    for word in words:
+        assert word in str(error.value)
+
+
+def test_unreachable_tyros_is_an_error():
+    text = MINI.replace('[spaces.4]\nland = [3, 5]\nsea = ["3", "5"]', '[spaces.4]\nland = [3, 5]\nsea = []')
+    text = text.replace('sea = ["2", "4"]', 'sea = ["2"]').replace('sea = ["4", "6"]', 'sea = ["6"]')
+    with pytest.raises(BoardError, match=r"mine.toml: \[spaces.tyros\] sea: Tyros cannot be reached by sea from "
+                                         r"spaces 4, 5, 6, 7"):
+        parse_board(text, "mine.toml")
+
+
+def test_a_space_with_several_coasts_must_be_named():
+    text = MINI.replace('[spaces.2]\nland = [1, 3]\nsea = ["1", "3"]',
+                        '[spaces.2]\nland = [1, 3]\ncoasts = ["north", "south"]\n'
+                        'sea = { north = ["1", "3"], south = ["3"] }')
+    with pytest.raises(BoardError, match="several coasts"):
+        parse_board(text, "mine.toml")
+    text = text.replace('sea = ["tyros", "2"]', 'sea = ["tyros", "2:north"]').replace(
+        '[spaces.3]\nland = [2, 4]\nsea = ["2", "4"]', '[spaces.3]\nland = [2, 4]\nsea = ["2:north", "2:south", "4"]')
+    board = parse_board(text, "mine.toml")
+    assert len(board.space_coasts[2]) == 2
+    assert board.is_route([1, 2, 3]) and board.shortest_route(1, 3) == [1, 2, 3]
+
+
+def test_missing_board_file_is_a_clear_error(tmp_path):
+    with pytest.raises(BoardError, match="nothing.toml: cannot be read"):
+        load_board(tmp_path / "nothing.toml")
+
+
+def test_engine_and_kernel_play_on_a_users_board(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(MINI)
+    rules = Rules(board=str(path), setup="first-game")
+    record = play(TyrosGame(rules, 3), [RandomPolicy()] * 3, np.random.default_rng(0))
+    # three tiles, all dealt to the first player, who plays one per pass; the others have none, so one round
+    assert record.stats["rounds"] == 1 and record.stats["tiles_left"] == 1
+    raw = simulate_expansion(rules, 3, 100, np.random.default_rng(0))
+    assert (raw["rounds"] == 1).all() and (raw["tiles_left"] == 1).all()

@@ -1,0 +1,120 @@
+"""Policies choose sensible actions; the registered analyses give tables with intervals and figures."""
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from tyros_positions import cards, scripted
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.rules import RuleError
+from tyrsim.core.runner import play
+from tyrsim.games.tyros import SPEC
+from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, Refuse
+from tyrsim.games.tyros.analysis import points_by_source
+from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
+from tyrsim.games.tyros.game import TyrosGame
+from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.rules import Rules
+
+matplotlib.use("Agg")
+FIRST_GAME = {7: ORANGE, 13: YELLOW, 23: GREEN, 26: VIOLET}
+
+
+def test_spec_registers_the_engine_policies_and_analyses():
+    assert SPEC.name == "tyros" and SPEC.players == (3, 4)
+    assert set(SPEC.policies) == {"random", "greedy", "planner"}
+    assert set(SPEC.analyses) == {"empire-sizes", "game", "rate", "explore"}
+    assert SPEC.make_policy("planner:city_hope=0.9").city_hope == 0.9
+
+
+def test_rules_validate_variants():
+    assert Rules.from_overrides({"later_passes_3p": "1"}).later_passes_3p == 1
+    with pytest.raises(RuleError, match="setup"):
+        Rules.from_overrides({"setup": "random"})
+    with pytest.raises(RuleError, match="cards_dealt_4p"):
+        Rules(cards_dealt_4p=15)
+    with pytest.raises(RuleError, match="city_points"):
+        Rules.from_overrides({"city_points": "12,10,9"})
+
+
+def test_greedy_builds_the_city_that_gains_most():
+    state = scripted(hands={0: cards(green=5, violet=5)}, chips=FIRST_GAME, ships={0: ["23", "26"]})
+    action = GreedyPolicy().choose(state, np.random.default_rng(0))
+    assert isinstance(action, BuildCity)
+
+
+def test_greedy_passes_when_nothing_scores():
+    state = scripted(hands={0: cards()}, chips=FIRST_GAME, ships={0: ["tyros"]})
+    assert GreedyPolicy().choose(state, np.random.default_rng(0)) == Pass()
+
+
+def test_planner_keeps_ships_alone_in_spaces():
+    # from 22, one card reaches 17 or 27 (orange, the largest empire) or 23 (green)
+    chips = {17: ORANGE, 27: ORANGE, 23: GREEN, 13: YELLOW, 26: VIOLET}
+    rng = np.random.default_rng(0)
+    state = scripted(hands={0: cards(orange=2)}, chips=chips, ships={0: ["22"], 1: ["17"]})
+    assert PlannerPolicy().choose(state, rng) == MoveShip("22", "27")
+    state = scripted(hands={0: cards(orange=2)}, chips=chips, ships={0: ["22"], 1: ["27"]})
+    assert PlannerPolicy().choose(state, rng) == MoveShip("22", "17")
+
+
+def test_policies_accept_offers_by_their_own_valuation():
+    state = scripted(hands={0: cards(orange=2), 1: cards(green=1)}, chips=FIRST_GAME, ships={1: ["23"]})
+    state.apply(Offer((ORANGE, ORANGE), (GREEN,)))
+    # player 1 needs green for a city on 23: the planner refuses, greedy (two cards for one) accepts
+    assert PlannerPolicy().choose(state, np.random.default_rng(0)) == Refuse()
+    assert GreedyPolicy().choose(state, np.random.default_rng(0)) == Accept()
+
+
+def test_planner_beats_random_players():
+    game = TyrosGame(Rules(), 4)
+    rng = np.random.default_rng(2024)
+    wins = 0
+    for _ in range(12):
+        record = play(game, [PlannerPolicy(), RandomPolicy(), RandomPolicy(), RandomPolicy()], rng)
+        wins += 0 in record.winners
+    # a random seat wins a quarter of the time; 9 of 12 is far beyond that (binomial p < 0.001)
+    assert wins >= 9
+
+
+def test_empire_sizes_analysis_tables_and_figures():
+    analysis = SPEC.analyses["empire-sizes"]
+    args = analysis.check_args({"games": 4000, "players": 3, "setup": "first-game", "tile_policy": "smallest"})
+    raw = analysis.run(Rules(), args, 0, 4000, np.random.default_rng(1))
+    tables = analysis.tables(raw, Rules(), args)
+    ranks = tables["rank_matrix"]
+    assert np.allclose(ranks.groupby("empire")["share"].sum(), 1)
+    assert np.allclose(ranks.groupby("rank")["share"].sum(), 1)
+    sizes = tables["empire_sizes"]
+    assert (sizes["ci_low"] < sizes["mean_size"]).all() and (sizes["mean_size"] < sizes["ci_high"]).all()
+    assert {"largest_smallest", "tyros_joins", "game_length", "size_distribution"} <= set(tables)
+    figures = analysis.figures(tables, Rules(), args)
+    assert set(figures) == {"size_histograms", "rank_matrix"}
+    estimate = analysis.metrics["p_largest"].estimate(raw, Rules(), args)
+    assert len(estimate) == 4 and (estimate["half_width"] < 0.03).all()
+    with pytest.raises(ValueError, match="players"):
+        analysis.check_args({"players": 5})
+
+
+def test_points_by_source_shares_add_up():
+    game = TyrosGame(Rules(), 3)
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(4):
+        record = play(game, [PlannerPolicy(), GreedyPolicy(), RandomPolicy()], rng)
+        for seat, policy in enumerate(("planner", "greedy", "random")):
+            rows.append({"policy": policy, "score": record.scores[seat],
+                         **{k: record.stats[f"{k}_p{seat}"] for k in ("city_points", "ship_points", "bonus_points")}})
+    table = points_by_source(pd.DataFrame(rows), Rules(), {})["points_by_source"]
+    shares = table.groupby("policy")["share_of_points"].sum()
+    assert np.allclose(shares.dropna(), 1)
+
+
+def test_a_players_view_shows_only_their_own_cards_and_tiles():
+    state = TyrosGame(Rules(), 4).new_state(np.random.default_rng(8))
+    view = state.view(2)
+    assert view.hand == tuple(state.hands[2]) and view.tiles == tuple(state.tile_hands[2])
+    assert view.hand_sizes == (10, 10, 10, 10) and view.tile_counts == (4, 4, 4, 4)
+    assert view.draw_pile == 20 and view.tile_pile == len(state.tile_pile)
+    assert not {"deck", "hands", "tile_hands", "tile_pile_order"} & set(vars(type(view))["__dataclass_fields__"])

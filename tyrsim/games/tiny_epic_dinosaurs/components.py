@@ -1,0 +1,288 @@
+"""The components the rulebook does not print, loaded from data/*.toml (or a user's own files).
+
+Dinosaurs (diets, points), contracts, research cards and the central boards'
+action spaces. The ranch layout is loaded by `ranch.py`. Every loader checks
+its file and raises `DataFileError` naming the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+RESOURCES = ("leaf", "meat", "supply")
+FOODS = ("leaf", "meat", "either")
+GROUPS = ("herbivore", "carnivore", "omnivore")
+ACTIONS = ("hunt", "buy", "place_now", "gain", "first_player", "research", "research_remove", "contract")
+BUY_KINDS = ("any", "herbivore", "carnivore")
+EFFECTS = ("none", "income", "cheaper", "points_per", "feed_less", "extra_fences")
+PLAYER_COUNTS = (2, 3, 4)
+
+
+class DataFileError(ValueError):
+    """A data file that is missing, not TOML, or has a bad key or value."""
+
+
+def read_toml(path: str, bundled: str) -> tuple[str, dict[str, Any]]:
+    """(name for messages, parsed TOML) of the user's `path`, or of the bundled `bundled` when path is ""."""
+    try:
+        if path:
+            with open(path, "rb") as handle:
+                return path, tomllib.load(handle)
+        text = resources.files("tyrsim.games.tiny_epic_dinosaurs").joinpath("data", bundled).read_text("utf-8")
+        return bundled, tomllib.loads(text)
+    except OSError as exc:
+        raise DataFileError(f"{path or bundled}: cannot read the file ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{path or bundled}: not valid TOML ({exc})") from None
+
+
+def _table(source: str, key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataFileError(f"{source}: {key} must be a table, got {value!r}")
+    return value
+
+
+def _count(source: str, key: str, value: Any, low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise DataFileError(f"{source}: {key} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def _choice(source: str, key: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise DataFileError(f"{source}: {key} is {value!r}; allowed: {', '.join(allowed)}")
+    return value
+
+
+def _amounts(source: str, key: str, value: Any, allowed: tuple[str, ...]) -> dict[str, int]:
+    table = _table(source, key, value)
+    for name in table:
+        _choice(source, f"{key}.{name}", name, allowed)
+    return {name: _count(source, f"{key}.{name}", table.get(name, 0)) for name in allowed}
+
+
+def _list(source: str, data: dict[str, Any], key: str) -> list[Any]:
+    items = data.get(key)
+    if not isinstance(items, list) or not items:
+        raise DataFileError(f"{source}: needs a non-empty [[{key}]] list")
+    return items
+
+
+# --- dinosaurs ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dinosaur:
+    """A kind of dinosaur: what it eats, how it escapes, what it scores."""
+
+    name: str
+    group: str  # herbivore / carnivore / omnivore
+    leaf: int  # leaves eaten each round
+    meat: int  # meat eaten each round
+    either: int  # units of leaf or meat eaten each round
+    points: int
+    unique: bool = False
+
+    @property
+    def herbivore(self) -> bool:
+        return self.group in ("herbivore", "omnivore")
+
+    @property
+    def carnivore(self) -> bool:
+        return self.group in ("carnivore", "omnivore")
+
+
+def _dinosaur(source: str, key: str, name: str, entry: dict[str, Any], points: int, unique: bool) -> Dinosaur:
+    group = _choice(source, f"{key}.group", entry.get("group"), GROUPS)
+    diet = _amounts(source, f"{key}.diet", entry.get("diet", {}), FOODS)
+    return Dinosaur(name, group, diet["leaf"], diet["meat"], diet["either"], points, unique)
+
+
+@lru_cache(maxsize=16)
+def load_dinosaurs(path: str = "") -> tuple[Dinosaur, ...]:
+    """The basic dinosaur kinds, in file order."""
+    source, data = read_toml(path, "dinosaurs.toml")
+    table = _table(source, "[dinosaur]", data.get("dinosaur"))
+    if not table:
+        raise DataFileError(f"{source}: needs at least one [dinosaur.NAME] table")
+    kinds = []
+    for name, entry in table.items():
+        key = f"dinosaur.{name}"
+        entry = _table(source, key, entry)
+        kinds.append(_dinosaur(source, key, name, entry, _count(source, f"{key}.points", entry.get("points")), False))
+    return tuple(kinds)
+
+
+# --- contracts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract card: give up these dinosaurs, score these points."""
+
+    name: str
+    dinosaurs: tuple[tuple[str, int], ...]  # (kind, how many)
+    points: int
+
+    def __repr__(self) -> str:
+        wants = "+".join(f"{n} {kind}" for kind, n in self.dinosaurs)
+        return f"{self.name}({wants}: {self.points}pt)"
+
+
+@lru_cache(maxsize=16)
+def load_contracts(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Contract, ...]:
+    """The contract deck; `kinds` are the basic dinosaur names a contract may ask for."""
+    source, data = read_toml(path, "contracts.toml")
+    contracts = []
+    names = set()
+    for i, entry in enumerate(_list(source, data, "contract")):
+        key = f"contract[{i}]"
+        entry = _table(source, key, entry)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name or name in names:
+            raise DataFileError(f"{source}: {key}.name must be a unique non-empty string, got {name!r}")
+        names.add(name)
+        wanted = _amounts(source, f"{key}.dinosaurs", entry.get("dinosaurs"), kinds)
+        dinosaurs = tuple((kind, n) for kind, n in wanted.items() if n > 0)
+        if not dinosaurs:
+            raise DataFileError(f"{source}: {key}.dinosaurs must ask for at least one dinosaur")
+        contracts.append(Contract(name, dinosaurs, _count(source, f"{key}.points", entry.get("points"))))
+    return tuple(contracts)
+
+
+# --- research cards ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A research card's ability, one of EFFECTS."""
+
+    type: str = "none"
+    resource: str = ""  # income, cheaper
+    action: str = ""  # cheaper
+    dinosaur: str = ""  # points_per, feed_less
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class ResearchCard:
+    """A research card; a dinosaur card carries its unique dinosaur."""
+
+    name: str
+    points: int
+    effect: Effect
+    dinosaur: Dinosaur | None = None  # the unique dinosaur of a dinosaur card
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _effect(source: str, key: str, value: Any, kinds: tuple[str, ...]) -> Effect:
+    table = _table(source, key, value)
+    kind = _choice(source, f"{key}.type", table.get("type", "none"), EFFECTS)
+    if kind == "none":
+        return Effect()
+    amount = _count(source, f"{key}.amount", table.get("amount"), 1, 13)
+    if kind == "income":
+        resource = _choice(source, f"{key}.resource", table.get("resource"), RESOURCES)
+        return Effect(kind, resource=resource, amount=amount)
+    if kind == "cheaper":
+        return Effect(
+            kind,
+            resource=_choice(source, f"{key}.resource", table.get("resource"), RESOURCES),
+            action=_choice(source, f"{key}.action", table.get("action"), ACTIONS),
+            amount=amount,
+        )
+    if kind in ("points_per", "feed_less"):
+        return Effect(kind, dinosaur=_choice(source, f"{key}.dinosaur", table.get("dinosaur"), kinds), amount=amount)
+    return Effect(kind, amount=amount)
+
+
+@lru_cache(maxsize=16)
+def load_research(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[ResearchCard, ...]:
+    """The research deck; `kinds` are the basic dinosaur names an effect may name."""
+    source, data = read_toml(path, "research.toml")
+    cards = []
+    names = set(kinds)
+    for i, entry in enumerate(_list(source, data, "card")):
+        key = f"card[{i}]"
+        entry = _table(source, key, entry)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name or name in names:
+            raise DataFileError(
+                f"{source}: {key}.name must be a non-empty string unique among cards and dinosaur kinds, got {name!r}"
+            )
+        names.add(name)
+        kind = _choice(source, f"{key}.kind", entry.get("kind"), ("dinosaur", "science"))
+        points = _count(source, f"{key}.points", entry.get("points"))
+        effect = _effect(source, f"{key}.effect", entry.get("effect", {}), kinds)
+        unique = _dinosaur(source, key, name, entry, points, True) if kind == "dinosaur" else None
+        cards.append(ResearchCard(name, points, effect, unique))
+    return tuple(cards)
+
+
+# --- action spaces -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Space:
+    """An action space on a central board."""
+
+    id: str
+    action: str
+    cost: tuple[int, int, int]  # leaf, meat, supply paid
+    gain: tuple[int, int, int]  # leaf, meat, supply received
+    fences: int  # fences received
+    dinosaur: str  # the pictured dinosaur of a hunt space
+    kinds: str  # what a buy space sells: any / herbivore / carnivore
+    players: tuple[int, ...]
+
+    def gains(self) -> str:
+        """What a gain space gives, for the play-by-play: "2 fence(s) for 1 supply"."""
+        got = [f"{n} {r}" for r, n in zip(RESOURCES, self.gain, strict=True) if n]
+        if self.fences:
+            got.insert(0, f"{self.fences} fence(s)")
+        paid = [f"{n} {r}" for r, n in zip(RESOURCES, self.cost, strict=True) if n]
+        return " + ".join(got) + (" for " + " + ".join(paid) if paid else "")
+
+
+@lru_cache(maxsize=16)
+def load_spaces(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Space, ...]:
+    """Every action space of the central boards (all player counts)."""
+    source, data = read_toml(path, "spaces.toml")
+    spaces = []
+    ids = set()
+    for i, entry in enumerate(_list(source, data, "space")):
+        key = f"space[{i}]"
+        entry = _table(source, key, entry)
+        sid = entry.get("id")
+        if not isinstance(sid, str) or not sid or sid in ids:
+            raise DataFileError(f"{source}: {key}.id must be a unique non-empty string, got {sid!r}")
+        ids.add(sid)
+        action = _choice(source, f"{key}.action", entry.get("action"), ACTIONS)
+        cost = _amounts(source, f"{key}.cost", entry.get("cost", {}), RESOURCES)
+        gain = _amounts(source, f"{key}.gain", entry.get("gain", {}), (*RESOURCES, "fences"))
+        dinosaur = _choice(source, f"{key}.dinosaur", entry.get("dinosaur"), kinds) if action == "hunt" else ""
+        sells = _choice(source, f"{key}.kinds", entry.get("kinds"), BUY_KINDS) if action == "buy" else ""
+        players = entry.get("players")
+        if not isinstance(players, list) or not players or any(p not in PLAYER_COUNTS for p in players):
+            raise DataFileError(f"{source}: {key}.players must be a non-empty list of 2, 3 and/or 4, got {players!r}")
+        if action == "gain" and not any(gain.values()):
+            raise DataFileError(f"{source}: {key}.gain must give at least one resource or fence")
+        spaces.append(
+            Space(
+                sid,
+                action,
+                (cost["leaf"], cost["meat"], cost["supply"]),
+                (gain["leaf"], gain["meat"], gain["supply"]),
+                gain["fences"],
+                dinosaur,
+                sells,
+                tuple(players),
+            )
+        )
+    return tuple(spaces)

@@ -1,0 +1,929 @@
+"""The Tiny Epic Dinosaurs game engine: set-up, the seven phases of a round, scoring.
+
+A round runs as a stack of steps (`_todo`); a step either does its work at once
+(collecting, returning ranchers, breeding...) or sets a prompt that asks the
+current player for a decision. A decision with a single legal option is taken
+automatically, so the policies only see real choices.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from tyrsim.games.tiny_epic_dinosaurs.actions import (
+    Enclose,
+    EscapeAs,
+    Feed,
+    LoseDinosaur,
+    LoseFence,
+    MoveFence,
+    PickResearch,
+    Place,
+    PlaceFence,
+    StopRearranging,
+)
+from tyrsim.games.tiny_epic_dinosaurs.components import (
+    RESOURCES,
+    Contract,
+    DataFileError,
+    Dinosaur,
+    ResearchCard,
+    Space,
+    load_contracts,
+    load_dinosaurs,
+    load_research,
+    load_spaces,
+)
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchLayout, Region, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+
+HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
+COUNTERS = (
+    "escapes",
+    "penalty_fences",
+    "penalty_dinosaurs",
+    "unfed",
+    "bred",
+    "hunts",
+    "injuries",
+    "placements",
+    "bumps",
+    "contracts_public",
+    "contracts_private",
+    "research",
+    "first_player_rounds",
+)
+
+
+@dataclass
+class Components:
+    """Everything loaded from data files for one rule set."""
+
+    dinosaurs: dict[str, Dinosaur]  # basic kinds and unique dinosaurs by name
+    basic: tuple[str, ...]
+    contracts: tuple[Contract, ...]
+    research: tuple[ResearchCard, ...]
+    spaces: tuple[Space, ...]
+    layout: RanchLayout
+
+    @classmethod
+    def load(cls, rules: Rules) -> Components:
+        basic_kinds = load_dinosaurs(rules.dinosaurs_file)
+        basic = tuple(d.name for d in basic_kinds)
+        research = load_research(rules.research_file, basic)
+        dinosaurs = {d.name: d for d in basic_kinds}
+        dinosaurs.update({c.dinosaur.name: c.dinosaur for c in research if c.dinosaur is not None})
+        return cls(
+            dinosaurs,
+            basic,
+            load_contracts(rules.contracts_file, basic),
+            research,
+            load_spaces(rules.spaces_file, basic),
+            load_ranch(rules.ranch_file, rules.border),
+        )
+
+
+class Player:
+    """One player's ranch, resources, workers, holding area and cards."""
+
+    __slots__ = (
+        "ranch",
+        "resources",
+        "ranchers",
+        "ranchers_left",
+        "owner_left",
+        "holding",
+        "holding_fences",
+        "private",
+        "contracts",
+        "research",
+        "paid_herbivore",
+        "paid_carnivore",
+        "counters",
+        "extra_income",
+        "discounts",
+        "feed_less",
+        "extra_fences",
+        "points_per",
+    )
+
+    def __init__(self, layout: RanchLayout, ranchers: int) -> None:
+        self.ranch = Ranch(layout)
+        self.resources = [0, 0, 0]  # leaf, meat, supply
+        self.ranchers = ranchers
+        self.ranchers_left = 0
+        self.owner_left = False
+        self.holding: list[str] = []  # dinosaurs in Holding
+        self.holding_fences = 0
+        self.private: Contract | None = None
+        self.contracts: list[Contract] = []
+        self.research: list[ResearchCard] = []
+        self.paid_herbivore = False
+        self.paid_carnivore = False
+        self.counters = dict.fromkeys(COUNTERS, 0)
+        self.learn()
+
+    def learn(self) -> None:
+        """Sum up the abilities of the research cards held (after one is gained or lost)."""
+        self.extra_income = [0, 0, 0]
+        self.discounts: dict[str, list[int]] = {}  # action -> [leaf, meat, supply] off its cost
+        self.feed_less: dict[str, int] = {}  # dinosaur -> food units it eats less
+        self.extra_fences = 0
+        self.points_per: dict[str, int] = {}  # dinosaur -> end-game points each
+        for card in self.research:
+            effect = card.effect
+            if effect.type == "income":
+                self.extra_income[RESOURCES.index(effect.resource)] += effect.amount
+            elif effect.type == "cheaper":
+                self.discounts.setdefault(effect.action, [0, 0, 0])[RESOURCES.index(effect.resource)] += effect.amount
+            elif effect.type == "feed_less":
+                self.feed_less[effect.dinosaur] = self.feed_less.get(effect.dinosaur, 0) + effect.amount
+            elif effect.type == "extra_fences":
+                self.extra_fences += effect.amount
+            elif effect.type == "points_per":
+                self.points_per[effect.dinosaur] = self.points_per.get(effect.dinosaur, 0) + effect.amount
+
+    def gain(self, resource: int, amount: int, cap: int) -> None:
+        """Add `amount` of a resource (by index); the stock stays within 0..cap, the rest is lost."""
+        self.resources[resource] = max(0, min(cap, self.resources[resource] + amount))
+
+
+class TinyEpicDinosaursGame:
+    """Tiny Epic Dinosaurs for 2-4 players under one rule set."""
+
+    name = "tiny-epic-dinosaurs"
+
+    def __init__(self, rules: Rules, num_players: int) -> None:
+        if num_players not in (2, 3, 4):
+            raise ValueError(f"Tiny Epic Dinosaurs is for 2 to 4 players, not {num_players}")
+        self.rules = rules
+        self.num_players = num_players
+        self.components = Components.load(rules)
+        self.spaces = tuple(s for s in self.components.spaces if num_players in s.players)
+        self.space_by_id = {s.id: s for s in self.spaces}
+        # spaces with the same kind of action offer the same ways to carry it out
+        self.space_kinds = tuple(
+            (s, (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")) for s in self.spaces
+        )
+        if not self.spaces:
+            raise DataFileError(
+                f"{rules.spaces_file or 'spaces.toml'}: no [[space]] lists {num_players} in its players"
+            )
+        faces = (
+            [HUNT_NET] * rules.hunt_net_faces
+            + [HUNT_INJURY] * rules.hunt_injury_faces
+            + [HUNT_EGG] * rules.hunt_egg_faces
+        )
+        self.hunt_die = tuple(faces)
+
+    def new_state(self, rng: np.random.Generator) -> TinyEpicDinosaursState:
+        return TinyEpicDinosaursState(self, rng)
+
+
+def make_game(rules: Rules, num_players: int) -> TinyEpicDinosaursGame:
+    return TinyEpicDinosaursGame(rules, num_players)
+
+
+class TinyEpicDinosaursState:
+    """A game in progress."""
+
+    def __init__(self, game: TinyEpicDinosaursGame, rng: np.random.Generator) -> None:
+        rules, comp, n = game.rules, game.components, game.num_players
+        self.game = game
+        self.rules = rules
+        self.rng = rng
+        self.dinosaurs = comp.dinosaurs
+        self.basic = comp.basic
+        self.layout = comp.layout
+        self.players = [Player(comp.layout, rules.start_ranchers) for _ in range(n)]
+        self.supply = dict.fromkeys(comp.basic, rules.dinosaurs_per_kind)
+        self.fence_supply = rules.fence_tokens
+        self.contract_deck = self._shuffled(comp.contracts)
+        for player in self.players:
+            player.private = self._draw_contract()
+        self.public_contracts: list[Contract] = []
+        self._refill_contracts()
+        self.research_deck = self._shuffled(comp.research)
+        self.research_discard: list[ResearchCard] = []
+        self.research_display: list[ResearchCard] = self._draw_research(rules.research_display)
+        self.first_player = 0
+        if rules.first_player_bonuses:
+            for seat in range(1, n):  # 2nd player 1 leaf, 3rd 1 meat, 4th 1 supply
+                self.players[seat].gain(seat - 1, 1, rules.resource_cap)
+        self.round = 1
+        self.occupancy: dict[str, dict[int, int]] = {}
+        self.turn = 0
+        self.prompt: tuple | None = None
+        self._legal: list | None = None
+        self._todo: list[tuple] = [("start_round",)]
+        self._advance()
+
+    # --- the State protocol ---
+
+    def current_player(self) -> int:
+        return -1 if self.prompt is None else self.prompt[1]
+
+    def is_terminal(self) -> bool:
+        return self.prompt is None
+
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            self._legal = self._options()
+        return self._legal
+
+    def apply(self, action: Any) -> None:
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action!r} at {self.prompt[0] if self.prompt else 'game end'}")
+        self._resolve(action)
+        self._advance()
+
+    def clone(self) -> TinyEpicDinosaursState:
+        memo = {id(self.game): self.game, id(self.layout): self.layout, id(self.dinosaurs): self.dinosaurs}
+        return copy.deepcopy(self, memo)
+
+    def view(self, player: int) -> SimpleNamespace:
+        """What `player` may see: the public table, their own private contract and their own decision.
+
+        Other players' private contracts and the order of the decks are left out.
+        """
+        public = tuple(
+            SimpleNamespace(
+                ranch=p.ranch,
+                resources=p.resources,
+                holding=p.holding,
+                holding_fences=p.holding_fences,
+                contracts=p.contracts,
+                research=p.research,
+                ranchers_left=p.ranchers_left,
+                owner_left=p.owner_left,
+            )
+            for p in self.players
+        )
+        mine = self.prompt is not None and self.prompt[1] == player
+        return SimpleNamespace(
+            me=player,
+            round=self.round,
+            rules=self.rules,
+            dinosaurs=self.dinosaurs,
+            basic=self.basic,
+            players=public,
+            private=self.players[player].private,
+            public_contracts=tuple(self.public_contracts),
+            research_display=tuple(self.research_display),
+            supply=dict(self.supply),
+            fence_supply=self.fence_supply,
+            first_player=self.first_player,
+            occupancy=self.occupancy,
+            spaces=self.game.space_by_id,
+            decision=self.prompt if mine else None,  # (kind, player, data...) of this player's decision
+            diet=functools.cache(lambda kind: self.diet(self.players[player], kind)),
+        )
+
+    # --- scoring ---
+
+    def score_parts(self, seat: int) -> dict[str, int]:
+        """Points by source: contracts, basic dinosaurs, unique dinosaurs, research cards."""
+        player = self.players[seat]
+        herd = player.ranch.herd()
+        parts = {
+            "contracts": sum(c.points for c in player.contracts),
+            "dinosaurs": sum(self.dinosaurs[k].points * n for k, n in herd.items() if not self.dinosaurs[k].unique),
+            "unique": sum(self.dinosaurs[k].points * n for k, n in herd.items() if self.dinosaurs[k].unique),
+            "research": sum(card.points for card in player.research if card.dinosaur is None),
+        }
+        parts["research"] += sum(amount * herd.get(kind, 0) for kind, amount in player.points_per.items())
+        return parts
+
+    def scores(self) -> list[float]:
+        return [float(sum(self.score_parts(seat).values())) for seat in range(len(self.players))]
+
+    def turn_order(self) -> list[int]:
+        n = len(self.players)
+        return [(self.first_player + i) % n for i in range(n)]
+
+    def winners(self) -> list[int]:
+        """The highest score; a tie goes to the tied player earliest in turn order."""
+        scores = self.scores()
+        best = max(scores)
+        return [next(seat for seat in self.turn_order() if scores[seat] == best)]
+
+    def stats(self) -> dict[str, float]:
+        out: dict[str, float] = {"rounds": self.round}
+        for seat, player in enumerate(self.players):
+            for source, points in self.score_parts(seat).items():
+                out[f"points_{source}_p{seat}"] = points
+            for name, value in player.counters.items():
+                out[f"{name}_p{seat}"] = value
+            out[f"dinosaurs_p{seat}"] = sum(1 for k in player.ranch.cells if k is not None)
+            out[f"fences_p{seat}"] = len(player.ranch.fences)
+        return out
+
+    # --- decks ---
+
+    def _shuffled(self, items: tuple) -> list:
+        order = self.rng.permutation(len(items))
+        return [items[i] for i in order]
+
+    def _draw_contract(self) -> Contract | None:
+        return self.contract_deck.pop() if self.contract_deck else None
+
+    def _refill_contracts(self) -> None:
+        wanted = len(self.players) + self.rules.extra_public_contracts
+        while len(self.public_contracts) < wanted and self.contract_deck:
+            self.public_contracts.append(self.contract_deck.pop())
+
+    def _draw_research(self, n: int) -> list[ResearchCard]:
+        # Ruling: when the research deck runs out, the discard pile is shuffled into a new deck.
+        drawn = []
+        for _ in range(n):
+            if not self.research_deck and self.research_discard:
+                self.research_deck = self._shuffled(tuple(self.research_discard))
+                self.research_discard = []
+            if not self.research_deck:
+                break
+            drawn.append(self.research_deck.pop())
+        return drawn
+
+    def _research_left(self) -> bool:
+        return bool(self.research_deck or self.research_discard)
+
+    # --- the round as steps ---
+
+    def _then(self, *steps: tuple) -> None:
+        """Do `steps` next, in this order (before anything already scheduled)."""
+        self._todo.extend(reversed(steps))
+
+    def _advance(self) -> None:
+        """Run steps until a player must choose among two or more options, or the game ends."""
+        while True:
+            if self.prompt is not None:
+                if self._legal is None:
+                    self._legal = self._options()
+                if len(self._legal) > 1:
+                    return
+                self._resolve(self._legal[0])
+                continue
+            if not self._todo:
+                self._legal = []
+                return
+            step = self._todo.pop()
+            getattr(self, "_step_" + step[0])(*step[1:])
+
+    def _ask(self, kind: str, player: int, *data: Any) -> None:
+        self.prompt = (kind, player, *data)
+        self._legal = None
+
+    def _options(self) -> list:
+        if self.prompt is None:
+            return []
+        return getattr(self, "_options_" + self.prompt[0])(*self.prompt[1:])
+
+    def _resolve(self, action: Any) -> None:
+        kind, player, *data = self.prompt
+        self.prompt = None
+        self._legal = None
+        getattr(self, "_resolve_" + kind)(player, action, *data)
+
+    # Phase 1: collect resources
+
+    def _step_start_round(self) -> None:
+        cap = self.rules.resource_cap
+        for player in self.players:
+            player.paid_herbivore = player.paid_carnivore = False
+            for resource, (printed, extra) in enumerate(zip(player.ranch.income(), player.extra_income, strict=True)):
+                player.gain(resource, printed + extra, cap)
+            player.ranchers_left = player.ranchers
+            player.owner_left = True
+        self.players[self.first_player].counters["first_player_rounds"] += 1
+        self.occupancy = {space.id: {} for space in self.game.spaces}
+        self.turn = self.first_player
+        self._then(("assign_turn",))
+
+    # Phase 2: assign ranchers
+
+    def _step_assign_turn(self) -> None:
+        n = len(self.players)
+        for i in range(n):
+            seat = (self.turn + i) % n
+            player = self.players[seat]
+            if player.ranchers_left or player.owner_left:
+                options = self._options_assign(seat)
+                if options:
+                    self.turn = seat
+                    self._ask("assign", seat)
+                    self._legal = options
+                    return
+                # a player who cannot carry out any action keeps the rest of their ranchers home
+                player.ranchers_left, player.owner_left = 0, False
+        self._then(("return_ranchers",))
+
+    def _cost(self, player: Player, space: Space) -> tuple[int, ...] | list[int]:
+        if not player.discounts:
+            return space.cost
+        off = player.discounts.get(space.action)
+        if off is None:
+            return space.cost
+        return [max(0, c - o) for c, o in zip(space.cost, off, strict=True)]
+
+    def _options_assign(self, seat: int) -> list[Place]:
+        player = self.players[seat]
+        leaf, meat, supply = player.resources
+        ranchers, has_owner = player.ranchers_left, player.owner_left
+        strength = self.rules.owner_strength
+        research = bool(self.research_display) or self._research_left()
+        ways: dict[tuple, list[tuple[str, str]]] = {}  # spaces of one kind share their ways of acting
+        options = []
+        occupancy = self.occupancy
+        for space, key in self.game.space_kinds:
+            occupied = occupancy[space.id]
+            if seat in occupied:
+                continue  # never a space where you already are
+            # one more rancher than the largest group there; the owner counts as `owner_strength`
+            need = max(occupied.values()) + 1 if occupied else 1
+            groups = []
+            if ranchers >= need:
+                groups.append((need, False))
+            if has_owner and ranchers >= need - strength:
+                groups.append((max(0, need - strength), True))
+            if not groups:
+                continue
+            pay_leaf, pay_meat, pay_supply = self._cost(player, space)
+            if pay_leaf > leaf or pay_meat > meat or pay_supply > supply:
+                continue  # a space whose payment you cannot make
+            if key not in ways:
+                ways[key] = self._space_choices(player, space, research)
+            sid, action = space.id, space.action
+            options.extend(
+                Place(sid, action, group, owner, choice, extra)
+                for choice, extra in ways[key]
+                for group, owner in groups
+            )
+        return options
+
+    def _space_choices(self, player: Player, space: Space, research: bool) -> list[tuple[str, str]]:
+        """The ways `player` can carry out the space's action (empty: the action cannot be carried out)."""
+        action = space.action
+        if action == "hunt":
+            return [(space.dinosaur, "")] if self.supply[space.dinosaur] > 0 else []
+        if action == "buy":
+            return [
+                (kind, "")
+                for kind in self.basic
+                if self.supply[kind] > 0 and (space.kinds == "any" or space.kinds == self.dinosaurs[kind].group)
+            ]
+        if action == "place_now":
+            if not player.ranch.has_room():
+                return []
+            return [(kind, "") for kind in dict.fromkeys(player.holding)]
+        if action == "gain":
+            if space.fences and not any(space.gain) and self.fence_supply == 0:
+                return []  # a space giving only fences needs at least one fence left
+            return [(space.gains(), "")]
+        if action == "first_player":
+            return [("", "")]
+        if action == "research":
+            return [("", "")] if research else []
+        if action == "research_remove":
+            kinds = dict.fromkeys(k for k in player.ranch.cells if k is not None) if research else {}
+            return [(kind, "") for kind in kinds]
+        # contract: pay a public contract from the ranch, perhaps the private one alongside
+        herd = player.ranch.herd()
+        choices = []
+        for contract in self.public_contracts:
+            if all(herd.get(kind, 0) >= n for kind, n in contract.dinosaurs):
+                choices.append((contract.name, ""))
+                left = dict(herd)
+                for kind, n in contract.dinosaurs:
+                    left[kind] -= n
+                if player.private and all(left.get(kind, 0) >= n for kind, n in player.private.dinosaurs):
+                    choices.append((contract.name, "private"))
+        return choices
+
+    def _resolve_assign(self, seat: int, action: Place) -> None:
+        player = self.players[seat]
+        space = self.game.space_by_id[action.space]
+        occupied = self.occupancy[space.id]
+        player.counters["placements"] += 1
+        if occupied:
+            player.counters["bumps"] += 1
+        occupied[seat] = action.ranchers + (self.rules.owner_strength if action.owner else 0)
+        player.ranchers_left -= action.ranchers
+        if action.owner:
+            player.owner_left = False
+        for i, amount in enumerate(self._cost(player, space)):
+            player.resources[i] -= amount
+        self.turn = (seat + 1) % len(self.players)
+        self._then(("assign_turn",))
+        getattr(self, "_act_" + space.action)(seat, player, space, action)
+
+    def _take_dinosaurs(self, player: Player, kind: str, n: int) -> None:
+        # Ruling: the supply limits what is taken; an egg with one figure left gives one.
+        n = min(n, self.supply[kind])
+        self.supply[kind] -= n
+        player.holding.extend([kind] * n)
+
+    def _act_hunt(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        face = self.game.hunt_die[int(self.rng.integers(len(self.game.hunt_die)))]
+        player.counters["hunts"] += 1
+        self._take_dinosaurs(player, space.dinosaur, self.rules.egg_dinosaurs if face == HUNT_EGG else 1)
+        if face == HUNT_INJURY:
+            player.counters["injuries"] += 1
+            # Ruling: the injured group goes to the hospital and no longer holds the space
+            # (rule `injured_rancher`: "stays" keeps it blocking the space).
+            if self.rules.injured_rancher == "leaves":
+                del self.occupancy[space.id][seat]
+
+    def _act_buy(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        self._take_dinosaurs(player, action.choice, 1)
+
+    def _act_place_now(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        player.holding.remove(action.choice)
+        player.ranch.place_one(action.choice, self.dinosaurs[action.choice].unique)
+        self._then(("rearrange", seat, ()))
+
+    def _act_gain(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        for i, amount in enumerate(space.gain):
+            player.gain(i, amount, self.rules.resource_cap)
+        if space.fences:
+            wanted = space.fences + player.extra_fences
+            # Ruling: fences come from the general supply; when it runs short you get what is left.
+            got = min(wanted, self.fence_supply)
+            self.fence_supply -= got
+            player.holding_fences += got
+
+    def _act_first_player(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        self.first_player = seat
+        self._then(("rearrange", seat, ()))
+
+    def _act_research(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        self._ask("take_research", seat)
+
+    def _act_research_remove(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        self._remove_from_ranch(player, action.choice)
+        self._ask("take_research", seat)
+
+    def _act_contract(self, seat: int, player: Player, space: Space, action: Place) -> None:
+        contract = next(c for c in self.public_contracts if c.name == action.choice)
+        self.public_contracts.remove(contract)
+        self._fulfil(player, contract)
+        player.counters["contracts_public"] += 1
+        if action.extra == "private":
+            self._fulfil_private(player)
+
+    def _fulfil(self, player: Player, contract: Contract) -> None:
+        for kind, n in contract.dinosaurs:
+            player.ranch.remove(kind, n)
+            self.supply[kind] += n
+        player.contracts.append(contract)
+
+    def _fulfil_private(self, player: Player) -> None:
+        self._fulfil(player, player.private)
+        player.counters["contracts_private"] += 1
+        player.private = self._draw_contract()
+
+    def _remove_from_ranch(self, player: Player, kind: str) -> None:
+        """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
+        player.ranch.remove(kind)
+        self._return_figure(player, kind)
+
+    def _return_figure(self, player: Player, kind: str) -> None:
+        if self.dinosaurs[kind].unique:
+            card = next(c for c in player.research if c.name == kind)
+            player.research.remove(card)
+            player.learn()
+            self.research_discard.append(card)
+        else:
+            self.supply[kind] += 1
+
+    def _options_take_research(self, seat: int) -> list[PickResearch]:
+        """A face-up research card, or "draw" three from the deck (the only way when none is face up)."""
+        options = [PickResearch(card.name) for card in self.research_display]
+        if self._research_left():
+            options.append(PickResearch("draw"))
+        return options
+
+    def _resolve_take_research(self, seat: int, action: PickResearch) -> None:
+        choice = action.card
+        if choice == "draw":
+            drawn = self._draw_research(self.rules.research_draw)
+            self._ask("pick_research", seat, tuple(drawn))
+        else:
+            card = next(c for c in self.research_display if c.name == choice)
+            self.research_display.remove(card)
+            self._gain_research(self.players[seat], card)
+
+    def _options_pick_research(self, seat: int, drawn: tuple[ResearchCard, ...]) -> list[PickResearch]:
+        return [PickResearch(card.name) for card in drawn]
+
+    def _resolve_pick_research(self, seat: int, action: PickResearch, drawn: tuple[ResearchCard, ...]) -> None:
+        for card in drawn:
+            if card.name == action.card:
+                self._gain_research(self.players[seat], card)
+            else:
+                self.research_display.append(card)  # the other drawn cards join the face-up ones
+
+    def _gain_research(self, player: Player, card: ResearchCard) -> None:
+        player.research.append(card)
+        player.learn()
+        player.counters["research"] += 1
+        if card.dinosaur is not None:
+            player.holding.append(card.dinosaur.name)  # the unique dinosaur comes with its card
+
+    # fence rearranging (place-now and first-player spaces)
+
+    def _step_rearrange(self, seat: int, moved: tuple[int, ...]) -> None:
+        self._ask("rearrange", seat, moved)
+
+    def _options_rearrange(self, seat: int, moved: tuple[int, ...]) -> list:
+        # Ruling: each fence token moves at most once per rearranging (any new arrangement is
+        # reachable that way); fences gained this round are in Holding and placed in Phase 4
+        # unless rule `rearrange_holding` lets them be placed now.
+        player = self.players[seat]
+        names = self.layout.edge_names
+        free = player.ranch.free_slots()
+        options: list = [StopRearranging()]
+        sources = [names[e] for e in sorted(player.ranch.fences) if e not in moved]
+        if self.rules.rearrange_holding and player.holding_fences:
+            sources.append("holding")
+        for source in sources:
+            options.extend(MoveFence(source, names[target]) for target in free)
+        return options
+
+    def _resolve_rearrange(self, seat: int, action: Any, moved: tuple[int, ...]) -> None:
+        if isinstance(action, StopRearranging):
+            return
+        ranch = self.players[seat].ranch
+        if action.source == "holding":
+            self.players[seat].holding_fences -= 1
+        else:
+            ranch.fences.remove(self.layout.edge_id(action.source))
+        target = self.layout.edge_id(action.target)
+        ranch.fences.add(target)
+        self._then(("rearrange", seat, (*moved, target)))
+
+    # Phase 3: return ranchers; then phases 4-7 for every player
+
+    def _step_return_ranchers(self) -> None:
+        self.occupancy = {space.id: {} for space in self.game.spaces}
+        order = self.turn_order()
+        self._then(
+            *(("arrange", seat) for seat in order),
+            *(("feed", seat) for seat in order),
+            *(("breed", seat) for seat in order),
+            ("end_round",),
+        )
+
+    # Phase 4: arrange the ranch
+
+    def _new_phase(self, player: Player) -> None:
+        if self.rules.penalty_once_per == "phase":
+            player.paid_herbivore = player.paid_carnivore = False
+
+    def _step_arrange(self, seat: int) -> None:
+        player = self.players[seat]
+        if player.holding_fences:
+            if player.ranch.free_slots():
+                self._ask("place_fence", seat)
+                return
+            # Ruling: a fence with no free edge on the ranch goes back to the supply.
+            self.fence_supply += player.holding_fences
+            player.holding_fences = 0
+        self._new_phase(player)
+        herd: dict[str, int] = {}
+        uniques = []
+        for kind in [*player.ranch.cells, *player.holding]:
+            if kind is None:
+                continue
+            if self.dinosaurs[kind].unique:
+                uniques.append(kind)
+            else:
+                herd[kind] = herd.get(kind, 0) + 1
+        self._then(("enclose", seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques)))
+
+    def _options_place_fence(self, seat: int) -> list[PlaceFence]:
+        names = self.layout.edge_names
+        return [PlaceFence(names[edge]) for edge in self.players[seat].ranch.free_slots()]
+
+    def _resolve_place_fence(self, seat: int, action: PlaceFence) -> None:
+        player = self.players[seat]
+        player.ranch.fences.add(self.layout.edge_id(action.edge))
+        player.holding_fences -= 1
+        self._then(("arrange", seat))
+
+    def _step_enclose(self, seat, enclosures, assignment, herd, unplaced, uniques) -> None:
+        if any(unplaced.values()) and len(assignment) < len(enclosures):
+            self._ask("enclose", seat, enclosures, assignment, herd, unplaced, uniques)
+            return
+        # every enclosure is taken or every basic dinosaur placed: the layout is final
+        self.players[seat].holding = []
+        escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques), self.rules.breed_group)
+        self._escape(seat, escaped)
+
+    def _options_enclose(self, seat, enclosures: list[Region], assignment, herd, unplaced, uniques) -> list[Enclose]:
+        cell_name = self.layout.cell_name
+        return [
+            Enclose(cell_name(region.cells[0]), region.capacity, kind)
+            for i, region in enumerate(enclosures)
+            if i not in assignment
+            for kind, n in unplaced.items()
+            if n
+        ]
+
+    def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
+        index = next(
+            i
+            for i, region in enumerate(enclosures)
+            if i not in assignment and self.layout.cell_name(region.cells[0]) == action.enclosure
+        )
+        assignment = {**assignment, index: action.kind}
+        unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
+        self._then(("enclose", seat, enclosures, assignment, herd, unplaced, uniques))
+
+    # escapes and their penalties
+
+    def _escape(self, seat: int, escaped: dict[str, int]) -> None:
+        """The dinosaurs in `escaped` (kind -> n, already off the ranch) return to the supply; penalties follow."""
+        if not escaped:
+            return
+        player = self.players[seat]
+        groups = set()
+        for kind, n in escaped.items():
+            for _ in range(n):
+                self._return_figure(player, kind)
+            player.counters["escapes"] += n
+            groups.add(self.dinosaurs[kind].group)
+        self._then(("penalties", seat, "herbivore" in groups, "carnivore" in groups, "omnivore" in groups))
+
+    def _step_penalties(self, seat: int, herbivore: bool, carnivore: bool, omnivore: bool) -> None:
+        player = self.players[seat]
+        herbivore_due = herbivore and not player.paid_herbivore
+        carnivore_due = carnivore and not player.paid_carnivore
+        if omnivore and not (player.paid_herbivore or herbivore_due or player.paid_carnivore or carnivore_due):
+            # The omnivores count as herbivores or carnivores, the player's choice. Ruling: when one
+            # choice adds no penalty (that type is already due or paid this round) it is taken.
+            self._ask("escape_as", seat, herbivore, carnivore)
+            return
+        if herbivore_due:
+            player.paid_herbivore = True
+            if player.ranch.fences:
+                self._ask("lose_fence", seat)
+        if carnivore_due:
+            player.paid_carnivore = True
+            if any(k is not None for k in player.ranch.cells):
+                self._then(("lose_dinosaur", seat))
+
+    def _options_escape_as(self, seat: int, herbivore: bool, carnivore: bool) -> list[EscapeAs]:
+        return [EscapeAs("herbivore"), EscapeAs("carnivore")]
+
+    def _resolve_escape_as(self, seat: int, action: EscapeAs, herbivore: bool, carnivore: bool) -> None:
+        herbivore = herbivore or action.group == "herbivore"
+        carnivore = carnivore or action.group == "carnivore"
+        self._then(("penalties", seat, herbivore, carnivore, False))
+
+    def _options_lose_fence(self, seat: int) -> list[LoseFence]:
+        names = self.layout.edge_names
+        return [LoseFence(names[edge]) for edge in sorted(self.players[seat].ranch.fences)]
+
+    def _resolve_lose_fence(self, seat: int, action: LoseFence) -> None:
+        # Dinosaurs left unenclosed stay where they are until the next Phase 4 (they cannot breed).
+        player = self.players[seat]
+        player.ranch.fences.remove(self.layout.edge_id(action.edge))
+        self.fence_supply += 1
+        player.counters["penalty_fences"] += 1
+
+    def _step_lose_dinosaur(self, seat: int) -> None:
+        self._ask("lose_dinosaur", seat)
+
+    def _options_lose_dinosaur(self, seat: int) -> list[LoseDinosaur]:
+        return [LoseDinosaur(kind) for kind in dict.fromkeys(k for k in self.players[seat].ranch.cells if k)]
+
+    def _resolve_lose_dinosaur(self, seat: int, action: LoseDinosaur) -> None:
+        # Ruling: the removed dinosaur is not an escape itself (no further penalty).
+        player = self.players[seat]
+        self._remove_from_ranch(player, action.kind)
+        player.counters["penalty_dinosaurs"] += 1
+
+    # Phase 5: feed
+
+    def diet(self, player: Player, kind: str) -> tuple[int, int, int]:
+        """(leaf, meat, either) one dinosaur of `kind` eats, after the player's feed_less abilities."""
+        dino = self.dinosaurs[kind]
+        leaf, meat, either = dino.leaf, dino.meat, dino.either
+        for _ in range(player.feed_less.get(kind, 0)):
+            if leaf:
+                leaf -= 1
+            elif meat:
+                meat -= 1
+            elif either:
+                either -= 1
+        return leaf, meat, either
+
+    def _step_feed(self, seat: int) -> None:
+        player = self.players[seat]
+        self._new_phase(player)
+        herd = tuple(player.ranch.herd().items())
+        if _fits(self._need(player, herd), player.resources):
+            self._eat(player, herd)
+        else:
+            self._ask("feed", seat, herd)
+
+    def _need(self, player: Player, fed: tuple[tuple[str, int], ...]) -> tuple[int, int, int]:
+        """(leaf, meat, either) the dinosaurs in `fed` ((kind, n) pairs) eat together."""
+        leaf = meat = either = 0
+        for kind, n in fed:
+            a, b, c = self.diet(player, kind)
+            leaf, meat, either = leaf + a * n, meat + b * n, either + c * n
+        return leaf, meat, either
+
+    def _eat(self, player: Player, fed: tuple[tuple[str, int], ...]) -> None:
+        leaf, meat, either = self._need(player, fed)
+        player.resources[0] -= leaf
+        player.resources[1] -= meat
+        # Ruling: food eaten as "either" comes from whichever of leaf and meat is more plentiful.
+        for _ in range(either):
+            player.resources[0 if player.resources[0] >= player.resources[1] else 1] -= 1
+
+    def _options_feed(self, seat: int, herd: tuple[tuple[str, int], ...]) -> list[Feed]:
+        """Every way to feed that leaves no dinosaur unfed that could still be fed."""
+        player = self.players[seat]
+        diets = [self.diet(player, kind) for kind, _ in herd]
+        resources = player.resources
+        options = []
+
+        def extend(i: int, counts: tuple[int, ...], used: tuple[int, int, int]) -> None:
+            if i == len(herd):
+                # maximal: no dinosaur left unfed could still be fed
+                if not any(
+                    c < n and _fits((used[0] + d[0], used[1] + d[1], used[2] + d[2]), resources)
+                    for c, (_, n), d in zip(counts, herd, diets, strict=True)
+                ):
+                    options.append(Feed(tuple((kind, c) for (kind, _), c in zip(herd, counts, strict=True) if c)))
+                return
+            a, b, c = diets[i]
+            for fed in range(herd[i][1], -1, -1):
+                total = (used[0] + a * fed, used[1] + b * fed, used[2] + c * fed)
+                if _fits(total, resources):
+                    extend(i + 1, (*counts, fed), total)
+
+        extend(0, (), (0, 0, 0))
+        return options
+
+    def _resolve_feed(self, seat: int, action: Feed, herd: tuple[tuple[str, int], ...]) -> None:
+        player = self.players[seat]
+        self._eat(player, action.fed)
+        fed = dict(action.fed)
+        escaped = {kind: n - fed.get(kind, 0) for kind, n in herd if n > fed.get(kind, 0)}
+        for kind, n in escaped.items():
+            player.ranch.remove(kind, n)
+            player.counters["unfed"] += n
+        self._escape(seat, escaped)
+
+    # Phase 6: breed
+
+    def _step_breed(self, seat: int) -> None:
+        player = self.players[seat]
+        self._new_phase(player)
+        uniques = {k for k in player.ranch.cells if k is not None and self.dinosaurs[k].unique}
+        escaped = {}
+        for kind, n in player.ranch.breeding(self.rules.breed_group, uniques).items():
+            # Ruling: only figures left in the supply can be born.
+            n = min(n, self.supply[kind])
+            self.supply[kind] -= n
+            player.counters["bred"] += n
+            lost = player.ranch.place_newborns(kind, n)
+            if lost:
+                escaped[kind] = lost
+        self._escape(seat, escaped)
+
+    # Phase 7: end of round
+
+    def _step_end_round(self) -> None:
+        if self.rules.private_contract_timing == "also_end_of_round":
+            # Variant: a private contract the ranch can pay is fulfilled at the end of the round.
+            for seat in self.turn_order():
+                player = self.players[seat]
+                herd = player.ranch.herd()
+                if player.private and all(herd.get(k, 0) >= n for k, n in player.private.dinosaurs):
+                    self._fulfil_private(player)
+        self._refill_contracts()
+        self.research_discard.extend(self.research_display)
+        self.research_display = self._draw_research(self.rules.research_display)
+        if self.round == self.rules.rounds:
+            return  # the game ends: no more steps, no prompt
+        self.round += 1
+        if self.round == self.rules.extra_rancher_round:
+            for player in self.players:
+                player.ranchers += 1
+        self._then(("start_round",))
+
+
+def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:
+    """Whether (leaf, meat, either) can be eaten from these resources."""
+    leaf, meat, either = need
+    return leaf <= resources[0] and meat <= resources[1] and either <= resources[0] - leaf + resources[1] - meat

@@ -1,0 +1,265 @@
+"""Policies for Tiny Epic Dinosaurs: greedy and the archetypes hunter, breeder and contractor.
+
+All of them are one heuristic (`GreedyPolicy`) with different weights: each legal
+action gets an immediate value from what the player can see (`state.view(me)`:
+the public table, their own private contract and their own decision, never the
+decks or another player's private contract) and the best one is taken, ties
+broken at random.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.games.tiny_epic_dinosaurs.actions import (
+    Enclose,
+    EscapeAs,
+    Feed,
+    LoseDinosaur,
+    LoseFence,
+    MoveFence,
+    PickResearch,
+    Place,
+    PlaceFence,
+)
+from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
+
+
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """Takes the action with the best immediate value; the weights say what it values."""
+
+    name: ClassVar[str] = "greedy"
+    dinosaur_weight: float = 1.0  # value per point a new dinosaur would score
+    food_cost: float = 0.4  # value lost per unit of food a dinosaur eats each round
+    hunt_weight: float = 1.0  # multiplies the value of a hunt
+    breed_bonus: float = 0.0  # extra value of a dinosaur of a kind already on the ranch (it pairs)
+    contract_weight: float = 1.0  # multiplies a contract's points
+    contract_match: float = 0.0  # extra value of a dinosaur a visible contract asks for
+    research_weight: float = 1.0  # multiplies a research card's value
+    draw_value: float = 2.0  # value of three cards from the deck, unseen
+    fence_weight: float = 1.0  # multiplies the value of a fence
+    resource_weight: float = 0.4  # value of one resource
+    first_player_value: float = 0.5
+    owner_cost: float = 0.6  # value of keeping the ranch owner home
+    rancher_cost: float = 0.3  # value of each rancher sent
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        actions = state.legal_actions()
+        view = state.view(state.current_player())
+        me = view.players[view.me]
+        view.herd = me.ranch.herd()  # my dinosaurs on the ranch and in Holding, by kind
+        for kind in me.holding:
+            view.herd[kind] = view.herd.get(kind, 0) + 1
+        view.enclosures = me.ranch.enclosures()
+        view.hunt_dinosaurs = view.rules.hunt_odds()["dinosaurs"]
+        view.memo = {}  # values that many actions of one decision share
+        values = np.array([self.value(view, action) for action in actions], dtype=float)
+        best = np.flatnonzero(values >= values.max() - 1e-9)
+        return actions[int(best[rng.integers(len(best))])]
+
+    # --- values of the decisions ---
+
+    def value(self, view: Any, action: Any) -> float:
+        if isinstance(action, Place):
+            return self.place_value(view, action)
+        if isinstance(action, PickResearch):
+            if action.card == "draw":
+                return self.draw_value
+            cards = view.decision[2] if view.decision[0] == "pick_research" else view.research_display
+            return self.card_value(view, next(c for c in cards if c.name == action.card))
+        if isinstance(action, MoveFence | PlaceFence | LoseFence):
+            return self.fence_value(view, action)
+        if isinstance(action, Enclose):
+            return self.enclose_value(view, action)
+        if isinstance(action, Feed):
+            return sum(view.dinosaurs[kind].points * n for kind, n in action.fed)
+        if isinstance(action, LoseDinosaur):
+            return -self.dinosaur_value(view, action.kind)
+        if isinstance(action, EscapeAs):
+            me = view.players[view.me]
+            if action.group == "herbivore":
+                return -self.fence_weight * (1.0 if me.ranch.fences else 0.0)
+            points = [view.dinosaurs[k].points for k in me.ranch.cells if k is not None]
+            return -min(points, default=0)
+        return 0.0  # StopRearranging: the baseline a fence move must beat
+
+    def dinosaur_value(self, view: Any, kind: str) -> float:
+        dino = view.dinosaurs[kind]
+        value = dino.points * self.dinosaur_weight - self.food_cost * sum(view.diet(kind))
+        if view.herd.get(kind, 0) % 2 == 1:
+            value += self.breed_bonus
+        if self.contract_match:
+            wanted = [c for c in (*view.public_contracts, view.private) if c is not None]
+            if any(kind == k for c in wanted for k, _ in c.dinosaurs):
+                value += self.contract_match
+        return value
+
+    def room_for(self, view: Any, kind: str) -> bool:
+        """Whether one more dinosaur of `kind` would find a space in Phase 4."""
+        herd, enclosures = view.herd, view.enclosures
+        kinds = len({k for k in herd if not view.dinosaurs[k].unique} | {kind})
+        free = sum(r.capacity for r in enclosures) - sum(n for k, n in herd.items() if not view.dinosaurs[k].unique)
+        return free > 0 and kinds <= len(enclosures)
+
+    def fed_with(self, view: Any, kind: str, n: int) -> bool:
+        """Whether my food in stock would still feed the herd (Phase 5 of this round) with `n` more `kind`."""
+        herd = dict(view.herd)
+        herd[kind] = herd.get(kind, 0) + n
+        leaf = meat = either = 0
+        for k, count in herd.items():
+            a, b, c = view.diet(k)
+            leaf, meat, either = leaf + a * count, meat + b * count, either + c * count
+        have_leaf, have_meat, _ = view.players[view.me].resources
+        return leaf <= have_leaf and meat <= have_meat and leaf + meat + either <= have_leaf + have_meat
+
+    def new_dinosaurs_value(self, view: Any, kind: str, n: float) -> float:
+        key = ("new", kind, n)
+        if key not in view.memo:
+            if not self.room_for(view, kind) or not self.fed_with(view, kind, round(n)):
+                view.memo[key] = -1.0 * n  # it would escape, with a penalty
+            else:
+                view.memo[key] = n * self.dinosaur_value(view, kind)
+        return view.memo[key]
+
+    def card_value(self, view: Any, card: ResearchCard) -> float:
+        rounds_left = view.rules.rounds - view.round + 1
+        effect = card.effect
+        herd = view.herd
+        value = float(card.points)
+        if card.dinosaur is not None:
+            value -= self.food_cost * sum(view.diet(card.name)) * rounds_left / 2
+        if effect.type == "income":
+            value += effect.amount * rounds_left * self.resource_weight
+        elif effect.type == "cheaper":
+            value += effect.amount * self.resource_weight * rounds_left / 2
+        elif effect.type == "points_per":
+            value += effect.amount * (herd.get(effect.dinosaur, 0) + 1)
+        elif effect.type == "feed_less":
+            value += effect.amount * self.food_cost * herd.get(effect.dinosaur, 0) * rounds_left
+        elif effect.type == "extra_fences":
+            value += effect.amount * self.fence_weight
+        return value * self.research_weight
+
+    def fences_wanted(self, view: Any) -> float:
+        """Value of one more fence: high when the herd has more kinds than the ranch has enclosures."""
+        kinds = len([k for k in view.herd if not view.dinosaurs[k].unique])
+        short = kinds + 1 > len(view.enclosures)
+        return self.fence_weight * (1.5 if short else 0.4)
+
+    def place_value(self, view: Any, action: Place) -> float:
+        value = -self.rancher_cost * action.ranchers - (self.owner_cost if action.owner else 0.0)
+        space = view.spaces[action.space]
+        kind = action.action
+        if kind == "hunt":
+            return value + self.hunt_weight * self.new_dinosaurs_value(view, space.dinosaur, view.hunt_dinosaurs)
+        if kind == "buy":
+            return value + self.new_dinosaurs_value(view, action.choice, 1) - self.resource_weight
+        if kind == "place_now":
+            return value + 0.2 - self.resource_weight
+        if kind == "gain":
+            if space.fences and view.fence_supply:
+                value += space.fences * self.fences_wanted(view)
+            resources = sum(space.gain) - sum(space.cost)
+            return value + resources * self.resource_weight
+        if kind == "first_player":
+            return value + (0.0 if view.first_player == view.me else self.first_player_value)
+        if kind in ("research", "research_remove"):
+            if "research" not in view.memo:
+                shown = [self.card_value(view, card) for card in view.research_display]
+                view.memo["research"] = max([*shown, self.draw_value])
+            gain = view.memo["research"]
+            paid = sum(space.cost) * self.resource_weight
+            if kind == "research_remove":
+                paid = max(0.0, self.dinosaur_value(view, action.choice))
+            return value + gain - paid
+        # contract
+        contract = next(c for c in view.public_contracts if c.name == action.choice)
+        paid = sum(space.cost) * self.resource_weight
+        gain = self._contract_gain(view, contract)
+        if action.extra == "private":
+            gain += self._contract_gain(view, view.private)
+        return value + gain - paid
+
+    def _contract_gain(self, view: Any, contract: Any) -> float:
+        given = sum(
+            n * max(0.0, self.dinosaur_value(view, kind) - self.contract_match) for kind, n in contract.dinosaurs
+        )
+        return contract.points * self.contract_weight - given
+
+    # --- the ranch ---
+
+    def ranch_quality(self, view: Any, fences: set[int]) -> float:
+        """How many of my dinosaurs the enclosures of this fence set could hold (kinds matched to sizes),
+        with credit for the pairs that could breed and for spare enclosures."""
+        me = view.players[view.me]
+        capacities = sorted((r.capacity for r in me.ranch.layout.enclosures(fences)), reverse=True)
+        counts = sorted((n for k, n in view.herd.items() if not view.dinosaurs[k].unique), reverse=True)
+        held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
+        pairs = sum(h // view.rules.breed_group for h in held)
+        return sum(held) + (0.5 + self.breed_bonus / 2) * pairs + 0.1 * len(capacities)
+
+    def fence_value(self, view: Any, action: Any) -> float:
+        me = view.players[view.me]
+        layout = me.ranch.layout
+        fences = set(me.ranch.fences)
+        if isinstance(action, MoveFence):
+            if action.source != "holding":
+                fences.discard(layout.edge_id(action.source))
+            fences.add(layout.edge_id(action.target))
+        elif isinstance(action, PlaceFence):
+            fences.add(layout.edge_id(action.edge))
+        else:
+            fences.discard(layout.edge_id(action.edge))
+        # a move must improve on leaving the fences as they are (StopRearranging is worth 0)
+        base = self.ranch_quality(view, set(me.ranch.fences)) if isinstance(action, MoveFence) else 0.0
+        return self.ranch_quality(view, fences) - base - (0.01 if isinstance(action, MoveFence) else 0.0)
+
+    def enclose_value(self, view: Any, action: Enclose) -> float:
+        unplaced = view.decision[5]
+        placed = min(unplaced[action.kind], action.size)
+        return placed * view.dinosaurs[action.kind].points - 0.05 * (action.size - placed)
+
+
+@dataclass(frozen=True)
+class HunterPolicy(GreedyPolicy):
+    """Fills the ranch from the hunt spaces and values dinosaurs highly."""
+
+    name: ClassVar[str] = "hunter"
+    hunt_weight: float = 2.0
+    dinosaur_weight: float = 1.5
+    research_weight: float = 0.6
+
+
+@dataclass(frozen=True)
+class BreederPolicy(GreedyPolicy):
+    """Builds enclosures and pairs dinosaurs of one kind so the herd grows by breeding."""
+
+    name: ClassVar[str] = "breeder"
+    breed_bonus: float = 1.5
+    dinosaur_weight: float = 1.2
+    resource_weight: float = 0.6
+    research_weight: float = 0.6
+
+
+@dataclass(frozen=True)
+class ContractorPolicy(GreedyPolicy):
+    """Collects the dinosaurs the visible contracts ask for and trades them in."""
+
+    name: ClassVar[str] = "contractor"
+    contract_weight: float = 1.8
+    contract_match: float = 1.0
+    research_weight: float = 0.6
+
+
+POLICIES = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "hunter": HunterPolicy,
+    "breeder": BreederPolicy,
+    "contractor": ContractorPolicy,
+}

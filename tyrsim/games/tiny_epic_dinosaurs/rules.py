@@ -1,0 +1,118 @@
+"""Tiny Epic Dinosaurs rules as data; every default is the rulebook's (or a documented ruling)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.games.tiny_epic_dinosaurs.components import (
+    DataFileError,
+    load_contracts,
+    load_dinosaurs,
+    load_research,
+    load_spaces,
+)
+from tyrsim.games.tiny_epic_dinosaurs.ranch import load_ranch
+
+BORDERS = ("fence", "open")
+INJURY_RULINGS = ("leaves", "stays")
+PRIVATE_CONTRACT_TIMINGS = ("with_public", "also_end_of_round")
+PENALTY_PERIODS = ("round", "phase")
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """Tiny Epic Dinosaurs rules; defaults are the rulebook's."""
+
+    # --- game length and workers ("Setup", "Phase 2", "Phase 7") ---
+    rounds: int = rule(6, "rounds in a game", low=1, high=12)
+    start_ranchers: int = rule(3, "ordinary ranchers each player starts with", low=1, high=6)
+    extra_rancher_round: int = rule(4, "round from which each player has one more rancher (0: never)", low=0, high=12)
+    owner_strength: int = rule(2, "how many ranchers the ranch owner counts as", low=1, high=4)
+
+    # --- resources ("Phase 1") ---
+    resource_cap: int = rule(13, "most of each resource a player may hold", low=1, high=50)
+    first_player_bonuses: bool = rule(True, "2nd/3rd/4th player start with 1 leaf / 1 meat / 1 supply")
+
+    # --- components ("Components") ---
+    dinosaurs_per_kind: int = rule(15, "figures of each basic dinosaur kind in the supply", low=1, high=60)
+    fence_tokens: int = rule(26, "fence tokens in the general supply", low=0, high=100)
+    research_display: int = rule(3, "research cards laid out face up each round", low=0, high=10)
+    research_draw: int = rule(3, "cards drawn when a player draws research from the deck", low=1, high=10)
+    extra_public_contracts: int = rule(1, "public contracts on display = players + this", low=0, high=5)
+
+    # --- hunt die ("Dinosaur Hunt Space and Hunt Die") ---
+    hunt_net_faces: int = rule(3, "net faces on the hunt die: take the pictured dinosaur", low=0, high=12)
+    hunt_injury_faces: int = rule(2, "injury faces: take the dinosaur, the rancher goes to hospital", low=0, high=12)
+    hunt_egg_faces: int = rule(1, "egg faces: take `egg_dinosaurs` of the pictured dinosaur", low=0, high=12)
+    egg_dinosaurs: int = rule(2, "dinosaurs taken on an egg (all must be taken)", low=1, high=5)
+    injured_rancher: str = rule(
+        "leaves",
+        "an injured rancher's group 'leaves' its hunt space for the hospital (freeing it) or 'stays' blocking it",
+        choices=INJURY_RULINGS,
+    )
+
+    # --- the ranch ("Enclosures", "Phase 4") ---
+    border: str = rule(
+        "fence",
+        "the ranch's outer border bounds an enclosure like a 'fence', or is 'open' (needs fence tokens on it)",
+        choices=BORDERS,
+    )
+    rearrange_holding: bool = rule(
+        False, "fence rearranging may also place fences still in Holding (gained this round)"
+    )
+
+    # --- escapes, breeding, contracts ---
+    penalty_once_per: str = rule(
+        "round", "escape penalties are paid once per type per 'round' or per 'phase'", choices=PENALTY_PERIODS
+    )
+    breed_group: int = rule(2, "every this many dinosaurs of a kind in one enclosure produce one more", low=1, high=6)
+    private_contract_timing: str = rule(
+        "with_public",
+        "a private contract is fulfilled only 'with_public' (when taking a public one) or 'also_end_of_round'",
+        choices=PRIVATE_CONTRACT_TIMINGS,
+    )
+
+    # --- data files ("" = the bundled file) ---
+    ranch_file: str = rule("", "TOML file with the ranch layout (empty: bundled data/ranch.toml)")
+    spaces_file: str = rule("", "TOML file with the central boards' action spaces (empty: bundled)")
+    dinosaurs_file: str = rule("", "TOML file with the basic dinosaurs' diets and points (empty: bundled)")
+    contracts_file: str = rule("", "TOML file with the contract cards (empty: bundled)")
+    research_file: str = rule("", "TOML file with the research cards (empty: bundled)")
+
+    def hunt_odds(self) -> dict[str, float]:
+        """Exact distribution of one hunt: expected dinosaurs (and sd), chances of an injury and of an egg."""
+        faces = self.hunt_net_faces + self.hunt_injury_faces + self.hunt_egg_faces
+        p_egg = self.hunt_egg_faces / faces
+        mean = (1 - p_egg) + p_egg * self.egg_dinosaurs
+        variance = (1 - p_egg) * (1 - mean) ** 2 + p_egg * (self.egg_dinosaurs - mean) ** 2
+        return {"dinosaurs": mean, "sd": variance**0.5, "p_injury": self.hunt_injury_faces / faces, "p_egg": p_egg}
+
+    def check(self) -> None:
+        if self.hunt_net_faces + self.hunt_injury_faces + self.hunt_egg_faces == 0:
+            raise RuleError("rules 'hunt_*_faces': the hunt die needs at least one face")
+        if self.extra_rancher_round > self.rounds:
+            raise RuleError(
+                f"rule 'extra_rancher_round': {self.extra_rancher_round} is after the last round ({self.rounds}); "
+                "use 0 for no extra rancher"
+            )
+        self._check_files()
+
+    def _check_files(self) -> None:
+        """Load a user's data files now, so a bad one is reported as a bad rule value."""
+        try:
+            kinds = tuple(d.name for d in load_dinosaurs(self.dinosaurs_file))
+        except DataFileError as exc:
+            raise RuleError(f"rule 'dinosaurs_file': {exc}") from None
+        checks = {
+            "ranch_file": lambda: load_ranch(self.ranch_file, self.border),
+            "spaces_file": lambda: load_spaces(self.spaces_file, kinds),
+            "contracts_file": lambda: load_contracts(self.contracts_file, kinds),
+            "research_file": lambda: load_research(self.research_file, kinds),
+        }
+        for name, load in checks.items():
+            if getattr(self, name):
+                try:
+                    load()
+                except DataFileError as exc:
+                    raise RuleError(f"rule {name!r}: {exc}") from None

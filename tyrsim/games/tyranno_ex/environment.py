@@ -1,0 +1,140 @@
+"""The environment card and the chip bag: current and potential living conditions.
+
+Each of the 4 spaces holds current chips (face up, all of one symbol) and
+potential chips (face down, any symbols). Chips are kept as counts per symbol:
+only how many chips of each symbol lie somewhere ever matters. Whenever a
+space's potential chips outnumber its current chips, the current chips go
+back to the bag and the most common potential symbol becomes current; the rest
+stay face down, and the check repeats at once (a rapid change, or cascade).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tyrsim.games.tyranno_ex.cards import SYMBOLS
+
+SPACES = 4  # "current living conditions" spaces on the environment card
+NUM_SYMBOLS = len(SYMBOLS)
+
+
+class Bag:
+    """The cloth bag: chips per symbol, drawn without replacement from the game's generator."""
+
+    __slots__ = ("chips",)
+
+    def __init__(self, chips: Sequence[int]) -> None:
+        self.chips = list(chips)
+
+    def total(self) -> int:
+        return sum(self.chips)
+
+    def draw(self, n: int, rng: np.random.Generator) -> list[int]:
+        """Draw up to n chips (fewer if the bag runs out), one at a time; returns chips per symbol."""
+        chips = self.chips
+        total = sum(chips)
+        drawn = [0] * NUM_SYMBOLS
+        if n <= 0 or total == 0:
+            return drawn
+        for u in rng.random(min(n, total)).tolist():
+            pick = int(u * total)  # the pick-th chip in the bag, counting symbol by symbol
+            s = 0
+            while pick >= chips[s]:
+                pick -= chips[s]
+                s += 1
+            chips[s] -= 1
+            drawn[s] += 1
+            total -= 1
+        return drawn
+
+    def put_back(self, symbol: int, n: int = 1) -> None:
+        self.chips[symbol] += n
+
+
+class Environment:
+    """The environment card's 4 spaces, each with current and potential chips."""
+
+    __slots__ = ("current", "current_count", "potential")
+
+    def __init__(self, current: Sequence[int], current_count: Sequence[int] | None = None) -> None:
+        self.current = list(current)  # symbol of each space's current chips
+        self.current_count = list(current_count or [1] * len(current))  # how many current chips
+        self.potential = [[0] * NUM_SYMBOLS for _ in current]  # face-down chips per space and symbol
+
+    def present(self) -> int:
+        """Bitmask of the symbols among the current living conditions."""
+        mask = 0
+        for s in self.current:
+            mask |= 1 << s
+        return mask
+
+    def chips_of(self) -> list[int]:
+        """Current chips per symbol, summed over the spaces (a card's dice come from these)."""
+        counts = [0] * NUM_SYMBOLS
+        for s, n in zip(self.current, self.current_count, strict=True):
+            counts[s] += n
+        return counts
+
+    def potential_total(self, space: int) -> int:
+        return sum(self.potential[space])
+
+    def chips_on_card(self) -> int:
+        return sum(self.current_count) + sum(sum(p) for p in self.potential)
+
+    def set_chip(self, space: int, symbol: int) -> None:
+        """Lay one chip face down on a potential space."""
+        self.potential[space][symbol] += 1
+
+    def majority(self, space: int) -> list[int]:
+        """The symbols with the most potential chips on the space (several when tied)."""
+        pot = self.potential[space]
+        top = max(pot)
+        return [s for s in range(NUM_SYMBOLS) if pot[s] == top]
+
+    def change(self, space: int, symbol: int, bag: Bag) -> None:
+        """Current chips back to the bag; the revealed `symbol` chips become the current conditions."""
+        bag.put_back(self.current[space], self.current_count[space])
+        self.current[space] = symbol
+        self.current_count[space] = self.potential[space][symbol]
+        self.potential[space][symbol] = 0
+
+    def resolve(
+        self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator
+    ) -> tuple[int, list[int] | None]:
+        """Change the space while its potential chips outnumber its current chips.
+
+        Returns (changes made, tied symbols): tied symbols are returned, with
+        the space left as it is, when the rule lets the chooser pick among them.
+        Ruling `majority_tie`: "no_change" leaves the space as it is until a
+        later chip breaks the tie; "random" draws one of the tied symbols.
+        """
+        changes = 0
+        pot = self.potential[space]
+        while sum(pot) > self.current_count[space]:  # the potential chips outnumber the current ones
+            top = max(pot)
+            if pot.count(top) > 1:
+                tied = self.majority(space)
+                if majority_tie == "chooser":
+                    return changes, tied
+                if majority_tie == "no_change":
+                    break
+                symbol = tied[int(rng.integers(len(tied)))]
+            else:
+                symbol = pot.index(top)
+            self.change(space, symbol, bag)
+            changes += 1
+        return changes, None
+
+    def copy(self) -> Environment:
+        env = Environment(self.current, self.current_count)
+        env.potential = [list(p) for p in self.potential]
+        return env
+
+    def __repr__(self) -> str:
+        spaces = ", ".join(
+            f"{n}x{SYMBOLS[s]} [{sum(p)} face down]"
+            for s, n, p in zip(self.current, self.current_count, self.potential, strict=True)
+        )
+        return f"Environment({spaces})"

@@ -1,0 +1,911 @@
+"""The full Tyranno Ex game: placement, environmental change, survival, combat, shifting, scoring.
+
+A round runs the rulebook's five phases. Players decide in placement (which
+face-up card), environmental change (trade, set chips, pass; pick among tied
+symbols; use the "5" marker) and combat (challenge or not); survival,
+shifting, scoring and the next round's preparation run by themselves inside
+`apply`. Chance (the bag, the piles, the dice) comes from the state's own
+generator.
+
+The board is a list of 16 grid spots, spot = column * 4 + row index (row
+index 0-3 for rows 0, 3, 6, 9), followed by the special spaces (13, 10, 7 by
+default) as spots 16, 17, 18.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card, load_deck
+from tyrsim.games.tyranno_ex.combat import Fight, fight_effects, resolve_fight, strength
+from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES, Bag, Environment
+from tyrsim.games.tyranno_ex.rules import Rules
+
+ROWS = (0, 3, 6, 9)  # the grid's rows, bottom to top; a card scores its row's number
+COLUMNS = 4
+PILES = 4
+TRACK = COLUMNS * len(ROWS)  # first special-space spot
+PLACE_NAMES = tuple(f"row{r}" for r in ROWS)  # survival counters: where the card was checked
+SYMBOL_COUNT_NAMES = ("", "sym1", "sym2", "sym3")  # ... and how many different symbols it shows
+
+
+def spot_name(spot: int) -> str:
+    """'c2r6' for column 2, row 6; 's0', 's1', 's2' for the special spaces (13, 10, 7 by default)."""
+    if spot >= TRACK:
+        return f"s{spot - TRACK}"
+    return f"c{spot // 4}r{ROWS[spot % 4]}"
+
+
+# --- actions (frozen dataclasses: actions of different kinds never compare equal) ---
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCard:
+    """Take the face-up card of a pile (`card`, named for the log) and place it in a column's row."""
+
+    pile: int
+    column: int
+    row: int
+    card: Card
+
+    def __repr__(self) -> str:
+        return f"PlaceCard({self.card.name} from pile {self.pile} -> column {self.column} row {self.row})"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Draw len(returned) chips from the bag, then return these old chips (symbols)."""
+
+    returned: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return f"Trade({', '.join(SYMBOLS[s] for s in self.returned)})"
+
+
+@dataclass(frozen=True, slots=True)
+class SetChips:
+    """Lay chips face down on potential spaces: (symbol, space) pairs."""
+
+    chips: tuple[tuple[int, int], ...]
+    spaces: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the spaces laid on, in order
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spaces", tuple(sorted({space for _, space in self.chips})))
+
+    def __repr__(self) -> str:
+        return f"SetChips({', '.join(f'{SYMBOLS[s]}->space {sp}' for s, sp in self.chips)})"
+
+
+@dataclass(frozen=True, slots=True)
+class UseFive:
+    """Give up the "5" marker to lay extra chips: (symbol, space) pairs."""
+
+    chips: tuple[tuple[int, int], ...]
+    spaces: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the spaces laid on, in order
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spaces", tuple(sorted({space for _, space in self.chips})))
+
+    def __repr__(self) -> str:
+        return f"UseFive({', '.join(f'{SYMBOLS[s]}->space {sp}' for s, sp in self.chips)})"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepFive:
+    """Keep the "5" marker for now."""
+
+    def __repr__(self) -> str:
+        return "KeepFive()"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSymbol:
+    """Pick the new current symbol of a space among the tied potential symbols."""
+
+    space: int
+    symbol: int
+
+    def __repr__(self) -> str:
+        return f"ChooseSymbol(space {self.space}: {SYMBOLS[self.symbol]})"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Do nothing this environment turn."""
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Fight with own card on spot `attacker` against another player's card on spot `defender`."""
+
+    attacker: int
+    defender: int
+
+    def __repr__(self) -> str:
+        return f"Challenge({spot_name(self.attacker)} -> {spot_name(self.defender)})"
+
+
+@dataclass(frozen=True, slots=True)
+class NoFight:
+    """Pick no fight this round."""
+
+    def __repr__(self) -> str:
+        return "NoFight()"
+
+
+PASS, KEEP_FIVE, NO_FIGHT = Pass(), KeepFive(), NoFight()
+# actions are immutable, so each is built once and shared
+_place_card = functools.cache(PlaceCard)
+_challenge = functools.cache(Challenge)
+
+
+@functools.lru_cache(maxsize=4096)
+def chip_options(hand: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way to lay 1 to `most` chips of the hand (chips per symbol) on the spaces."""
+    pairs = [(s, sp) for s in range(NUM_SYMBOLS) for sp in range(SPACES)]
+    out = []
+    for k in range(1, most + 1):
+        for combo in itertools.combinations_with_replacement(pairs, k):
+            used = [0] * NUM_SYMBOLS
+            for s, _ in combo:
+                used[s] += 1
+            if all(u <= h for u, h in zip(used, hand, strict=True)):
+                out.append(combo)
+    return tuple(out)
+
+
+def _at_most(hand: tuple[int, ...], most: int) -> tuple[int, ...]:
+    """The hand with counts above `most` cut to `most`: the same options, fewer cache keys."""
+    return tuple(h if h < most else most for h in hand)
+
+
+@functools.lru_cache(maxsize=4096)
+def _set_chips_actions(hand: tuple[int, ...], most: int) -> tuple[SetChips, ...]:
+    return tuple(SetChips(c) for c in chip_options(hand, most))
+
+
+@functools.lru_cache(maxsize=4096)
+def _five_chips_actions(hand: tuple[int, ...], most: int) -> tuple[UseFive, ...]:
+    return tuple(UseFive(c) for c in chip_options(hand, most))
+
+
+def _set_actions(hand: tuple[int, ...], most: int) -> tuple[SetChips, ...]:
+    return _set_chips_actions(_at_most(hand, most), most)
+
+
+def _five_actions(hand: tuple[int, ...], most: int) -> tuple[UseFive, ...]:
+    return _five_chips_actions(_at_most(hand, most), most)
+
+
+@functools.lru_cache(maxsize=4096)
+def _trade_actions(hand: tuple[int, ...], most: int) -> tuple[Trade, ...]:
+    out = []
+    for k in range(1, most + 1):
+        for combo in itertools.combinations_with_replacement(range(NUM_SYMBOLS), k):
+            if all(combo.count(s) <= hand[s] for s in set(combo)):
+                out.append(Trade(combo))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _environment_actions(
+    hand: tuple[int, ...], set_most: int, trade_most: int, five_most: int
+) -> list:
+    return [PASS, *_trade_actions(hand, trade_most), *_set_actions(hand, set_most), *_five_actions(hand, five_most)]
+
+
+@functools.lru_cache(maxsize=256)
+def _choices(space: int, tied: tuple[int, ...]) -> list[ChooseSymbol]:
+    return [ChooseSymbol(space, s) for s in tied]
+
+
+def dice_rolls(rng: np.random.Generator, attacker_dice: int, defender_dice: int, faces: int):
+    """Endless (attacker's dice, defender's dice) rolls for `resolve_fight`, drawn a few rolls at a time."""
+    while True:
+        for row in rng.integers(1, faces + 1, size=(4, attacker_dice + defender_dice)).tolist():
+            yield row[:attacker_dice], row[attacker_dice:]
+
+
+# --- the board ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class BoardCard:
+    """An animal card on the board, marked with its owner's stone."""
+
+    card: Card
+    owner: int
+    column: int
+    die: int | None = None  # the strength die's value, None without a die
+    face_down: bool = False  # lost 2:1 this round: scores nothing at the next scoring
+    entry_row: int = 0  # the row it was placed in
+    points: int = 0  # points it has scored so far
+
+    def __repr__(self) -> str:
+        die = f" die {self.die}" if self.die is not None else ""
+        return f"{self.card.name}[P{self.owner}{die}{' face down' if self.face_down else ''}]"
+
+
+def column_layout(num_players: int) -> tuple[list[int | None], list[tuple[int, ...]]]:
+    """(owner of each column, columns of each player).
+
+    With 2 players each runs an outer and an inner column, outer first (its
+    battle comes first); with 3 players the last column is left out.
+    """
+    if num_players == 2:
+        return [0, 1, 0, 1], [(0, 2), (3, 1)]
+    owners = [p if p < num_players else None for p in range(COLUMNS)]
+    return owners, [(p,) for p in range(num_players)]
+
+
+class TyrannoExState:
+    """One game of Tyranno Ex in progress."""
+
+    def __init__(self, rules: Rules, num_players: int, rng: np.random.Generator) -> None:
+        self.rules = rules
+        self.num_players = num_players
+        self.rng = rng
+        self.column_owner, self.player_columns = column_layout(num_players)
+        self.used_columns = [c for c in range(COLUMNS) if self.column_owner[c] is not None]
+        self.spots: list[BoardCard | None] = [None] * (TRACK + len(rules.special_spaces))
+        self.out: list[Card] = []  # cards eliminated or pushed off the special track
+        # set-up: shuffle the animal cards; 3 players set 4 aside; deal 4 piles, top card face up
+        deck = list(load_deck(rules.deck_file))
+        order = rng.permutation(len(deck))
+        shuffled = [deck[i] for i in order]
+        self.set_aside = shuffled[:4] if num_players == 3 else []
+        rest = shuffled[len(self.set_aside):]
+        self.piles = [rest[i::PILES] for i in range(PILES)]  # the face-up card is a pile's last
+        self.bag = Bag([rules.chips_per_symbol] * NUM_SYMBOLS)
+        # one chip drawn openly onto each current space (drawn first, so a small bag still fills the 4 spaces;
+        # the 4 spaces are alike, so which space got which opening chip does not matter)
+        opening = self.bag.draw(SPACES, rng)
+        self.env = Environment([s for s in range(NUM_SYMBOLS) for _ in range(opening[s])])
+        self.hands = [self.bag.draw(rules.chips_per_player, rng) for _ in range(num_players)]
+        self.five = [rules.five_marker] * num_players
+        self.start = 0
+        self.round = 1
+        self.end = rules.end_start
+        self.move = rules.move_start
+        self.double_last = False  # the last shifting was double: two rows to fill
+        self.points = {name: [0] * num_players for name in ("rows", "empty", "special", "five")}
+        self.counters: dict[str, float] = {
+            "rounds": 0, "changes": 0, "cascades": 0, "longest_cascade": 0, "ties": 0,
+            "fights": 0, "fights_clean": 0, "fights_close": 0, "fights_endless": 0, "track_tie_fights": 0,
+            "double_shifts": 0, "survival_losses": 0, "fight_losses": 0,
+        }  # fmt: skip
+        self.seat_counters: dict[str, list[float]] = {
+            name: [0.0] * num_players
+            for name in (
+                "cards_placed", "fights_started", "fights_won", "dice_earned", "dice_raised", "trades", "chips_set",
+                *(f"{k}_row{r}" for k in ("cards_entered", "card_points", "card_points_sq") for r in ROWS[:2]),
+                *(f"checked_{w}" for w in (*PLACE_NAMES, "special", *SYMBOL_COUNT_NAMES[1:])),
+                *(f"lost_{w}" for w in (*PLACE_NAMES, "special", *SYMBOL_COUNT_NAMES[1:])),
+            )
+        }  # fmt: skip
+        self.five_round = [float("nan")] * num_players
+        self.terminal = False
+        # decision bookkeeping
+        self.phase = ""
+        self.player = -1
+        self.queue: list[tuple[int, int]] = []  # (player, column) decisions still to come in this phase
+        self.passes = 0  # passes in a row in the environment phase
+        self.limit: int | None = None  # the field where this environment phase's placement stops
+        self.fight_options: list | None = None  # the challenges open to the player to act in combat
+        self.tie: tuple[int, list[int]] | None = None  # (space, tied symbols) awaiting the chooser
+        self.spaces_left: list[int] = []  # spaces still to check after the current setting
+        self.chain = 0  # changes on the space being resolved (2 or more: a rapid change)
+        self.setting_changes = 0  # changes caused by the current setting, over all its spaces
+        self.mask_before = 0
+        self.after_setting = ""  # "turn", "again" (own-turn "5" marker) or "five" (phase-end "5" marker)
+        self._begin_placement()
+
+    # --- protocol ---------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.terminal else self.player
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_actions(self) -> list:
+        """The current player's actions; lists may be shared between calls, so never change one."""
+        phase = self.phase
+        if phase == "environment":
+            return self._environment_actions()
+        if phase == "place":
+            return self._place_actions()
+        if phase == "combat":
+            if self.fight_options is None:
+                self.fight_options = [NO_FIGHT, *self._challenges(self.player, self.queue[0][1])]
+            return self.fight_options
+        if phase == "tie":
+            space, tied = self.tie
+            return _choices(space, tuple(tied))
+        if phase == "five":
+            return [KEEP_FIVE, *_five_actions(tuple(self.hands[self.player]), self.rules.five_chips)]
+        return []
+
+    def apply(self, action) -> None:
+        """Play a legal action of the current player, then run automatic phases up to the next decision."""
+        kind = type(action)
+        if kind is SetChips:
+            self._set_chips(action, "turn")
+        elif kind is Pass:
+            self.passes += 1
+            self._next_environment_turn()
+        elif kind is Trade:
+            self._trade(action.returned)
+        elif kind is PlaceCard:
+            self._place(action)
+        elif kind is Challenge:
+            self._fight(action.attacker, action.defender)
+            self._next_fight()
+        elif kind is NoFight:
+            self._next_fight()
+        elif kind is ChooseSymbol:
+            self._choose_symbol(action.symbol)
+        elif kind is UseFive:
+            self.five[self.player] = False
+            self.five_round[self.player] = self.round
+            self._set_chips(action, "five" if self.phase == "five" else "again")
+        elif kind is KeepFive:
+            self._next_five()
+        else:
+            raise ValueError(f"not a Tyranno Ex action: {action!r}")
+
+    def scores(self) -> list[float]:
+        return [float(sum(self.points[k][p] for k in self.points)) for p in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        """Most points wins; the rulebook has no tie-break, so a tie is a shared victory."""
+        scores = self.scores()
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def stats(self) -> dict[str, float]:
+        out = {k: float(v) for k, v in self.counters.items()}
+        for p in range(self.num_players):
+            for k, values in self.points.items():
+                out[f"points_{k}_p{p}"] = float(values[p])
+            for k, values in self.seat_counters.items():
+                out[f"{k}_p{p}"] = values[p]
+            out[f"five_used_p{p}"] = float(self.rules.five_marker and not self.five[p])
+            out[f"five_round_p{p}"] = float(self.five_round[p])
+        return out
+
+    def clone(self) -> TyrannoExState:
+        return copy.deepcopy(self)
+
+    def view(self, player: int) -> PlayerView:
+        """What `player` may see: everything but the other hands, the bag and the face-down chips' symbols."""
+        return PlayerView(self, player)
+
+    # --- dice and turn order --------------------------------------------------------
+
+    def dice(self, card: Card, chips: list[int] | None = None) -> int:
+        """Dice a card fights with: for each of its 3 symbols, the current chips of that symbol."""
+        chips = chips if chips is not None else self.env.chips_of()
+        return min(self.rules.max_dice, sum(chips[s] for s in card.symbols))
+
+    def _order(self, first: int) -> list[int]:
+        return [(first + i) % self.num_players for i in range(self.num_players)]
+
+    # --- 1. placing the animal cards -------------------------------------------
+
+    def _target_rows(self) -> tuple[int, ...]:
+        """Row indices to fill this round: rows 0 and 3 in the first round and after a double shift."""
+        return (0, 1) if self.round == 1 or self.double_last else (0,)
+
+    def _begin_placement(self) -> None:
+        self.phase = "place"
+        rows = len(self._target_rows())
+        order = self._order(self.start)
+        if self.rules.placement_order == "laps":  # ruling: one card per turn, round the table twice
+            self.queue = [(p, c) for _ in range(rows) for p in order for c in self.player_columns[p]]
+        else:
+            self.queue = [(p, c) for p in order for c in self.player_columns[p] for _ in range(rows)]
+        self._next_placement()
+
+    def _next_placement(self) -> None:
+        while self.queue:
+            if any(self.piles):
+                self.player = self.queue[0][0]
+                return
+            self.queue.clear()  # no face-up card left: nobody can place
+        self._begin_environment()
+
+    def _place_actions(self) -> list[PlaceCard]:
+        column = self.queue[0][1]
+        empty = [r for r in self._target_rows() if self.spots[column * 4 + r] is None]
+        if self.round == 1:
+            empty = empty[:1]  # the first round's second card goes directly above the first
+        return [_place_card(i, column, ROWS[r], pile[-1]) for i, pile in enumerate(self.piles) if pile for r in empty]
+
+    def _place(self, action: PlaceCard) -> None:
+        card = self.piles[action.pile].pop()  # the pile's next card turns face up
+        die = self.rules.homo_sapiens_die if card.homo_sapiens else None
+        self.spots[action.column * 4 + ROWS.index(action.row)] = BoardCard(
+            card, self.player, action.column, die, entry_row=action.row
+        )
+        self.seat_counters["cards_placed"][self.player] += 1
+        self.queue.pop(0)
+        self._next_placement()
+
+    # --- 2. environmental change ------------------------------------------------
+
+    def _limit(self) -> int | None:
+        """The field where placement stops; None: no End marker on the tracker (until a lap passes)."""
+        r = self.rules
+        if 1 <= self.end <= r.track_fields:
+            return self.end
+        if r.after_track == "last_field":
+            return r.track_fields if r.end_direction == "up" else 1
+        return None if r.after_track == "unlimited" else 0
+
+    def _placement_over(self) -> bool:
+        limit = self.limit
+        if limit is None:
+            return self.passes >= self.num_players
+        return self.move >= limit
+
+    def _begin_environment(self) -> None:
+        self.phase = "environment"
+        self.limit = self._limit()
+        self.move = self.rules.move_start
+        self.passes = 0
+        self.player = self.start
+        if self._placement_over():
+            self._begin_five()
+
+    def _environment_actions(self) -> list:
+        r = self.rules
+        trade_most = min(r.trade_limit, self.bag.total()) if self.move <= r.trade_rounds else 0
+        five_most = r.five_chips if r.five_timing == "own_turn" and self.five[self.player] else 0
+        cap = max(r.set_limit, trade_most, five_most)
+        h0, h1, h2, h3 = self.hands[self.player]
+        hand = (h0 if h0 < cap else cap, h1 if h1 < cap else cap, h2 if h2 < cap else cap, h3 if h3 < cap else cap)
+        return _environment_actions(hand, r.set_limit, trade_most, five_most)
+
+    def _next_environment_turn(self) -> None:
+        self.player = (self.player + 1) % self.num_players
+        if self.player == self.start:
+            self.move += 1  # the start player advances the Move marker
+        if self._placement_over():
+            self._begin_five()
+
+    def _trade(self, returned: tuple[int, ...]) -> None:
+        """Draw first, then return the chosen old chips, so a returned chip cannot come straight back."""
+        hand = self.hands[self.player]
+        drawn = self.bag.draw(len(returned), self.rng)
+        for s in returned:
+            hand[s] -= 1
+            self.bag.put_back(s)
+        for s in range(NUM_SYMBOLS):
+            hand[s] += drawn[s]
+        self.seat_counters["trades"][self.player] += 1
+        self.passes = 0
+        self._next_environment_turn()
+
+    def _set_chips(self, action: SetChips | UseFive, after: str) -> None:
+        hand = self.hands[self.player]
+        potential = self.env.potential
+        for s, space in action.chips:
+            hand[s] -= 1
+            potential[space][s] += 1
+        self.seat_counters["chips_set"][self.player] += len(action.chips)
+        self.passes = 0
+        self.mask_before = self.env.present()
+        self.after_setting = after
+        self.spaces_left = list(action.spaces)
+        self.chain = 0
+        self.setting_changes = 0
+        self._resolve_spaces()
+
+    def _resolve_spaces(self) -> None:
+        """Resolve the changed spaces in order; stop when the chooser must pick among tied symbols."""
+        while self.spaces_left:
+            space = self.spaces_left[0]
+            changes, tied = self.env.resolve(space, self.rules.majority_tie, self.bag, self.rng)
+            self.chain += changes
+            if tied is not None:
+                self.counters["ties"] += 1
+                self.tie = (space, tied)
+                self.phase = "tie"
+                return
+            self._end_chain()
+            self.spaces_left.pop(0)
+        self._after_change()
+
+    def _end_chain(self) -> None:
+        c = self.counters
+        c["changes"] += self.chain
+        self.setting_changes += self.chain
+        if self.chain >= 2:
+            c["cascades"] += 1
+        c["longest_cascade"] = max(c["longest_cascade"], self.chain)
+        self.chain = 0
+
+    def _choose_symbol(self, symbol: int) -> None:
+        space, _ = self.tie
+        self.tie = None
+        self.env.change(space, symbol, self.bag)
+        self.chain += 1
+        self.phase = "five" if self.after_setting == "five" else "environment"
+        self._resolve_spaces()
+
+    def _after_change(self) -> None:
+        self._strength_dice()
+        if self.after_setting == "turn":
+            self._next_environment_turn()
+        elif self.after_setting == "five":
+            self._next_five()
+        # "again": the player used the "5" marker on their own turn and now takes their turn
+
+    def _strength_dice(self) -> None:
+        """A change that completes all of a card's symbols earns it a die showing 2, or raises its die by 1.
+
+        Only the active player's cards gain, and only in the first `die_rounds`
+        placement rounds. Ruling (`die_gain`): "completed" means the card's
+        symbols were not all present before this placement and are after;
+        "any_change" rewards every card with all symbols present after any change.
+        """
+        r = self.rules
+        before, after = self.mask_before, self.env.present()
+        if self.move > r.die_rounds or self.setting_changes == 0:
+            return
+        player = self.player
+        for bc in self.spots:
+            if bc is None or bc.owner != player:
+                continue
+            mask = bc.card.mask
+            if mask & after != mask or (r.die_gain == "completed" and mask & before == mask):
+                continue
+            if bc.die is None:
+                bc.die = r.new_die
+                self.seat_counters["dice_earned"][self.player] += 1
+            elif bc.die < r.max_strength:
+                bc.die += 1
+                self.seat_counters["dice_raised"][self.player] += 1
+
+    # --- the "5" marker ---------------------------------------------------------
+
+    def _begin_five(self) -> None:
+        """After the last placement round: each player, next start player first, may use the "5" marker.
+
+        Ruling (`five_timing = "phase_end"`): "several players at the same point" is read as one moment
+        for everyone, after placement and before survival; priority goes round from the player left of
+        the start player, who ends it. Each player holding the marker (and chips) decides once.
+        """
+        self.phase = "five"
+        if self.rules.five_timing == "phase_end":
+            order = self._order(self.start + 1)
+            self.queue = [(p, -1) for p in order if self.five[p] and sum(self.hands[p])]
+        else:
+            self.queue = []
+        self._next_five(pop=False)
+
+    def _next_five(self, pop: bool = True) -> None:
+        if pop:
+            self.queue.pop(0)
+        if self.queue:
+            self.player = self.queue[0][0]
+            self.phase = "five"
+            return
+        self._survival()
+
+    # --- survival -----------------------------------------------------------------
+
+    def _survival(self) -> None:
+        """A card with none of its symbols among the current conditions is eliminated."""
+        present = self.env.present()
+        # ruling: cards on the special spaces are on the board and are checked too (unless the rule says not)
+        last = TRACK + len(self.rules.special_spaces) if self.rules.track_cards_need_survival else TRACK
+        counters = self.seat_counters
+        for spot in range(last):
+            bc = self.spots[spot]
+            if bc is None:
+                continue
+            where = "special" if spot >= TRACK else PLACE_NAMES[spot % 4]
+            sym = SYMBOL_COUNT_NAMES[bc.card.distinct]
+            counters["checked_" + where][bc.owner] += 1
+            counters["checked_" + sym][bc.owner] += 1
+            if bc.card.mask & present == 0:
+                counters["lost_" + where][bc.owner] += 1
+                counters["lost_" + sym][bc.owner] += 1
+                self.counters["survival_losses"] += 1
+                self._eliminate(spot)
+        self._begin_combat()
+
+    def _eliminate(self, spot: int) -> None:
+        self._retire(self.spots[spot])
+        self.spots[spot] = None
+
+    def _retire(self, bc: BoardCard) -> None:
+        """A card leaves the game (eliminated, or pushed off the special track)."""
+        self.out.append(bc.card)
+        self._count_card(bc)
+
+    def _count_card(self, bc: BoardCard) -> None:
+        """What a card scored in the game, by the row it entered (counted when it leaves, or at the end)."""
+        counters, row = self.seat_counters, bc.entry_row
+        counters[f"cards_entered_row{row}"][bc.owner] += 1
+        counters[f"card_points_row{row}"][bc.owner] += bc.points
+        counters[f"card_points_sq_row{row}"][bc.owner] += bc.points**2
+
+    # --- 3. combat ---------------------------------------------------------------
+
+    def _begin_combat(self) -> None:
+        self.phase = "combat"
+        order = self._order(self.start)
+        laps = self.rules.fights_per_player
+        if self.num_players == 2:  # one battle per colour, the outer colours first
+            self.queue = [(p, self.player_columns[p][i]) for _ in range(laps) for i in range(2) for p in order]
+        else:
+            self.queue = [(p, -1) for _ in range(laps) for p in order]
+        self._next_fight(pop=False)
+
+    def _can_fight(self, spot: int, bc: BoardCard) -> bool:
+        """Ruling: any card on the board fights, face-down ones and those on special spaces included."""
+        r = self.rules
+        return (spot < TRACK or r.track_cards_fight) and (r.face_down_can_fight or not bc.face_down)
+
+    def _challenges(self, player: int, column: int) -> list[Challenge]:
+        mine, theirs = [], []
+        for spot, bc in enumerate(self.spots):
+            if bc is None or not self._can_fight(spot, bc):
+                continue
+            if bc.owner == player:
+                if column < 0 or bc.column == column:
+                    mine.append(spot)
+            else:
+                theirs.append(spot)
+        return [_challenge(a, d) for a in mine for d in theirs]
+
+    def _next_fight(self, pop: bool = True) -> None:
+        self.fight_options = None
+        if pop:
+            self.queue.pop(0)
+        while self.queue:
+            player, column = self.queue[0]
+            challenges = self._challenges(player, column)
+            if challenges:
+                self.player = player
+                self.fight_options = [NO_FIGHT, *challenges]
+                return
+            self.queue.pop(0)  # no fight possible: nothing to decide
+        self._end_of_round()
+
+    def _resolve(self, attacker: BoardCard, defender: BoardCard, chips: list[int]) -> Fight:
+        """One fight by the combat module, with dice from the current chips and rolls from the state's generator."""
+        da, dd = self.dice(attacker.card, chips), self.dice(defender.card, chips)
+        return resolve_fight(
+            strength(attacker.die), da, strength(defender.die), dd, self.rules,
+            rolls=dice_rolls(self.rng, da, dd, self.rules.die_faces),
+        )  # fmt: skip
+
+    def _fight(self, attacker: int, defender: int) -> None:
+        a, d = self.spots[attacker], self.spots[defender]
+        chips = self.env.chips_of()
+        fight = self._resolve(a, d, chips)
+        c = self.counters
+        c["fights"] += 1
+        self.seat_counters["fights_started"][a.owner] += 1
+        if fight.winner is None:  # neither side can ever win a round: nothing happens
+            c["fights_endless"] += 1
+            return
+        win, lose, lose_spot = (a, d, defender) if fight.winner == "attacker" else (d, a, attacker)
+        if fight.winner == "attacker":
+            self.seat_counters["fights_won"][a.owner] += 1
+        effects = fight_effects(win.die, lose.die, fight.loser_rounds, self.rules)
+        win.die = effects.winner_die
+        if effects.loser_eliminated:
+            c["fights_clean"] += 1
+            c["fight_losses"] += 1
+            self._eliminate(lose_spot)
+        else:
+            c["fights_close"] += 1
+            lose.die = effects.loser_die
+            lose.face_down = True
+
+    # --- 4. shifting, 5. scoring, next round ---------------------------------------
+
+    def _end_of_round(self) -> None:
+        # double shifting from the first shift at which some pile has run out, to the end of the game
+        shifts = 2 if self.rules.double_shift and not all(self.piles) else 1
+        for _ in range(shifts):
+            self._shift()
+        self.double_last = shifts == 2
+        self.counters["double_shifts"] += shifts == 2
+        self._score()
+        self.counters["rounds"] += 1
+        if not any(self.piles) and any(
+            all(self.spots[c * 4 + r] is None for r in range(len(ROWS))) for c in self.used_columns
+        ):
+            self._game_end()  # a column is empty and no card can be placed any more
+            return
+        self._prepare_next_round()
+
+    def _shift(self) -> None:
+        """Every card moves up a row; cards off row 9 enter the special track, face-down first, strongest first.
+
+        Ruling: the special track advances one space per shift, and one more for
+        each further card entering in the same shift; each space holds one card.
+        """
+        spots = self.spots
+        leaving = []
+        for c in self.used_columns:
+            base = c * 4
+            if spots[base + 3] is not None:
+                leaving.append(spots[base + 3])
+            spots[base + 3], spots[base + 2], spots[base + 1], spots[base] = (
+                spots[base + 2], spots[base + 1], spots[base], None,
+            )  # fmt: skip
+        entering = self._entering_order(leaving)
+        track = (entering or [None]) + spots[TRACK:]
+        n = len(self.rules.special_spaces)
+        for bc in track[n:]:
+            if bc is not None:
+                self._retire(bc)
+        spots[TRACK:] = track[:n]
+
+    def _entering_order(self, cards: list[BoardCard]) -> list[BoardCard]:
+        """Face-down cards first, then strongest first, so the weakest lands furthest along; ties fight."""
+        if len(cards) < 2:
+            return cards
+        chips = self.env.chips_of()
+
+        def compare(x: BoardCard, y: BoardCard) -> int:
+            key_x, key_y = (not x.face_down, -strength(x.die)), (not y.face_down, -strength(y.die))
+            if key_x != key_y:
+                return -1 if key_x < key_y else 1
+            # tied: the two cards fight it out (the lower column attacks); the loser counts as weaker.
+            # Ruling: this fight only settles the order (no die or face changes); a fight that can never
+            # end is settled at random.
+            first, second = (x, y) if x.column < y.column else (y, x)
+            self.counters["track_tie_fights"] += 1
+            fight = self._resolve(first, second, chips)
+            if fight.winner is None:
+                winner = first if self.rng.random() < 0.5 else second
+            else:
+                winner = first if fight.winner == "attacker" else second
+            return -1 if winner is x else 1
+
+        return sorted(cards, key=functools.cmp_to_key(compare))
+
+    def empty_spaces(self, row_index: int) -> int:
+        """Empty spaces in a grid row, counting the unused column's with 3 players if the rule says so."""
+        columns = range(COLUMNS) if self.rules.unused_column_empty else self.used_columns
+        return sum(1 for c in columns if self.spots[c * 4 + row_index] is None)
+
+    def _score(self) -> None:
+        """Grid cards score their row plus the empty-space bonus, special spaces their value; face-down nothing."""
+        pts = self.points
+        bonus = self.rules.empty_space_bonus
+        for spot, bc in enumerate(self.spots):
+            if bc is None:
+                continue
+            if bc.face_down:
+                bc.face_down = False  # turned face up again after this scoring
+                continue
+            if spot >= TRACK:
+                scored = self.rules.special_spaces[spot - TRACK]
+                pts["special"][bc.owner] += scored
+            else:
+                extra = bonus * self.empty_spaces(spot % 4)
+                scored = ROWS[spot % 4] + extra
+                pts["rows"][bc.owner] += ROWS[spot % 4]
+                pts["empty"][bc.owner] += extra
+            bc.points += scored
+
+    def _prepare_next_round(self) -> None:
+        r = self.rules
+        for p in self._order(self.start):  # top up from the start player on, while the bag lasts
+            hand = self.hands[p]
+            drawn = self.bag.draw(r.chips_per_player - sum(hand), self.rng)
+            for s in range(NUM_SYMBOLS):
+                hand[s] += drawn[s]
+        self.end += 1 if r.end_direction == "up" else -1
+        self.start = (self.start + 1) % self.num_players
+        self.round += 1
+        self._begin_placement()
+
+    def _game_end(self) -> None:
+        for bc in self.spots:
+            if bc is not None:
+                self._count_card(bc)
+        for p in range(self.num_players):
+            if self.five[p]:
+                self.points["five"][p] += self.rules.five_points
+        self.terminal = True
+        self.phase = "over"
+        self.player = -1
+
+    def __repr__(self) -> str:
+        rows = []
+        for r in reversed(range(len(ROWS))):
+            cells = [repr(self.spots[c * 4 + r]) if self.spots[c * 4 + r] else "." for c in range(COLUMNS)]
+            rows.append(f"row {ROWS[r]}: " + " | ".join(cells))
+        track = ", ".join(f"{v}: {self.spots[TRACK + i]!r}" for i, v in enumerate(self.rules.special_spaces))
+        return (
+            f"TyrannoExState(round {self.round}, phase {self.phase}, P{self.player} to act, "
+            f"move {self.move}, end {self.end})\n" + "\n".join(rows) + f"\nspecial: {track}\n{self.env!r}"
+        )
+
+
+class PlayerView:
+    """What one player may see of a state (for policies)."""
+
+    __slots__ = ("state", "player")
+
+    def __init__(self, state: TyrannoExState, player: int) -> None:
+        self.state = state
+        self.player = player
+
+    @property
+    def hand(self) -> list[int]:
+        return self.state.hands[self.player]
+
+    @property
+    def spots(self) -> list[BoardCard | None]:
+        return self.state.spots
+
+    @property
+    def env_current(self) -> list[tuple[int, int]]:
+        """(symbol, chips) of each space's current conditions."""
+        env = self.state.env
+        return list(zip(env.current, env.current_count, strict=True))
+
+    def potential_count(self, space: int) -> int:
+        """How many chips lie face down on a space (their symbols are hidden)."""
+        return self.state.env.potential_total(space)
+
+    def revealed(self, space: int) -> list[int]:
+        """Chips per symbol turned face up on a space while its tie awaits the chooser."""
+        if self.state.tie is None or self.state.tie[0] != space:
+            raise ValueError(f"the chips on space {space} are face down")
+        return list(self.state.env.potential[space])
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def move(self) -> int:
+        """The Move marker's field: the placement round being played."""
+        return self.state.move
+
+    def dice(self, card: Card, chips: list[int] | None = None) -> int:
+        return self.state.dice(card, chips)
+
+    def current_chips(self) -> list[int]:
+        """Current chips per symbol over the 4 spaces."""
+        return self.state.env.chips_of()
+
+
+@dataclass(frozen=True)
+class TyrannoExGame:
+    """The game for a number of players under some rules."""
+
+    rules: Rules
+    num_players: int
+    name: str = "tyranno-ex"
+
+    def __post_init__(self) -> None:
+        if self.num_players not in (2, 3, 4):
+            raise ValueError(f"Tyranno Ex is for 2 to 4 players, got {self.num_players}")
+
+    def new_state(self, rng: np.random.Generator) -> TyrannoExState:
+        return TyrannoExState(self.rules, self.num_players, rng)
+
+
+def make_game(rules: Rules, num_players: int) -> TyrannoExGame:
+    return TyrannoExGame(rules, num_players)

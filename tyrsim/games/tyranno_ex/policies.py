@@ -1,0 +1,305 @@
+"""Tyranno Ex policies: random, greedy, and its aggressive and builder variants.
+
+The greedy family looks only at what its player can see (`state.view`): the
+board, the current conditions, how many chips lie face down on each space (not
+their symbols), the face-up cards and its own chips. It values the board in
+points: a card is worth the points it can still score (the rows above it and
+the special spaces), counted while it survives, plus a little per combat die;
+opponents' cards count against it with `attack_weight`.
+
+- Placement: the face-up card that survives the current conditions with the
+  most dice (and fits the chips in hand).
+- Environment: each chip setting is valued by the conditions it is likely to
+  bring: a change the player's chips alone decide is certain; where unknown
+  face-down chips lie, the player's symbol wins with the share of chips it
+  holds, otherwise the conditions are taken as unchanged. Chips that do not yet
+  force a change are an investment worth `invest_weight` of their possible gain.
+  Passes when nothing gains; trades symbols none of its cards show (rounds 1-3).
+- "5" marker: used when its best extra setting is worth more than the marker's
+  end-of-game points.
+- Combat: the challenge with the best expected point swing, by the exact
+  combat odds, if it beats `fight_margin`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.games.tyranno_ex.combat import odds, outcome_columns, strength
+from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
+from tyrsim.games.tyranno_ex.game import (
+    KEEP_FIVE,
+    NO_FIGHT,
+    PASS,
+    ROWS,
+    TRACK,
+    Challenge,
+    ChooseSymbol,
+    KeepFive,
+    NoFight,
+    PlaceCard,
+    PlayerView,
+    SetChips,
+    Trade,
+    TyrannoExState,
+    UseFive,
+)
+from tyrsim.games.tyranno_ex.rules import Rules
+
+
+@functools.lru_cache(maxsize=8)
+def chance_table(rules: Rules) -> np.ndarray:
+    """Exact fight chances for every matchup, indexed [attacker strength, dice, defender strength, dice].
+
+    The last axis holds (attacker wins clean, attacker wins close, defender wins
+    close, defender wins clean): a clean win (the loser won no round) eliminates
+    the loser, a close one turns it face down. A fight that can never end has all
+    four 0. One vectorized `odds` call fills the table.
+    """
+    s, d = rules.max_strength, rules.max_dice
+    table = odds(range(1, s + 1), range(d + 1), range(1, s + 1), range(d + 1), rules)
+    r = rules.rounds_to_win
+    p = np.nan_to_num(table[outcome_columns(rules)].to_numpy())
+    chances = np.stack([p[:, 0], p[:, 1:r].sum(axis=1), p[:, r:-1].sum(axis=1), p[:, -1]], axis=1)
+    out = np.zeros((s + 1, d + 1, s + 1, d + 1, 4))
+    out[1:, :, 1:, :] = chances.reshape(s, d + 1, s, d + 1, 4)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _by_space(chips: tuple[tuple[int, int], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A setting's chips grouped by space: (space, sorted symbols laid there)."""
+    spaces = sorted({space for _, space in chips})
+    return tuple((space, tuple(sorted(s for s, sp in chips if sp == space))) for space in spaces)
+
+
+def future_points(spot: int, rules: Rules) -> float:
+    """Points a card on `spot` can still score: the rows above it, then the special spaces."""
+    specials = rules.special_spaces
+    if spot >= TRACK:
+        return float(sum(specials[spot - TRACK + 1 :]))
+    return float(sum(ROWS[spot % 4 + 1 :]) + sum(specials))
+
+
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """Values chip settings, cards and fights in points by the visible board."""
+
+    attack_weight: float = 0.5  # how much an opponent's point counts against one's own
+    fight_margin: float = 0.0  # smallest expected point gain for which a fight is picked
+    dice_weight: float = 0.05  # value of one combat die, as a share of the card's worth
+    invest_weight: float = 0.25  # share of a possible later change that a face-down chip is worth
+    die_bonus: float = 3.0  # points an earned or raised strength die is worth
+    name: str = "greedy"
+
+    def choose(self, state: TyrannoExState, rng: np.random.Generator):
+        view = state.view(state.current_player())
+        actions = state.legal_actions()
+        first = actions[0]
+        if isinstance(first, PlaceCard):
+            return self._place(view, actions)
+        if isinstance(first, NoFight):
+            return self._challenge(view, actions)
+        if isinstance(first, ChooseSymbol):
+            return self._tie(view, actions)
+        if isinstance(first, KeepFive):
+            return self._setting(view, actions, threshold=view.rules.five_points)
+        return self._setting(view, actions, threshold=0.0)
+
+    # --- values -----------------------------------------------------------------------
+
+    def _cards(self, view: PlayerView) -> list[tuple[tuple[int, ...], float]]:
+        """(symbols, weight) of every card on the board; opponents' weights are negative."""
+        rules = view.rules
+        out = []
+        for spot, bc in enumerate(view.spots):
+            if bc is None:
+                continue
+            worth = 1.0 + future_points(spot, rules)
+            weight = worth if bc.owner == view.player else -self.attack_weight * worth
+            out.append((bc.card.symbols, weight))
+        return out
+
+    def _board_value(
+        self, cards: list[tuple[tuple[int, ...], float]], chips: list[int], before: list[int] | None = None,
+        die_gain: bool = False,
+    ) -> float:
+        """The board's worth under current chips `chips` (per symbol).
+
+        With `die_gain`, an own card whose symbols the change from `before` to
+        `chips` completes is worth `die_bonus` more (a new or raised strength die).
+        """
+        total = 0.0
+        dw = self.dice_weight
+        for (a, b, c), weight in cards:  # every card shows 3 symbols
+            ca, cb, cc = chips[a], chips[b], chips[c]
+            if ca or cb or cc:  # the card survives
+                dice = ca + cb + cc
+                total += weight * (1.0 + dw * (dice if dice < 10 else 10))
+                if die_gain and weight > 0 and ca and cb and cc and not (before[a] and before[b] and before[c]):
+                    total += self.die_bonus
+        return total
+
+    # --- decisions ----------------------------------------------------------------------
+
+    def _place(self, view: PlayerView, actions: list[PlaceCard]) -> PlaceCard:
+        chips = view.current_chips()
+        hand = view.hand
+
+        def worth(action: PlaceCard) -> float:
+            card = action.card
+            dice = sum(chips[s] for s in card.symbols)
+            fits = sum(hand[s] for s in set(card.symbols))
+            return (1.0 if dice else 0.3) + self.dice_weight * dice + 0.02 * fits + 0.01 * action.row
+
+        return max(actions, key=worth)
+
+    def _tie(self, view: PlayerView, actions: list[ChooseSymbol]) -> ChooseSymbol:
+        cards = self._cards(view)
+        space = actions[0].space
+        symbol, count = view.env_current[space]
+        revealed = view.revealed(space)
+        chips = view.current_chips()
+        best, best_value = actions[0], -np.inf
+        for action in actions:
+            after = list(chips)
+            after[symbol] -= count
+            after[action.symbol] += revealed[action.symbol]
+            value = self._board_value(cards, after)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _setting(self, view: PlayerView, actions: list, threshold: float):
+        """The chip setting (or "5" marker setting) worth most, if it is worth more than `threshold`."""
+        rules = view.rules
+        cards = self._cards(view)
+        chips = view.current_chips()
+        die_gain = view.move <= rules.die_rounds
+        now = self._board_value(cards, chips)
+        current = view.env_current
+        hidden_chips = [view.potential_count(space) for space in range(len(current))]
+        cache: dict[tuple[int, tuple[int, ...]], float] = {}
+        values: dict[tuple[int, ...], float] = {}  # board value by current chips per symbol
+
+        def space_gain(space: int, laid: tuple[int, ...]) -> float:
+            """Expected gain of laying chips `laid` (symbols) on one space."""
+            key = (space, laid)
+            if key in cache:
+                return cache[key]
+            symbol, count = current[space]
+            hidden = hidden_chips[space]
+            gain = 0.0
+            for s in set(laid):
+                mine = laid.count(s)
+                after = list(chips)
+                after[symbol] -= count
+                after[s] += mine
+                after_key = tuple(after)
+                if after_key not in values:
+                    values[after_key] = self._board_value(cards, after, chips, die_gain)
+                change = values[after_key] - now
+                if hidden + len(laid) > count:  # the space changes now
+                    share = mine / (mine + hidden) if hidden else mine / len(laid)
+                else:  # the chips wait face down for a later change
+                    share = self.invest_weight * mine / (count + 1)
+                gain += share * change
+            cache[key] = gain
+            return gain
+
+        best, best_value = None, threshold
+        for action in actions:
+            if type(action) is not SetChips and type(action) is not UseFive:
+                continue
+            value = 0.0
+            for key in _by_space(action.chips):
+                gain = cache.get(key)
+                value += space_gain(*key) if gain is None else gain
+            if value > best_value + 1e-9:
+                best, best_value = action, value
+        if best is not None:
+            return best
+        if KEEP_FIVE in actions:
+            return KEEP_FIVE
+        return self._trade(view, actions)
+
+    def _trade(self, view: PlayerView, actions: list):
+        """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass."""
+        wanted = 0
+        for bc in view.spots:
+            if bc is not None and bc.owner == view.player:
+                wanted |= bc.card.mask
+        useless = []
+        for s in range(NUM_SYMBOLS):
+            if not wanted >> s & 1:
+                useless.extend([s] * view.hand[s])
+        trades = {a.returned: a for a in actions if isinstance(a, Trade)}
+        for k in range(min(len(useless), view.rules.trade_limit), 0, -1):
+            key = tuple(sorted(useless[:k]))
+            if key in trades:
+                return trades[key]
+        return PASS
+
+    def _challenge(self, view: PlayerView, actions: list):
+        rules = view.rules
+        chips = view.current_chips()
+        spots = view.spots
+        table = chance_table(rules)
+        best, best_value = NO_FIGHT, self.fight_margin
+        for action in actions:
+            if not isinstance(action, Challenge):
+                continue
+            a, d = spots[action.attacker], spots[action.defender]
+            a_clean, a_close, d_close, d_clean = table[
+                strength(a.die), view.dice(a.card, chips), strength(d.die), view.dice(d.card, chips)
+            ]
+            a_worth = 1.0 + future_points(action.attacker, rules)
+            d_worth = 1.0 + future_points(action.defender, rules)
+            a_now, d_now = _next_score(action.attacker, rules), _next_score(action.defender, rules)
+            value = (
+                self.attack_weight * (a_clean * d_worth + a_close * d_now)
+                - d_clean * a_worth
+                - d_close * a_now
+            )
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+
+def _next_score(spot: int, rules: Rules) -> float:
+    """Points the card on `spot` scores at this round's scoring, after one shift (empty spaces aside)."""
+    if spot >= TRACK:
+        index = spot - TRACK + 1
+        return float(rules.special_spaces[index]) if index < len(rules.special_spaces) else 0.0
+    row = spot % 4 + 1
+    return float(ROWS[row]) if row < len(ROWS) else float(rules.special_spaces[0])
+
+
+@dataclass(frozen=True)
+class AggressivePolicy(GreedyPolicy):
+    """Greedy that fights first: opponents' points count fully and it fights even at slight expected loss."""
+
+    attack_weight: float = 1.0
+    fight_margin: float = -2.0
+    name: str = "aggressive"
+
+
+@dataclass(frozen=True)
+class BuilderPolicy(GreedyPolicy):
+    """Greedy that protects first: opponents matter little and it fights only at a clear expected gain."""
+
+    attack_weight: float = 0.2
+    fight_margin: float = 3.0
+    name: str = "builder"
+
+
+POLICIES = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "aggressive": AggressivePolicy,
+    "builder": BuilderPolicy,
+}

@@ -1,0 +1,26 @@
+"""Tyros: empire growth, ships, cities and trade in the Phoenician Mediterranean."""
+
+from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.game import GameSpec, RandomPolicy
+from tyrsim.games.tyros.analysis import EMPIRE_SIZES, GAME
+from tyrsim.games.tyros.game import make_game
+from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.rules import Rules
+
+SPEC = GameSpec(
+    name="tyros",
+    title="Tyros",
+    rules=Rules,
+    players=(3, 4),
+    make_game=make_game,
+    policies={"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy},
+    analyses={
+        "empire-sizes": EMPIRE_SIZES,
+        "game": GAME,
+        "rate": rating_analysis("tyros", ("planner", "greedy", "random"), 4),
+        "explore": explore_analysis(
+            "tyros", ("planner", "greedy", "planner", "greedy"),
+            ("city_cost=3:7", "cards_kept=0:6", "bank_buy_cost=2:5"),
+        ),
+    },
+)

@@ -1,0 +1,654 @@
+"""The full Tyros engine: set-up, rounds of expansion and card actions, scoring.
+
+A round deals commerce cards, runs the expansion passes (each player plays a
+tile or, blocked, cycles one), then card actions in turn until every player
+has passed in a row; players then keep at most three cards. The game ends
+after a round in which some player has run out of tiles.
+
+Hidden information: card hands and the order of both piles are secret. The
+draw pile is kept as counts per kind and each card drawn is chosen at random
+from it, so nothing can read a future draw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from tyrsim.games.tyros.actions import (
+    Accept,
+    BankBuy,
+    BankSwap,
+    Blocked,
+    BuildCity,
+    BuildShip,
+    Keep,
+    MoveShip,
+    Offer,
+    Pass,
+    PlayTile,
+    Refuse,
+)
+from tyrsim.games.tyros.board import TYROS, Board, load_board
+from tyrsim.games.tyros.components import (
+    CARD_KINDS,
+    COLOUR_NAMES,
+    EMPIRES,
+    Cards,
+    colour_payment,
+    full_deck,
+    multisets,
+    plentiful_cards,
+)
+from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.scoring import Score, empire_sizes, score_game, winners
+
+EXPAND, ACTIONS, OFFER, KEEP, OVER = "expand", "actions", "offer", "keep", "over"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """The part of a state one player may see."""
+
+    player: int
+    chips: tuple[int, ...]
+    cities: tuple[int, ...]
+    ship_spaces: tuple[tuple[int, ...], ...]
+    all_empires_first: int
+    hand: tuple[int, ...]
+    tiles: tuple[int, ...]
+    city_colours: frozenset[int]
+    hand_sizes: tuple[int, ...]
+    tile_counts: tuple[int, ...]
+    draw_pile: int
+    tile_pile: int
+    discard: tuple[int, ...]
+
+
+class TyrosGame:
+    """Tyros for 3 or 4 players; `tiles_only` skips the commerce cards and card actions."""
+
+    name = "tyros"
+
+    def __init__(self, rules: Rules, num_players: int, *, tiles_only: bool = False) -> None:
+        if num_players not in (3, 4):
+            raise ValueError(f"Tyros is played by 3 or 4 players, not {num_players}")
+        self.rules = rules
+        self.num_players = num_players
+        self.tiles_only = tiles_only
+        self.board: Board = load_board(rules.board or None)
+        # sea distances between coasts when ships may pass any space (the default ruling)
+        self.open_distances = [self.board.sea_distances(c) for c in range(len(self.board.coasts))]
+        self.labels = [coast.label for coast in self.board.coasts]
+        self.coast_ids = {label: c for c, label in enumerate(self.labels)}
+
+    def new_state(self, rng: np.random.Generator) -> TyrosState:
+        return TyrosState.start(self, rng)
+
+
+def starting_empires(board: Board, rules: Rules, pile: list[int]) -> tuple[list[int], list[int]]:
+    """The four starting spaces (orange, yellow, green, violet) and the tiles left.
+
+    First game: the fixed spaces. Variable: tiles are turned one at a time from
+    `pile`; a tile next to an empire already chosen is replaced by the next one
+    and goes to the bottom of the pile. Highest number is orange, then yellow,
+    green, violet. Ruling: 31 and 32 both neighbour Tyros, whose chip joins
+    whichever empire reaches it, so they may not both start an empire.
+    """
+    if rules.setup == "first-game":
+        starts = list(board.first_game)
+        return starts, [t for t in pile if t not in starts]
+    chosen: list[int] = []
+    rest: list[int] = []
+    for tile in pile:
+        if len(chosen) < 4 and not any(conflicting(board, tile, other) for other in chosen):
+            chosen.append(tile)
+        else:
+            rest.append(tile)
+    if len(chosen) < 4:
+        raise ValueError(f"board {board.source}: cannot place four non-adjacent empires")
+    return sorted(chosen, reverse=True), rest
+
+
+def conflicting(board: Board, a: int, b: int) -> bool:
+    """Whether empires may not start on both `a` and `b` (neighbours, or both next to Tyros)."""
+    return b in board.land[a] or (TYROS in board.land[a] and TYROS in board.land[b])
+
+
+class TyrosState:
+    """A game in progress: the board, tiles, cards, ships and cities, and whose decision it is.
+
+    Phases: "expand" (tile play), "actions" (card actions), "offer" (another
+    player answers a trade offer), "keep" (cards kept at the end of a round),
+    "over". Per-player lists are indexed by seat; spaces by number, Tyros 0.
+    """
+
+    __slots__ = (
+        "game", "rng", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
+        "cities", "city_colours", "all_empires_first", "round", "start_player", "phase", "expansion_pass",
+        "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters",
+    )
+
+    # ---- set-up -------------------------------------------------------------
+    @classmethod
+    def start(cls, game: TyrosGame, rng: np.random.Generator) -> TyrosState:
+        self = cls.__new__(cls)
+        board, rules = game.board, game.rules
+        self.game, self.rng, self.n = game, rng, game.num_players
+        self.chips = [-1] * board.size
+        self.cities = [-1] * board.size
+        pile = [int(t) for t in rng.permutation(board.tiles)]
+        starts, rest = starting_empires(board, rules, pile)
+        for empire, space in zip(EMPIRES, starts, strict=True):
+            self.place_chip(space, empire)
+        # "shuffle the remaining map tiles and deal 4 to each player"
+        rest = [int(t) for t in rng.permutation(rest)]
+        k = rules.tiles_per_player
+        self.tile_hands = [sorted(rest[p * k:(p + 1) * k]) for p in range(self.n)]
+        self.tile_pile = rest[self.n * k:]
+        self.deck = full_deck(rules.cards_per_colour, rules.wild_cards)
+        self.discard = [0] * CARD_KINDS
+        self.hands = [[0] * CARD_KINDS for _ in range(self.n)]
+        tyros_coast = board.space_coasts[TYROS][0]
+        self.ships = [[tyros_coast] * rules.starting_ships for _ in range(self.n)]
+        self.city_colours = [set() for _ in range(self.n)]
+        self.all_empires_first = -1
+        self.start_player = 0
+        self.counters = Counter()
+        self.offer = None
+        self.keepers = []
+        self.actor, self.passes_in_row, self.offered = 0, 0, False
+        self.begin_round(1)
+        return self
+
+    def clone(self) -> TyrosState:
+        """An independent copy; its chance events come from a new stream, so it cannot foresee this game's draws."""
+        other = TyrosState.__new__(TyrosState)
+        other.game, other.rng, other.n = self.game, self.rng.spawn(1)[0], self.n
+        other.chips = list(self.chips)
+        other.tile_pile = list(self.tile_pile)
+        other.tile_hands = [list(h) for h in self.tile_hands]
+        other.deck = list(self.deck)
+        other.discard = list(self.discard)
+        other.hands = [list(h) for h in self.hands]
+        other.ships = [list(s) for s in self.ships]
+        other.cities = list(self.cities)
+        other.city_colours = [set(c) for c in self.city_colours]
+        other.counters = Counter(self.counters)
+        other.keepers = list(self.keepers)
+        for name in ("all_empires_first", "round", "start_player", "phase", "expansion_pass", "turn", "actor",
+                     "passes_in_row", "offered"):
+            setattr(other, name, getattr(self, name))
+        other.offer = None if self.offer is None else (self.offer[0], self.offer[1], list(self.offer[2]))
+        return other
+
+    # ---- board queries -------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self.game.board
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    def chips_left(self, empire: int) -> int:
+        return self.rules.chips_per_empire - self.chips.count(empire)
+
+    def place_chip(self, space: int, empire: int) -> None:
+        """Mark `space` for `empire`; a chip next to Tyros also puts that colour on Tyros."""
+        self.chips[space] = empire
+        if space != TYROS and TYROS in self.board.land[space] and self.chips[TYROS] < 0 and self.chips_left(empire):
+            # ruling: Tyros holds one chip, the colour of the first empire to reach it
+            self.chips[TYROS] = empire
+
+    def adjacent_empires(self, space: int) -> list[int]:
+        """Empire colours next to `space` with a chip left, which a tile for it may extend."""
+        colours = set()
+        for other in self.board.land[space]:
+            if other == TYROS and not self.rules.tyros_extends_empire:
+                continue
+            if self.chips[other] >= 0:
+                colours.add(self.chips[other])
+        return sorted(c for c in colours if self.chips_left(c))
+
+    def ships_at(self, space: int) -> list[int]:
+        """Ships in `space` per player."""
+        coasts = self.board.space_coasts[space]
+        return [sum(1 for c in ships if c in coasts) for ships in self.ships]
+
+    def ship_spaces(self, player: int) -> list[int]:
+        return [self.board.coasts[c].space for c in self.ships[player]]
+
+    def hand(self, player: int) -> list[int]:
+        """A player's commerce cards (counts per kind); policies read only their own."""
+        return self.hands[player]
+
+    def view(self, player: int) -> PlayerView:
+        """What `player` may see: the board, the piles' sizes, the discard pile and their own hand and tiles."""
+        return PlayerView(
+            player=player,
+            chips=tuple(self.chips),
+            cities=tuple(self.cities),
+            ship_spaces=tuple(tuple(self.ship_spaces(p)) for p in range(self.n)),
+            all_empires_first=self.all_empires_first,
+            hand=tuple(self.hands[player]),
+            tiles=tuple(self.tile_hands[player]),
+            city_colours=frozenset(self.city_colours[player]),
+            hand_sizes=tuple(sum(h) for h in self.hands),
+            tile_counts=tuple(len(h) for h in self.tile_hands),
+            draw_pile=sum(self.deck),
+            tile_pile=len(self.tile_pile),
+            discard=tuple(self.discard),
+        )
+
+    def empire_sizes(self) -> list[int]:
+        return empire_sizes(self.chips, self.rules)
+
+    # ---- the round ----------------------------------------------------------
+    def begin_round(self, number: int) -> None:
+        self.round = number
+        if not self.game.tiles_only:
+            self.deal_cards()
+        self.phase = EXPAND
+        self.expansion_pass = 0
+        self.turn = 0
+        self.skip_empty_hands()
+
+    def deal_cards(self) -> None:
+        """Ruling: every card not kept in a hand is shuffled together and dealt."""
+        for kind in range(CARD_KINDS):
+            self.deck[kind] += self.discard[kind]
+            self.discard[kind] = 0
+        dealt = self.rules.cards_dealt(self.n)
+        for p in self.seats_from_start():
+            cards = self.rng.multivariate_hypergeometric(self.deck, dealt)
+            for kind in range(CARD_KINDS):
+                self.deck[kind] -= int(cards[kind])
+                self.hands[p][kind] += int(cards[kind])
+
+    def seats_from_start(self) -> list[int]:
+        return [(self.start_player + i) % self.n for i in range(self.n)]
+
+    def expanding_player(self) -> int:
+        return (self.start_player + self.turn) % self.n
+
+    def skip_empty_hands(self) -> None:
+        """Move the expansion on past players without tiles; end it after the last pass."""
+        passes = self.rules.expansion_passes(self.round, self.n)
+        while self.phase == EXPAND:
+            if self.turn == self.n:
+                self.turn = 0
+                self.expansion_pass += 1
+            if self.expansion_pass >= passes:
+                self.begin_card_actions()
+                return
+            if self.tile_hands[self.expanding_player()]:
+                return
+            self.turn += 1
+
+    def begin_card_actions(self) -> None:
+        if self.game.tiles_only:
+            self.end_round()
+            return
+        self.phase = ACTIONS
+        self.actor = self.start_player
+        self.passes_in_row = 0
+        self.offered = False
+
+    def end_round(self) -> None:
+        """The game ends here if a player has no tiles; otherwise players keep cards and a new round starts."""
+        # ruling: a game whose remaining tiles can never be played also ends (possible only when chips run out)
+        if any(not hand for hand in self.tile_hands) or self.stalled():
+            self.phase = OVER
+            return
+        keep = self.rules.cards_kept
+        self.keepers = [p for p in self.seats_from_start() if sum(self.hands[p]) > keep]
+        self.phase = KEEP
+        self.finish_keeping()
+
+    def stalled(self) -> bool:
+        """No tile left can ever be played: every empire next to one has run out of chips."""
+        return not any(self.adjacent_empires(t) for t in self.tile_pile + [t for h in self.tile_hands for t in h])
+
+    def finish_keeping(self) -> None:
+        """Once everyone has kept their cards, the start token passes and the next round begins."""
+        if self.keepers:
+            return
+        self.start_player = (self.start_player + 1) % self.n
+        self.begin_round(self.round + 1)
+
+    # ---- protocol -----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == EXPAND:
+            return self.expanding_player()
+        if self.phase == ACTIONS:
+            return self.actor
+        if self.phase == OFFER:
+            return self.offer[2][0]
+        if self.phase == KEEP:
+            return self.keepers[0]
+        return -1
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list:
+        if self.phase == EXPAND:
+            return self.tile_actions(self.expanding_player())
+        if self.phase == ACTIONS:
+            return self.card_actions(self.actor)
+        if self.phase == OFFER:
+            responder = self.offer[2][0]
+            get = self.offer[1]
+            can = all(self.hands[responder][k] >= get.count(k) for k in set(get))
+            return [Accept(), Refuse()] if can else [Refuse()]
+        if self.phase == KEEP:
+            player = self.keepers[0]
+            return [Keep(cards) for cards in multisets(tuple(self.hands[player]), self.rules.cards_kept)]
+        return []
+
+    def tile_actions(self, player: int) -> list:
+        plays = [PlayTile(t, e) for t in self.tile_hands[player] for e in self.adjacent_empires(t)]
+        return plays or [Blocked(t) for t in self.tile_hands[player]]
+
+    def apply(self, action) -> None:
+        kind = type(action)
+        if kind is PlayTile:
+            self.play_tile(action)
+        elif kind is Blocked:
+            self.blocked(action)
+        elif kind is Pass:
+            self.passes_in_row += 1
+            self.offered = False
+            self.counters[f"passes_p{self.actor}"] += 1
+            if self.passes_in_row == self.n:
+                self.end_round()
+            else:
+                self.actor = (self.actor + 1) % self.n
+        elif kind is Keep:
+            player = self.keepers.pop(0)
+            for k in range(CARD_KINDS):
+                kept = action.cards.count(k)
+                self.discard[k] += self.hands[player][k] - kept
+                self.hands[player][k] = kept
+            self.finish_keeping()
+        elif kind is Offer:
+            responders = [(self.actor + i) % self.n for i in range(1, self.n)]
+            self.offer = (action.give, action.get, responders)
+            self.phase = OFFER
+            self.counters[f"offers_p{self.actor}"] += 1
+        elif kind is Accept:
+            give, get, responders = self.offer
+            responder = responders[0]
+            self.pay(self.actor, give, to=self.hands[responder])
+            self.pay(responder, get, to=self.hands[self.actor])
+            self.counters[f"trades_p{self.actor}"] += 1
+            self.offer = None
+            self.phase = ACTIONS
+            self.action_done()
+        elif kind is Refuse:
+            self.offer[2].pop(0)
+            if not self.offer[2]:
+                # nobody traded: the player may act otherwise (but not offer again this turn)
+                self.offer = None
+                self.phase = ACTIONS
+                self.offered = True
+        else:
+            self.card_action(action)
+
+    # ---- expansion ------------------------------------------------------------
+    def play_tile(self, action: PlayTile) -> None:
+        player = self.expanding_player()
+        self.tile_hands[player].remove(action.space)
+        self.place_chip(action.space, action.empire)
+        self.counters[f"tiles_p{player}"] += 1
+        if self.tile_pile:
+            self.tile_hands[player].append(self.tile_pile.pop(0))
+        self.turn += 1
+        self.skip_empty_hands()
+
+    def blocked(self, action: Blocked) -> None:
+        player = self.expanding_player()
+        self.tile_hands[player].remove(action.tile)
+        self.tile_pile.append(action.tile)
+        self.tile_hands[player].append(self.tile_pile.pop(0))
+        self.counters[f"blocked_p{player}"] += 1
+        self.turn += 1
+        self.skip_empty_hands()
+
+    # ---- card actions ---------------------------------------------------------
+    def passable(self, space: int) -> bool:
+        return self.chips[space] >= 0
+
+    def distances(self, coast: int) -> dict[int, int]:
+        if self.rules.ships_pass_unclaimed:
+            return self.game.open_distances[coast]
+        return self.board.sea_distances(coast, self.passable)
+
+    def may_end_move(self, player: int, space: int, counts: list[int]) -> bool:
+        """The ship limit when a move ends in `space` with `counts` ships there (before the move)."""
+        if space == TYROS and self.cities[TYROS] < 0:
+            return counts[player] < self.rules.tyros_ships_per_player
+        return sum(counts) < self.rules.ships_per_space
+
+    def ship_moves(self, player: int) -> list[MoveShip]:
+        hand = self.hands[player]
+        labels = self.game.labels
+        moves = []
+        counts_cache: dict[int, list[int]] = {}
+        for start in sorted(set(self.ships[player])):
+            start_space = self.board.coasts[start].space
+            for end, dist in self.distances(start).items():
+                space = self.board.coasts[end].space
+                colour = self.chips[space]
+                if dist == 0 or colour < 0 or colour_payment(hand, colour, dist) is None:
+                    continue
+                if space != start_space:
+                    counts = counts_cache.get(space) or counts_cache.setdefault(space, self.ships_at(space))
+                    if not self.may_end_move(player, space, counts):
+                        continue
+                moves.append(MoveShip(labels[start], labels[end]))
+        return moves
+
+    def city_builds(self, player: int) -> list[BuildCity]:
+        if sum(1 for owner in self.cities if owner == player) >= self.rules.cities_per_player:
+            return []
+        builds = []
+        for space in sorted(set(self.ship_spaces(player))):
+            counts = self.ships_at(space)
+            colour = self.chips[space]
+            if self.cities[space] >= 0 or colour < 0 or sum(counts) != counts[player]:
+                continue
+            cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
+            if colour_payment(self.hands[player], colour, cost) is not None:
+                builds.append(BuildCity(space))
+        return builds
+
+    def ship_builds(self, player: int) -> list[BuildShip]:
+        rules = self.rules
+        if len(self.ships[player]) >= rules.ships_per_player:
+            return []
+        hand = self.hands[player]
+        builds = []
+        spaces = [s for s, owner in enumerate(self.cities) if owner == player]
+        if self.cities[TYROS] < 0:
+            spaces.append(TYROS)
+        for space in sorted(spaces):
+            counts = self.ships_at(space)
+            present = sum(counts)
+            if space == TYROS and self.cities[TYROS] < 0:
+                if rules.ship_limit_on_build and counts[player] >= rules.tyros_ships_per_player:
+                    continue
+                if plentiful_cards(hand, present + 1) is not None:
+                    builds.append(BuildShip(TYROS))
+                continue
+            if rules.ship_limit_on_build and present >= rules.ships_per_space:
+                continue
+            matching = colour_payment(hand, self.chips[space], 1)
+            if matching is None:
+                continue
+            if present == 0:
+                builds.append(BuildShip(space))
+            elif present == 1:
+                left = list(hand)
+                left[matching[0]] -= 1
+                builds.extend(BuildShip(space, (k,)) for k in range(CARD_KINDS) if left[k])
+            else:
+                extra = plentiful_cards(hand, present, exclude=matching)
+                if extra is not None:
+                    builds.append(BuildShip(space, extra))
+        return builds
+
+    def bank_trades(self, player: int) -> list:
+        hand = tuple(self.hands[player])
+        trades = []
+        most = min(self.rules.bank_swap_max, sum(self.deck), sum(hand))
+        for k in range(1, most + 1):
+            trades.extend(BankSwap(give) for give in multisets(hand, k))
+        if sum(self.discard) and sum(hand) >= self.rules.bank_buy_cost:
+            takes = [k for k in range(CARD_KINDS) if self.discard[k]]
+            for give in multisets(hand, self.rules.bank_buy_cost):
+                trades.extend(BankBuy(give, take) for take in takes)
+        return trades
+
+    def offers(self, player: int) -> list[Offer]:
+        """The offers modelled: one or two cards of a kind for one card of another kind."""
+        if self.offered:
+            return []
+        hand = self.hands[player]
+        out = []
+        for give in range(CARD_KINDS):
+            for count in (1, 2):
+                if hand[give] >= count:
+                    out.extend(Offer((give,) * count, (get,)) for get in range(CARD_KINDS) if get != give)
+        return out
+
+    def card_actions(self, player: int) -> list:
+        return [
+            Pass(),
+            *self.ship_moves(player),
+            *self.city_builds(player),
+            *self.ship_builds(player),
+            *self.bank_trades(player),
+            *self.offers(player),
+        ]
+
+    def pay(self, player: int, cards: Cards, to: list[int] | None = None) -> None:
+        """Move `cards` from a player's hand to the discard pile (or to another hand)."""
+        target = self.discard if to is None else to
+        hand = self.hands[player]
+        for k in cards:
+            if hand[k] <= 0:
+                raise ValueError(f"player {player} has no {COLOUR_NAMES[k]} card to pay")
+            hand[k] -= 1
+            target[k] += 1
+
+    def draw(self, player: int, count: int) -> None:
+        for _ in range(count):
+            pick = int(self.rng.integers(sum(self.deck)))
+            for kind in range(CARD_KINDS):
+                if pick < self.deck[kind]:
+                    self.deck[kind] -= 1
+                    self.hands[player][kind] += 1
+                    break
+                pick -= self.deck[kind]
+
+    def action_done(self) -> None:
+        self.passes_in_row = 0
+        self.offered = False
+        self.actor = (self.actor + 1) % self.n
+
+    def card_action(self, action) -> None:
+        player, kind = self.actor, type(action)
+        legal = {MoveShip: self.ship_moves, BuildCity: self.city_builds, BuildShip: self.ship_builds,
+                 BankSwap: self.bank_trades, BankBuy: self.bank_trades, Offer: self.offers}.get(kind)
+        if legal is None or action not in legal(player):
+            raise ValueError(f"illegal action for player {player}: {action!r}")
+        hand = self.hands[player]
+        if kind is MoveShip:
+            start, end = self.game.coast_ids[action.start], self.game.coast_ids[action.end]
+            space = self.board.coasts[end].space
+            self.pay(player, colour_payment(hand, self.chips[space], self.distances(start)[end]))
+            self.ships[player].remove(start)
+            self.ships[player].append(end)
+            owner = self.cities[space]
+            if owner >= 0 and owner != player:
+                # the toll: one card to the city's owner (ruling: nothing if the hand is empty)
+                toll = plentiful_cards(hand, 1)
+                if toll is not None:
+                    self.pay(player, toll, to=self.hands[owner])
+                    self.counters[f"tolls_paid_p{player}"] += 1
+            self.counters[f"moves_p{player}"] += 1
+        elif kind is BuildCity:
+            space = action.space
+            counts = self.ships_at(space)
+            cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
+            self.pay(player, colour_payment(hand, self.chips[space], cost))
+            self.cities[space] = player
+            coasts = [c for c in self.ships[player] if self.board.coasts[c].space == space]
+            self.ships[player].remove(max(coasts))  # on 16 the east-coast ship goes; new ones start west
+            self.city_colours[player].add(self.chips[space])
+            if len(self.city_colours[player]) == 4 and self.all_empires_first < 0:
+                self.all_empires_first = player
+            self.counters[f"cities_built_p{player}"] += 1
+        elif kind is BuildShip:
+            space = action.space
+            present = sum(self.ships_at(space))
+            if space == TYROS and self.cities[TYROS] < 0:
+                cost = plentiful_cards(hand, present + 1)
+            else:
+                cost = colour_payment(hand, self.chips[space], 1) + action.extra
+            self.pay(player, cost)
+            self.ships[player].append(self.board.space_coasts[space][0])
+            self.counters[f"ships_built_p{player}"] += 1
+        elif kind is BankSwap:
+            self.pay(player, action.give)
+            self.draw(player, len(action.give))
+            self.counters[f"bank_trades_p{player}"] += 1
+        elif kind is BankBuy:
+            # ruling: the card is chosen from the discard pile as it was before this discard
+            self.discard[action.take] -= 1
+            hand[action.take] += 1
+            self.pay(player, action.give)
+            self.counters[f"bank_trades_p{player}"] += 1
+        self.action_done()
+
+    # ---- results -------------------------------------------------------------
+    def final_scores(self) -> list[Score]:
+        return score_game(self.rules, self.n, self.chips, self.cities,
+                          [self.ship_spaces(p) for p in range(self.n)], self.all_empires_first)
+
+    def scores(self) -> list[float]:
+        return [float(s.total) for s in self.final_scores()]
+
+    def winners(self) -> list[int]:
+        return winners(self.final_scores())
+
+    def tiles_left(self) -> int:
+        return len(self.tile_pile) + sum(len(h) for h in self.tile_hands)
+
+    def stats(self) -> dict[str, float]:
+        out: dict[str, float] = {"rounds": self.round, "tiles_left": self.tiles_left(),
+                                 "tyros_joined": float(self.chips[TYROS] >= 0)}
+        for empire, size in zip(EMPIRES, self.empire_sizes(), strict=True):
+            out[f"size_{COLOUR_NAMES[empire]}"] = size
+        for p, score in enumerate(self.final_scores()):
+            out[f"city_points_p{p}"] = score.city_points
+            out[f"ship_points_p{p}"] = score.ship_points
+            out[f"bonus_points_p{p}"] = score.all_empires_bonus + score.most_cities_bonus
+            out[f"cities_p{p}"] = sum(1 for owner in self.cities if owner == p)
+            out[f"ships_p{p}"] = len(self.ships[p])
+            for name in ("tiles", "blocked", "moves", "cities_built", "ships_built", "bank_trades", "offers",
+                         "trades", "tolls_paid", "passes"):
+                out[f"{name}_p{p}"] = self.counters[f"{name}_p{p}"]
+        return out
+
+    def __repr__(self) -> str:
+        chips = " ".join(f"{s}:{COLOUR_NAMES[c][0]}" for s, c in enumerate(self.chips) if c >= 0)
+        return f"TyrosState(round {self.round}, {self.phase}, chips {chips})"
+
+
+def make_game(rules: Rules, num_players: int) -> TyrosGame:
+    return TyrosGame(rules, num_players)

@@ -1,0 +1,248 @@
+"""Tyros policies: greedy (best immediate score change) and a planner.
+
+Both read only what their player may see (`state.view(player)`): the board,
+the piles' sizes, the discard pile and their own hand. They evaluate an
+action on a `Position`, a light copy of the public board changed by that
+action, scored with the rulebook's scoring procedure as if the game ended now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from tyrsim.games.tyros.actions import (
+    Accept,
+    BankBuy,
+    BankSwap,
+    Blocked,
+    BuildCity,
+    BuildShip,
+    MoveShip,
+    Offer,
+    Pass,
+    PlayTile,
+    Refuse,
+)
+from tyrsim.games.tyros.board import TYROS
+from tyrsim.games.tyros.components import CARD_KINDS, WILD, colour_payment, plentiful_cards
+from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, TyrosState
+from tyrsim.games.tyros.scoring import empire_sizes, score_game, size_ranks
+
+
+@dataclass
+class Position:
+    """The public board plus one player's hand, as an action would leave them."""
+
+    chips: list[int]
+    cities: list[int]
+    ships: list[list[int]]  # space of each ship, per player
+    all_empires_first: int
+    hand: list[int]
+    city_colours: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, state: TyrosState, player: int) -> Position:
+        view = state.view(player)
+        return cls(list(view.chips), list(view.cities), [list(s) for s in view.ship_spaces],
+                   view.all_empires_first, list(view.hand), set(view.city_colours))
+
+    def copy(self) -> Position:
+        return Position(list(self.chips), list(self.cities), [list(s) for s in self.ships], self.all_empires_first,
+                        list(self.hand), set(self.city_colours))
+
+    def score(self, state: TyrosState, player: int) -> int:
+        scores = score_game(state.rules, state.n, self.chips, self.cities, self.ships, self.all_empires_first)
+        return scores[player].total
+
+
+def after(state: TyrosState, player: int, action, now: Position) -> Position:
+    """The position `now` after `action` (chance-free actions; trades leave the board as it is)."""
+    pos = now.copy()
+    board, kind = state.board, type(action)
+    if kind is PlayTile:
+        pos.chips[action.space] = action.empire
+        if TYROS in board.land[action.space] and pos.chips[TYROS] < 0:
+            pos.chips[TYROS] = action.empire
+    elif kind is MoveShip:
+        start = board.coasts[state.game.coast_ids[action.start]].space
+        end_coast = state.game.coast_ids[action.end]
+        end = board.coasts[end_coast].space
+        pos.ships[player].remove(start)
+        pos.ships[player].append(end)
+        cost = colour_payment(pos.hand, pos.chips[end], state.distances(state.game.coast_ids[action.start])[end_coast])
+        spend(pos.hand, cost)
+    elif kind is BuildCity:
+        ships_there = pos.ships[player].count(action.space)
+        cost = state.rules.city_cost_two_ships if ships_there >= 2 else state.rules.city_cost
+        spend(pos.hand, colour_payment(pos.hand, pos.chips[action.space], cost))
+        pos.cities[action.space] = player
+        pos.ships[player].remove(action.space)
+        pos.city_colours.add(pos.chips[action.space])
+        if len(pos.city_colours) == 4 and pos.all_empires_first < 0:
+            pos.all_empires_first = player
+    elif kind is BuildShip:
+        present = sum(ships.count(action.space) for ships in pos.ships)
+        if action.space == TYROS and pos.cities[TYROS] < 0:
+            spend(pos.hand, plentiful_cards(pos.hand, present + 1))
+        else:
+            spend(pos.hand, colour_payment(pos.hand, pos.chips[action.space], 1) + action.extra)
+        pos.ships[player].append(action.space)
+    elif kind in (BankSwap, BankBuy):
+        spend(pos.hand, action.give)
+        if kind is BankBuy:
+            pos.hand[action.take] += 1
+    return pos
+
+
+def spend(hand: list[int], cards) -> None:
+    for k in cards:
+        hand[k] -= 1
+
+
+def best(scored: list[tuple[float, object]], rng: np.random.Generator):
+    """The action with the highest value; equal values are chosen at random."""
+    top = max(value for value, _ in scored)
+    options = [action for value, action in scored if value >= top - 1e-9]
+    return options[int(rng.integers(len(options)))]
+
+
+BOARD_ACTIONS = (PlayTile, MoveShip, BuildCity, BuildShip)
+
+
+@dataclass(frozen=True)
+class TilePolicy:
+    """Plays tiles by one of the expansion kernel's rules ("random", "largest", "smallest") and passes otherwise.
+
+    The full engine with this policy is the reference the vectorized kernel is tested and timed against.
+    """
+
+    name: ClassVar[str] = "tiles"
+    rule: str = "random"
+
+    def choose(self, state: TyrosState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        plays = [a for a in actions if isinstance(a, PlayTile)]
+        if not plays or self.rule == "random":
+            if state.phase == ACTIONS:
+                return Pass()
+            return actions[int(rng.integers(len(actions)))]
+        sizes = state.empire_sizes()
+        sign = -1 if self.rule == "largest" else 1
+        target = min({a.empire for a in plays}, key=lambda e: (sign * sizes[e], e))
+        plays = [a for a in plays if a.empire == target]
+        return plays[int(rng.integers(len(plays)))]
+
+
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """Takes the action with the best immediate change of its own score as if the game ended now.
+
+    Trades change no score, so greedy never starts one; it accepts an offer that
+    gives it more cards than it gives away, and keeps its most plentiful colours.
+    """
+
+    name: ClassVar[str] = "greedy"
+
+    def choose(self, state: TyrosState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        player = state.current_player()
+        if state.phase == OFFER:
+            give, get, _ = state.offer
+            return Accept() if Accept() in actions and len(give) > len(get) else Refuse()
+        if state.phase == KEEP:
+            hand = state.view(player).hand
+            return max(actions, key=lambda a: sum(hand[k] for k in a.cards))
+        if state.phase == EXPAND and isinstance(actions[0], Blocked):
+            return actions[int(rng.integers(len(actions)))]
+        position = Position.of(state, player)
+        now = position.score(state, player)
+        scored = [(after(state, player, a, position).score(state, player) - now, a)
+                  for a in actions if isinstance(a, BOARD_ACTIONS)]
+        if state.phase == ACTIONS:
+            scored.append((0.0, Pass()))
+            scored = [(v, a) for v, a in scored if v > 0 or isinstance(a, Pass)]
+        return best(scored, rng)
+
+
+@dataclass(frozen=True)
+class PlannerPolicy:
+    """Plans for cities in large empires, lone ships, the all-four-empires bonus and useful cards.
+
+    It values a position as its score if the game ended now, plus a share
+    (`city_hope`) of the gain a city would bring on each of its lone ships, a
+    value per ship still in Tyros, progress towards the all-four-empires bonus,
+    and its cards: a card matching a colour it needs is worth `needed_card`, any
+    other `spare_card` (a wild counts as needed). Bank trades and offers are
+    valued with the card values (a drawn card at the deck's average).
+    """
+
+    name: ClassVar[str] = "planner"
+    city_hope: float = 0.6
+    tyros_ship: float = 1.5
+    needed_card: float = 1.0
+    spare_card: float = 0.3
+    bonus_hope: float = 0.5
+
+    def needs(self, state: TyrosState, pos: Position, player: int) -> set[int]:
+        """Colours of the spaces where it has a ship and could build a city."""
+        return {pos.chips[s] for s in pos.ships[player] if pos.chips[s] >= 0 and pos.cities[s] < 0}
+
+    def card_value(self, needs: set[int], kind: int) -> float:
+        return self.needed_card if kind == WILD or kind in needs else self.spare_card
+
+    def value(self, state: TyrosState, pos: Position, player: int) -> float:
+        rules = state.rules
+        total = float(pos.score(state, player))
+        ranks = size_ranks(empire_sizes(pos.chips, rules))
+        others = {s for p, ships in enumerate(pos.ships) if p != player for s in ships}
+        for s in set(pos.ships[player]):
+            colour = pos.chips[s]
+            if s == TYROS and (colour < 0 or pos.cities[TYROS] >= 0):
+                total += self.tyros_ship * pos.ships[player].count(s)
+            elif colour >= 0 and pos.cities[s] < 0 and s not in others:
+                total += self.city_hope * (rules.city_points[ranks[colour]] - rules.ship_points[ranks[colour]])
+        if pos.all_empires_first < 0:
+            total += self.bonus_hope * rules.all_empires_bonus * len(pos.city_colours) / 4
+        needs = self.needs(state, pos, player)
+        total += sum(pos.hand[k] * self.card_value(needs, k) for k in range(CARD_KINDS))
+        return total
+
+    def draw_value(self, state: TyrosState, needs: set[int]) -> float:
+        deck = [state.rules.cards_per_colour] * 4 + [state.rules.wild_cards]
+        return sum(n * self.card_value(needs, k) for k, n in enumerate(deck)) / sum(deck)
+
+    def choose(self, state: TyrosState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        player = state.current_player()
+        pos = Position.of(state, player)
+        needs = self.needs(state, pos, player)
+        if state.phase == OFFER:
+            give, get, _ = state.offer
+            gain = sum(self.card_value(needs, k) for k in give) - sum(self.card_value(needs, k) for k in get)
+            return Accept() if Accept() in actions and gain > 0 else Refuse()
+        if state.phase == KEEP:
+            return max(actions, key=lambda a: sum(self.card_value(needs, k) for k in a.cards))
+        if state.phase == EXPAND and isinstance(actions[0], Blocked):
+            return actions[int(rng.integers(len(actions)))]  # no tile can be played: any one goes
+        now = self.value(state, pos, player)
+        scored = []
+        for action in actions:
+            kind = type(action)
+            if kind in BOARD_ACTIONS:
+                scored.append((self.value(state, after(state, player, action, pos), player) - now, action))
+            elif kind is BankSwap:
+                lost = sum(self.card_value(needs, k) for k in action.give)
+                scored.append((len(action.give) * self.draw_value(state, needs) - lost - 0.05, action))
+            elif kind is BankBuy:
+                lost = sum(self.card_value(needs, k) for k in action.give)
+                scored.append((self.card_value(needs, action.take) - lost, action))
+            elif kind is Offer and len(action.give) == 1:
+                gain = self.card_value(needs, action.get[0]) - self.card_value(needs, action.give[0])
+                scored.append((gain - 0.05, action))
+        if state.phase == ACTIONS:
+            scored.append((0.0, Pass()))
+            scored = [(v, a) for v, a in scored if v > 1e-9 or isinstance(a, Pass)]
+        return best(scored, rng)

@@ -1,0 +1,92 @@
+"""Tyros rules as data; every default is the rulebook's, every ruling is a field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tyrsim.core.rules import RuleError, RuleSet, rule
+
+SETUPS = ("first-game", "variable")
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """Tyros rules; defaults are the rulebook's."""
+
+    # --- preparing for play ---
+    setup: str = rule(
+        "variable",
+        "empire set-up: 'first-game' (chips on 7, 13, 23, 26) or 'variable' (four drawn tiles, re-drawn if adjacent)",
+        choices=SETUPS,
+    )
+    board: str = rule("", "board data file (TOML); empty: the bundled reconstruction of the printed map")
+    tiles_per_player: int = rule(4, "map tiles dealt to each player", low=1, high=8)
+    chips_per_empire: int = rule(
+        20, "empire chips of each colour; an empire without chips left cannot grow", low=1, high=40
+    )
+    starting_ships: int = rule(2, "ships each player places in Tyros at the start", low=0, high=4)
+    ships_per_player: int = rule(10, "ships in each player's colour", low=1, high=20)
+    cities_per_player: int = rule(10, "city markers in each player's colour", low=1, high=20)
+    # --- commerce cards ---
+    cards_per_colour: int = rule(14, "commerce cards in each of the four empire colours", low=1, high=30)
+    wild_cards: int = rule(4, "grey-bordered wild commerce cards", low=0, high=20)
+    cards_dealt_3p: int = rule(12, "commerce cards dealt to each player per round with 3 players", low=1, high=20)
+    cards_dealt_4p: int = rule(10, "commerce cards dealt to each player per round with 4 players", low=1, high=20)
+    cards_kept: int = rule(3, "commerce cards a player may keep at the end of a round", low=0, high=10)
+    # --- expanding empires ---
+    first_round_passes: int = rule(2, "expansion passes in the first round", low=1, high=4)
+    later_passes_3p: int = rule(2, "expansion passes in each later round with 3 players", low=1, high=4)
+    later_passes_4p: int = rule(1, "expansion passes in each later round with 4 players", low=1, high=4)
+    # --- card actions ---
+    ships_per_space: int = rule(2, "most ships in a space when a move ends", low=1, high=6)
+    tyros_ships_per_player: int = rule(
+        2, "ships each player may have in Tyros while it has no city (the Tyros exception)", low=1, high=6
+    )
+    city_cost: int = rule(5, "cards of the space's colour to build a city with one ship there", low=1, high=10)
+    city_cost_two_ships: int = rule(
+        4, "cards of the space's colour to build a city with two ships there", low=1, high=10
+    )
+    bank_swap_max: int = rule(3, "most cards swapped 1:1 with the draw pile in one action", low=0, high=6)
+    bank_buy_cost: int = rule(3, "cards discarded to take one card of choice from the discard pile", low=1, high=6)
+    # --- scoring ---
+    city_points: tuple = rule((12, 10, 9, 8), "city control points by empire size rank, largest first")
+    ship_points: tuple = rule((6, 5, 4, 3), "ship control points by empire size rank, largest first")
+    all_empires_bonus: int = rule(
+        7, "bonus to the first player with a city in each of the four empires", low=0, high=30
+    )
+    most_cities_bonus: int = rule(
+        7, "bonus per empire to the player who alone has the most cities there", low=0, high=30
+    )
+    # --- rulings (see docs/tyros.md) ---
+    ships_pass_unclaimed: bool = rule(
+        True, "a ship may pass through spaces without an empire chip (only where it ends needs one)"
+    )
+    tyros_extends_empire: bool = rule(
+        True, "once Tyros holds an empire chip, a tile for 31 or 32 may extend that empire from Tyros"
+    )
+    tyros_counts_for_size: bool = rule(True, "Tyros counts as one space of its empire's size")
+    ship_limit_on_build: bool = rule(
+        True, "building a ship must respect the ships-per-space limit, like the end of a move"
+    )
+
+    def check(self) -> None:
+        for name in ("city_points", "ship_points"):
+            points = getattr(self, name)
+            if len(points) != 4 or not all(isinstance(p, int) and p >= 0 for p in points):
+                raise RuleError(f"rule {name!r}: {points!r} is not allowed; expected four whole numbers >= 0")
+        deck = 4 * self.cards_per_colour + self.wild_cards
+        for players, dealt in ((3, self.cards_dealt_3p), (4, self.cards_dealt_4p)):
+            if players * (dealt + self.cards_kept) > deck:
+                raise RuleError(
+                    f"rule 'cards_dealt_{players}p': {players} players x ({dealt} dealt + {self.cards_kept} kept)"
+                    f" is more than the {deck} commerce cards"
+                )
+
+    def cards_dealt(self, players: int) -> int:
+        return self.cards_dealt_3p if players == 3 else self.cards_dealt_4p
+
+    def expansion_passes(self, round_number: int, players: int) -> int:
+        """Expansion passes in round `round_number` (1 = first round)."""
+        if round_number == 1:
+            return self.first_round_passes
+        return self.later_passes_3p if players == 3 else self.later_passes_4p
