@@ -232,17 +232,20 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
 def report(out, quick, jobs) -> None:
     """Run every bundled scenario of the default report and write OUT/index.html linking them."""
     from tyrsim.core.report import write_index
-    from tyrsim.core.scenario import bundled_scenarios
+    from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios
 
     scenarios = [load_or_fail(path) for path in bundled_scenarios()]
     scenarios = [s for s in scenarios if s.default_report]
+    # games' own analyses first, then the designer's dashboard; within a section by game, then file name
+    sections = list(dict.fromkeys([DEFAULT_SECTION, *(s.section for s in scenarios)]))
+    scenarios.sort(key=lambda s: (sections.index(s.section), s.game.title))
     entries = []
     for scenario in scenarios:
         if quick:
             scenario = scenario.with_trials(scenario.quick_trials)
         click.echo(f"{scenario.name}: {scenario.title}", err=True)
         execute(scenario, out / scenario.name, jobs or default_jobs(), "loky", None, False)
-        entries.append((scenario.name, scenario.title, scenario.description))
+        entries.append((scenario.section, scenario.game.title, scenario.name, scenario.title, scenario.description))
     write_index(entries, out)
     click.echo(f"wrote {out / 'index.html'}")
 

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.analysis import Analysis, ArgumentError, Param
+from tyrsim.core import stats
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.game import PolicyError
 from tyrsim.core.metrics import balance_metrics
 from tyrsim.core.playouts import seat_policy_check
@@ -49,6 +50,20 @@ def _play_range(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
     return pd.concat(parts, ignore_index=True)
 
 
+def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFrame:
+    """Per seating of the round robin: games, and the first seat's win rate and mean score with intervals."""
+    rows = []
+    for pairing, group in raw.groupby("pairing", sort=True):
+        first = group[group["seat"] == 0]
+        games, wins = len(first), first["win_share"].sum()
+        low, high = stats.wilson_interval(wins, games)
+        mean, s_low, s_high = stats.mean_interval(first["score"])
+        rows.append({"seating": " / ".join(seatings[pairing]), "games": games, "seat0_win_rate": wins / games,
+                     "ci_low": float(low), "ci_high": float(high), "seat0_mean_score": mean,
+                     "score_low": s_low, "score_high": s_high})
+    return pd.DataFrame(rows)
+
+
 def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) -> Analysis:
     """Round robin of `policies` at `seats`-player tables, fitted to Bradley-Terry."""
 
@@ -60,7 +75,9 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
 
     def tables(raw, rules, args):
         pairs = pairwise_results(raw)
-        return {"ratings": fit_bradley_terry(pairs), "pairwise": pairs.assign(rate=pairs["wins"] / pairs["games"])}
+        pairs["win_rate"] = pairs["wins"] / pairs["games"]
+        pairs["ci_low"], pairs["ci_high"] = stats.wilson_interval(pairs["wins"], pairs["games"])
+        return {"ratings": fit_bradley_terry(pairs), "pairwise": pairs, "seat_orders": seat_orders(raw, seatings(args))}
 
     def figures(tables_, rules, args):
         return {"ratings": rating_figure(tables_["ratings"])}
@@ -85,6 +102,12 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK, quick_trials=20,
         count=lambda args: len(seatings(args)) * args["games"],
+        metrics={"pair_win_rate": Metric(
+            "proportion", ("policy", "opponent"),
+            lambda raw, rules, args: pairwise_results(raw).rename(columns={"wins": "successes", "games": "n"}),
+            "share of comparisons a policy wins against another",
+        )},
+        headline="pair_win_rate",
     )
 
 

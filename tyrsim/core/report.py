@@ -227,13 +227,29 @@ def write_report(report: Report, out: Path) -> Path:
     return out
 
 
-def write_index(entries: list[tuple[str, str, str]], out: Path) -> None:
-    """reports/index.html and index.md linking each scenario's report: (folder, title, description)."""
-    md = ["# tyrsim reports", ""] + [f"- [{t}]({f}/index.md){' — ' + d if d else ''}" for f, t, d in entries]
-    items = "".join(f"<li><a href='{html.escape(f)}/index.html'>{html.escape(t)}</a>"
-                    f"{' — ' + html.escape(d) if d else ''}</li>" for f, t, d in entries)
+def write_index(entries: list[tuple[str, str, str, str, str]], out: Path) -> None:
+    """OUT/index.html and index.md linking each scenario's report, grouped by section and game.
+
+    An entry is (section, game title, folder, title, description).
+    """
+    md = ["# tyrsim reports", ""]
+    body = ["<h1>tyrsim reports</h1>"]
+    sections: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
+    for section, game, folder, title, description in entries:
+        sections.setdefault(section, {}).setdefault(game, []).append((folder, title, description))
+    for section, games in sections.items():
+        md += [f"## {section}", ""]
+        body.append(f"<h2>{html.escape(section)}</h2>")
+        for game, items in games.items():
+            md += [f"### {game}", ""]
+            md += [f"- [{t}]({f}/index.md){' — ' + d if d else ''}" for f, t, d in items]
+            md.append("")
+            body.append(f"<h3>{html.escape(game)}</h3><ul>")
+            body += [f"<li><a href='{html.escape(f)}/index.html'>{html.escape(t)}</a>"
+                     f"{' — ' + html.escape(d) if d else ''}</li>" for f, t, d in items]
+            body.append("</ul>")
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>tyrsim reports</title><style>{STYLE}</style>"
-            f"</head><body><h1>tyrsim reports</h1><ul>{items}</ul></body></html>\n")
+            f"</head><body>{''.join(body)}</body></html>\n")
     out.mkdir(parents=True, exist_ok=True)
     for name, text in (("index.md", "\n".join(md) + "\n"), ("index.html", page)):
         tmp = out / f".{name}.tmp"

@@ -39,7 +39,7 @@ def play(
     rng: np.random.Generator,
     *,
     log: Callable[[str], None] | None = None,
-    max_actions: int = 1_000_000,
+    max_actions: int = 200_000,
 ) -> GameRecord:
     """Play one game to its end; `log`, if given, receives one line per action."""
     if len(policies) != game.num_players:

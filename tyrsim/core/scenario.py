@@ -2,7 +2,7 @@
 
 The schema (documented with a full example in docs/scenarios.md):
 
-    name, title, description, game, analysis, seed, default_report   top-level keys
+    name, title, description, game, analysis, seed, default_report, section   top-level keys
     [rules]          rule overrides for every point
     [args]           the analysis's arguments
     [sweep.rules]    rule -> list of values      } the run is the product of all lists
@@ -34,7 +34,7 @@ class ScenarioError(ValueError):
 
 TOP_KEYS = {
     "name": str, "title": str, "description": str, "game": str, "analysis": str, "seed": int,
-    "default_report": bool, "rules": dict, "args": dict, "sweep": dict, "compare": dict,
+    "default_report": bool, "section": str, "rules": dict, "args": dict, "sweep": dict, "compare": dict,
     "precision": dict, "report": dict,
 }
 SECTION_KEYS = {
@@ -44,6 +44,7 @@ SECTION_KEYS = {
     "report": {"title": str, "tables": list, "figures": list, "quick_trials": int},
 }
 REQUIRED = ("game", "analysis", "seed")
+DEFAULT_SECTION = "Analyses"
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class Scenario:
     analysis: Analysis
     seed: int
     default_report: bool
+    section: str  # heading the scenario is listed under in the default report's index
     rules: RuleSet
     points: list[Point]
     sweep: dict[str, list[Any]]  # "rules.X" / "args.Y" -> values, in file order
@@ -258,7 +260,8 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
     return Scenario(
         path=shown, text=text, name=name, title=report.get("title", data.get("title", name)),
         description=data.get("description", ""), game=game, analysis=analysis, seed=seed,
-        default_report=data.get("default_report", False), rules=base_rules, points=points, sweep=sweep,
+        default_report=data.get("default_report", False), section=data.get("section", DEFAULT_SECTION),
+        rules=base_rules, points=points, sweep=sweep,
         baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
         figures=report.get("figures"), quick_trials=quick, data=data,
     )

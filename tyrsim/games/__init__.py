@@ -13,6 +13,7 @@ REGISTRY = {
     "tyranno-ex": "tyrsim.games.tyranno_ex",
     "tyros": "tyrsim.games.tyros",
     "tiny-epic-dinosaurs": "tyrsim.games.tiny_epic_dinosaurs",
+    "zooloretto-duell": "tyrsim.games.zooloretto_duell",
 }
 
 

@@ -22,7 +22,7 @@ SPEC = GameSpec(
         "rate": rating_analysis("tyranno-ex", ("greedy", "aggressive", "builder", "random"), 4),
         "explore": explore_analysis(
             "tyranno-ex", ("greedy", "aggressive", "builder", "greedy"),
-            ("chips_per_player=8:16", "set_limit=1:4", "five_points=0:10"),
+            ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
         ),
     },
 )

@@ -20,7 +20,7 @@ SPEC = GameSpec(
         "rate": rating_analysis("tyros", ("planner", "greedy", "random"), 4),
         "explore": explore_analysis(
             "tyros", ("planner", "greedy", "planner", "greedy"),
-            ("city_cost=3:7", "cards_kept=0:6", "bank_buy_cost=2:5"),
+            ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
         ),
     },
 )

@@ -1,0 +1,112 @@
+"""Policies: legal choices, parameters, strength against weaker play, no peeking at the draw pile."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tyrsim.core.game import PolicyError, RandomPolicy
+from tyrsim.core.runner import play
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.game import PLACE, Draw, ZooGame
+from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, MctsPolicy
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+
+def positions(n: int, seed: int = 0):
+    """States met in random games, several per game."""
+    game, rng, out = ZooGame(Rules(expert=True)), np.random.default_rng(seed), []
+    while len(out) < n:
+        state = game.new_state(rng)
+        while not state.is_terminal():
+            if len(state.legal_actions()) > 1 and rng.random() < 0.1:
+                out.append(state.clone())
+            state.apply(RandomPolicy().choose(state, rng))
+    return out[:n]
+
+
+@pytest.mark.parametrize("text", ["greedy", "heuristic", "mcts:playouts=8,rollout=random"])
+def test_policies_choose_legal_actions(text):
+    policy = SPEC.make_policy(text)
+    rng = np.random.default_rng(1)
+    for state in positions(25):
+        assert policy.choose(state, rng) in state.legal_actions()
+
+
+def test_policy_parameters():
+    assert SPEC.make_policy("heuristic:take_threshold=2.5").take_threshold == 2.5
+    assert SPEC.make_policy("mcts:playouts=10,horizon=0").playouts == 10
+    with pytest.raises(PolicyError, match="rollout"):
+        SPEC.make_policy("mcts:rollout=telepathy")
+    with pytest.raises(PolicyError, match="take_threshold"):
+        SPEC.make_policy("heuristic:colour=red")
+
+
+def win_rate(a, b, games: int, seed: int) -> float:
+    """a's share of wins against b, seats alternating."""
+    game, rng, wins = ZooGame(Rules()), np.random.default_rng(seed), 0.0
+    for g in range(games):
+        seat = g % 2
+        record = play(game, [a, b] if seat == 0 else [b, a], rng)
+        wins += (seat in record.winners) / len(record.winners)
+    return wins / games
+
+
+def test_greedy_beats_random():
+    # about 0.8 in long runs; 60 games: standard error about 0.05
+    assert win_rate(SPEC.make_policy("greedy"), RandomPolicy(), 60, seed=3) > 0.6
+
+
+def test_heuristic_beats_greedy():
+    # about 0.95 in long runs; 30 games: standard error about 0.04
+    assert win_rate(HeuristicPolicy(), SPEC.make_policy("greedy"), 30, seed=4) > 0.75
+
+
+@pytest.mark.slow
+def test_mcts_beats_heuristic():
+    # with 10 playouts about 0.78 (30 playouts, the default: 0.90 over 200 games);
+    # 40 games: standard error about 0.065, so the bound is over 3 standard errors away
+    assert win_rate(MctsPolicy(playouts=10), HeuristicPolicy(), 40, seed=6) > 0.55
+
+
+def test_mcts_never_reads_the_draw_pile_order():
+    policy = MctsPolicy(playouts=40, rollout="random")
+    compared = 0
+    for state in positions(12, seed=5):
+        if state.phase == PLACE or not any(isinstance(a, Draw) for a in state.legal_actions()):
+            continue
+        shuffled = state.clone()
+        order = np.random.default_rng(9).permutation(len(shuffled.pile))
+        shuffled.pile = [state.pile[i] for i in order]
+        if shuffled.pile != state.pile:
+            assert policy.choose(state, np.random.default_rng(7)) == policy.choose(shuffled, np.random.default_rng(7))
+            compared += 1
+    assert compared >= 3
+
+
+def test_determinize_keeps_what_is_known(game):
+    state = game.new_state(np.random.default_rng(3))
+    world = state.determinize(np.random.default_rng(4))
+    assert sorted(c.id for c in world.pile) == sorted(c.id for c in state.pile)
+    assert world.pile.index(game.final_card) == state.pile.index(game.final_card)
+    assert world.pile != state.pile and world.discard == state.discard
+
+
+def test_spec():
+    assert SPEC.name == "zooloretto-duell" and SPEC.players == (2,)
+    assert set(SPEC.policies) == {"random", "greedy", "heuristic", "mcts"}
+    assert {"game", "zoo-ev", "rate", "explore"} <= set(SPEC.analyses)
+    assert isinstance(SPEC.make_game(Rules(), 2), ZooGame)
+    with pytest.raises(ValueError, match="2 players"):
+        SPEC.make_game(Rules(), 3)
+
+
+def test_margin_is_antisymmetric_and_values_a_lead(state, pick):
+    from tyrsim.games.zooloretto_duell.evaluation import margin
+
+    assert margin(state, 0) == margin(state, 1) == 0.0
+    state.pens[0][0] = [pick("gorilla"), pick("gorilla")]  # 2 : 0 gorillas, target 3
+    lead = margin(state, 0)
+    assert lead > 1.0 and margin(state, 1) == -lead  # the final majority plus most of the next marker
+    for position in positions(5, seed=2):
+        assert margin(position, 0) == pytest.approx(-margin(position, 1))

@@ -1,0 +1,226 @@
+"""Zooloretto Duell analyses: what a zoo is worth and where the points come from, and a policy tournament.
+
+`game` / `zoo-ev` are the generic game analysis with this game's tables added:
+points by source, symbol firing rates, the margin distribution, game length,
+the first player's advantage and what ended the game. The policy tournament
+(every pair of policies in both seat orders) is the shared `rate` analysis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core import stats
+from tyrsim.core.analysis import Analysis, Metric
+from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.playouts import game_analysis
+from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
+
+GAME = "zooloretto-duell"
+SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
+SYMBOL_COUNTERS = (
+    "lightning",
+    "heart",
+    "heart_wasted",
+    "square",
+    "square_wasted",
+    "third_symbol",
+    "stand_coin",
+    "steals",
+    "disposals",
+    "expert_discards",
+)
+
+
+def _mean_rows(groups, columns, label: str) -> list[dict]:
+    rows = []
+    for key, group in groups:
+        for column in columns:
+            mean, low, high = stats.mean_interval(group[column])
+            rows.append({"policy": key, label: column, "mean": mean, "ci_low": low, "ci_high": high})
+    return rows
+
+
+def _share_rows(counts: pd.Series, n: int, **keys) -> list[dict]:
+    low, high = stats.wilson_interval(counts.to_numpy(), n)
+    return [
+        {**keys, "value": value, "games": int(k), "share": k / n, "ci_low": lo, "ci_high": hi}
+        for value, k, lo, hi in zip(counts.index, counts.to_numpy(), low, high, strict=True)
+    ]
+
+
+def _leader_wins(raw: pd.DataFrame, source: str) -> pd.DataFrame:
+    """Per game with a leader in `source` (more points from it): the leader's policy and whether they won."""
+    ordered = raw.sort_values(["game_id", "seat"])
+    first, second = ordered.iloc[0::2].reset_index(drop=True), ordered.iloc[1::2].reset_index(drop=True)
+    lead = first[source] != second[source]
+    first_leads = first[source] > second[source]
+    return pd.DataFrame(
+        {
+            "policy": np.where(first_leads, first["policy"], second["policy"])[lead],
+            "won": np.where(first_leads, first["win_share"], second["win_share"])[lead],
+        }
+    )
+
+
+def _marker_leader_wins(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+    g = _leader_wins(raw, "marker_points").groupby("policy", sort=True)["won"]
+    return pd.DataFrame({"successes": g.sum(), "n": g.size()}).reset_index()
+
+
+MARKER_LEADER = Metric(
+    "proportion", ("policy",), _marker_leader_wins, "share of games won by the player with more interim marker points"
+)
+
+
+def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """Score per policy and seat, points by source, symbols, margins, game length, first player, end triggers."""
+    by_policy = raw.groupby("policy", sort=True)
+    seated = raw.groupby(["policy", "seat"], sort=True)
+    per_seat = pd.DataFrame(
+        {
+            "games": seated.size(),
+            "wins": seated["win_share"].sum(),
+            "mean_score": seated["score"].mean(),
+            "sd_score": seated["score"].std(ddof=1),
+        }
+    )
+    per_seat["win_rate"] = per_seat["wins"] / per_seat["games"]
+    per_seat["win_low"], per_seat["win_high"] = stats.wilson_interval(per_seat["wins"], per_seat["games"])
+    per_seat["score_low"], per_seat["score_high"] = stats.t_interval(
+        per_seat["mean_score"], per_seat["sd_score"], per_seat["games"]
+    )
+    sources = pd.DataFrame(_mean_rows(by_policy, (*SOURCES, "score"), "source"))
+    symbols = pd.DataFrame(_mean_rows(by_policy, SYMBOL_COUNTERS, "counter"))
+    fired = [
+        (policy, column, int((group[column] > 0).sum()), len(group))
+        for policy, group in by_policy
+        for column in SYMBOL_COUNTERS
+    ]
+    k = np.array([f[2] for f in fired])
+    n = np.array([f[3] for f in fired])
+    symbols["share_of_games"] = k / n
+    symbols["share_low"], symbols["share_high"] = stats.wilson_interval(k, n)
+
+    margin_summary = pd.DataFrame(_mean_rows(by_policy, ("margin",), "quantity"))
+    margins = []
+    for policy, group in by_policy:
+        margins += _share_rows(group["margin"].value_counts().sort_index(), len(group), policy=policy)
+
+    games = raw[raw["seat"] == 0]  # one row per game
+    n_games = len(games)
+    length = pd.DataFrame(
+        [
+            dict(
+                zip(
+                    ("quantity", "mean", "ci_low", "ci_high"),
+                    (column, *stats.mean_interval(games[column])),
+                    strict=True,
+                )
+            )
+            for column in ("rounds", "actions")
+        ]
+    )
+    rounds = pd.DataFrame(_share_rows(games["rounds"].value_counts().sort_index(), n_games))
+    wins = games["win_share"].sum()
+    win_low, win_high = stats.wilson_interval(wins, n_games)
+    adv, adv_low, adv_high = stats.mean_interval(games["margin"])
+    first = pd.DataFrame(
+        [
+            {
+                "games": n_games,
+                "first_player_win_rate": wins / n_games,
+                "win_low": float(win_low),
+                "win_high": float(win_high),
+                "first_player_margin": adv,
+                "margin_low": adv_low,
+                "margin_high": adv_high,
+            }
+        ]
+    )
+    ended = pd.Series({t: games[f"ended_by_{t}"].sum() for t in END_TRIGGERS})
+    ends = pd.DataFrame(_share_rows(ended, n_games)).rename(columns={"value": "ended_by"})
+    leaders = []
+    for source in SOURCES + ("coins",):
+        won = _leader_wins(raw, source)["won"]
+        low, high = stats.wilson_interval(won.sum(), len(won))
+        leaders.append(
+            {
+                "source": source,
+                "games_with_a_leader": len(won),
+                "leader_win_rate": won.mean(),
+                "ci_low": float(low),
+                "ci_high": float(high),
+            }
+        )
+    return {
+        "by_policy_and_seat": per_seat.reset_index(),
+        "points_by_source": sources,
+        "leader_wins": pd.DataFrame(leaders),
+        "symbols": symbols,
+        "margin_summary": margin_summary.drop(columns="quantity"),
+        "margin_distribution": pd.DataFrame(margins),
+        "game_length": length,
+        "rounds_distribution": rounds.rename(columns={"value": "rounds"}),
+        "first_player": first,
+        "end_triggers": ends,
+    }
+
+
+def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Mean points by source per policy, and the margin distribution."""
+    import matplotlib.pyplot as plt
+
+    out = {}
+    sources = tables["points_by_source"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    policies = list(dict.fromkeys(sources["policy"]))
+    width = 0.8 / max(1, len(policies))
+    for i, policy in enumerate(policies):
+        part = sources[sources["policy"] == policy]
+        x = np.arange(len(part)) + i * width
+        err = [part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]]
+        ax.bar(x, part["mean"], width, yerr=err, label=str(policy), capsize=3)
+        ax.set_xticks(np.arange(len(part)) + width * (len(policies) - 1) / 2, part["source"], rotation=15)
+    ax.set_ylabel("mean points per game (95% interval)")
+    ax.legend(title="policy")
+    fig.tight_layout()
+    out["points_by_source"] = fig
+
+    margins = tables["margin_distribution"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for policy, part in margins.groupby("policy", sort=True):
+        ax.plot(part["value"], part["share"], marker="o", label=str(policy))
+    ax.set_xlabel("final margin (own score - opponent's)")
+    ax.set_ylabel("share of games")
+    ax.legend(title="policy")
+    fig.tight_layout()
+    out["margin_distribution"] = fig
+    return out
+
+
+def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
+    analysis = game_analysis(
+        GAME,
+        default_policies,
+        name=name,
+        summary="expected final score per seat and policy, by source, with symbol rates, margins and game length",
+        extra_tables=zoo_tables,
+        extra_figures=zoo_figures,
+    )
+    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER})
+
+
+ANALYSES = {
+    "game": zoo_ev_analysis("game", ("heuristic", "heuristic")),
+    "zoo-ev": zoo_ev_analysis("zoo-ev", ("heuristic", "heuristic")),
+    "rate": rating_analysis(GAME, ("heuristic", "greedy", "random"), 2),
+    "explore": explore_analysis(
+        GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4")
+    ),
+}

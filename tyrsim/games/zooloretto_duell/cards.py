@@ -1,0 +1,190 @@
+"""Zooloretto Duell components: the cards, the scoring markers, and their data files.
+
+The rulebook prints the card counts (45 animals, 12 vending stands, 3 offspring,
+the "final round" card) but not which animal cards carry which symbol, nor the
+scoring markers' values. Those come from `data/symbols.toml` and
+`data/markers.toml` (a stated assumption) or from a user's own files, validated
+here with errors that name the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tyrsim.core.rules import RuleError
+
+# enclosures in the order of their target values 3 to 8
+SPECIES = ("gorilla", "bison", "antelope", "bear", "tiger", "hyena")
+SPECIES_CARDS = (5, 6, 7, 8, 9, 10)
+STAND = -1  # `Card.species` of a vending stand
+FINAL_ROUND = -2  # `Card.species` of the "final round" card
+
+# symbols on animal cards
+NO_SYMBOL, LIGHTNING, HEART, SQUARE = 0, 1, 2, 3
+ANIMAL_SYMBOLS = ("", "lightning", "heart", "square")
+# species that may carry a symbol (the rulebook's "The Symbols")
+SYMBOL_SPECIES = {
+    "lightning": set(SPECIES),
+    "heart": {"bear", "tiger", "hyena"},
+    "square": {"antelope", "tiger", "hyena"},
+}
+OFFSPRING_SPECIES = (3, 4, 5)  # bear, tiger, hyena
+
+# vending stands: every colour has each symbol once
+COLOURS = ("red", "green", "blue", "yellow")
+STAND_SYMBOLS = ("ice cream", "pretzel", "drink")
+
+
+class DataFileError(RuleError):
+    """A symbols or markers file that cannot be read or whose values are not allowed."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One card; cards compare by identity (every physical card is distinct)."""
+
+    id: int
+    species: int  # 0..5 (SPECIES), STAND or FINAL_ROUND
+    symbol: int  # animals: NO_SYMBOL/LIGHTNING/HEART/SQUARE; stands: index in STAND_SYMBOLS
+    colour: int = -1  # stands: index in COLOURS
+    offspring: bool = False
+    # cards with the same kind are interchangeable in play (an offspring plays like a plain animal)
+    kind: tuple = ()
+
+    def __repr__(self) -> str:
+        if self.species == FINAL_ROUND:
+            return "final-round card"
+        if self.species == STAND:
+            return f"{COLOURS[self.colour]} {STAND_SYMBOLS[self.symbol]} stand"
+        name = SPECIES[self.species]
+        if self.offspring:
+            return f"{name} offspring"
+        return f"{name}({ANIMAL_SYMBOLS[self.symbol]})" if self.symbol else name
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A scoring marker: plus points and maybe a coin, or the "final round" marker."""
+
+    points: int = 0
+    coin: bool = False
+    final_round: bool = False
+
+    def __repr__(self) -> str:
+        if self.final_round:
+            return "final-round marker"
+        return f"{self.points}{' + coin' if self.coin else ''}"
+
+
+def _card(id_: int, species: int, symbol: int, colour: int = -1, offspring: bool = False) -> Card:
+    kind = (species, 0 if offspring else symbol, colour)
+    return Card(id_, species, symbol, colour, offspring, kind)
+
+
+def make_cards(symbols: tuple[tuple[int, int, int], ...]) -> tuple[Card, ...]:
+    """All 61 cards: 45 animals (symbols per species as (lightning, heart, square)),
+    12 vending stands, 3 offspring and the "final round" card."""
+    faces: list[tuple] = []  # (species, symbol, colour, offspring) of each card
+    for s, count in enumerate(SPECIES_CARDS):
+        marks = [LIGHTNING] * symbols[s][0] + [HEART] * symbols[s][1] + [SQUARE] * symbols[s][2]
+        faces += [(s, mark, -1, False) for mark in marks + [NO_SYMBOL] * (count - len(marks))]
+    faces += [(STAND, symbol, colour, False) for colour in range(len(COLOURS)) for symbol in range(len(STAND_SYMBOLS))]
+    faces += [(s, NO_SYMBOL, -1, True) for s in OFFSPRING_SPECIES]
+    faces.append((FINAL_ROUND, NO_SYMBOL, -1, False))
+    cards = [_card(i, *face) for i, face in enumerate(faces)]
+    return tuple(cards)
+
+
+def _read(path: str, default: str) -> tuple[str, dict[str, Any]]:
+    """(name to quote in errors, parsed TOML) of a user's file, or of the bundled default."""
+    try:
+        if path:
+            return path, tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        text = (resources.files("tyrsim.games.zooloretto_duell") / "data" / default).read_text("utf-8")
+        return default, tomllib.loads(text)
+    except OSError as exc:
+        raise DataFileError(f"file {path!r}: cannot be read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"file {path or default!r}: not valid TOML ({exc})") from None
+
+
+def _count(name: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DataFileError(f"file {name!r}: key {key!r}: {value!r} is not allowed; expected an integer >= 0")
+    return value
+
+
+@lru_cache(maxsize=32)
+def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
+    """Per species (in SPECIES order): how many cards show (lightning, heart, square)."""
+    name, data = _read(path, "symbols.toml")
+    unknown = set(data) - set(SPECIES)
+    if unknown:
+        raise DataFileError(f"file {name!r}: unknown species {sorted(unknown)}; the species are: {', '.join(SPECIES)}")
+    out = []
+    for species, cards in zip(SPECIES, SPECIES_CARDS, strict=True):
+        if species not in data:
+            raise DataFileError(f"file {name!r}: missing table [{species}]; every species needs one")
+        table = data[species]
+        if not isinstance(table, dict):
+            raise DataFileError(f"file {name!r}: key {species!r} must be a table like [{species}]")
+        for symbol in table:
+            if symbol not in SYMBOL_SPECIES:
+                raise DataFileError(
+                    f"file {name!r}: key '{species}.{symbol}': unknown symbol; "
+                    f"expected one of {', '.join(SYMBOL_SPECIES)}"
+                )
+            if species not in SYMBOL_SPECIES[symbol] and table[symbol]:
+                allowed = ", ".join(s for s in SPECIES if s in SYMBOL_SPECIES[symbol])
+                raise DataFileError(
+                    f"file {name!r}: key '{species}.{symbol}': the {symbol} symbol appears only on {allowed}"
+                )
+        counts = tuple(_count(name, f"{species}.{sym}", table.get(sym, 0)) for sym in SYMBOL_SPECIES)
+        if sum(counts) > cards:
+            raise DataFileError(
+                f"file {name!r}: key {species!r}: {sum(counts)} cards with a symbol, "
+                f"but the game has only {cards} {species} cards"
+            )
+        out.append(counts)
+    return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def load_markers(path: str = "") -> tuple[Marker, ...]:
+    """The 8 scoring markers, from the top of the stockpile to the bottom."""
+    name, data = _read(path, "markers.toml")
+    markers = data.get("markers")
+    if set(data) != {"markers"} or not isinstance(markers, list):
+        raise DataFileError(f"file {name!r}: expected exactly one key 'markers', a list of 8 marker tables")
+    if len(markers) != 8:
+        raise DataFileError(f"file {name!r}: key 'markers': {len(markers)} markers; the game has 8")
+    out = []
+    for i, item in enumerate(markers):
+        key = f"markers[{i}]"
+        if not isinstance(item, dict) or set(item) - {"points", "coin", "final_round"}:
+            raise DataFileError(
+                f"file {name!r}: key {key!r}: {item!r} is not allowed; expected "
+                "{points = N, coin = true/false} or {final_round = true}"
+            )
+        if item.get("final_round", False) is True:
+            if set(item) != {"final_round"}:
+                raise DataFileError(f"file {name!r}: key {key!r}: the final-round marker has no points or coin")
+            out.append(Marker(final_round=True))
+            continue
+        if "final_round" in item and item["final_round"] is not False:
+            raise DataFileError(f"file {name!r}: key '{key}.final_round': expected true or false")
+        coin = item.get("coin", False)
+        if not isinstance(coin, bool):
+            raise DataFileError(f"file {name!r}: key '{key}.coin': {coin!r} is not allowed; expected true or false")
+        if "points" not in item:
+            raise DataFileError(f"file {name!r}: key {key!r}: a scoring marker needs 'points'")
+        out.append(Marker(_count(name, f"{key}.points", item["points"]), coin))
+    finals = sum(m.final_round for m in out)
+    if finals != 1:
+        raise DataFileError(f"file {name!r}: key 'markers': {finals} final-round markers; the game has exactly 1")
+    return tuple(out)

@@ -1,0 +1,649 @@
+"""The Zooloretto Duell engine: set-up, the actions A/B/C, symbols, interim and final scoring.
+
+Two players (seat 0 begins the first round). A turn is one action in phase
+`TURN`; drawing a card (action A) leads to phase `PLACE`, where the same player
+connects it to a truck (or, in the expert variant, pays to discard it); a
+square symbol leads to phase `DONATION`, where the player picks a card from the
+discard pile. The only chance is the shuffle at set-up, drawn from the
+generator given to `new_state`; policies never read the draw pile's order
+(search policies use `determinize`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from tyrsim.games.zooloretto_duell.cards import (
+    COLOURS,
+    FINAL_ROUND,
+    HEART,
+    LIGHTNING,
+    SPECIES,
+    STAND,
+    Card,
+    Marker,
+    load_markers,
+    load_symbols,
+    make_cards,
+)
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+TURN, PLACE, DONATION, OVER = 0, 1, 2, 3
+
+# per-seat counters reported by `stats`, in this order in `ZooState.counts`
+COUNTERS = (
+    "lightning",  # second lightning of a species placed: 1 minus point
+    "heart",  # second heart placed and the offspring taken
+    "heart_wasted",  # second heart placed, offspring already gone
+    "square",  # second square placed: a card taken from the discard pile
+    "square_wasted",  # a square triggered by a donated card (the chain rule), or an empty discard pile
+    "third_symbol",  # third card with the same symbol discarded: 1 minus point
+    "stand_coin",  # second vending stand with the same symbol: 1 coin
+    "steals",
+    "disposals",  # money action II
+    "minus_disposed",  # minus points returned by money action II
+    "expert_discards",
+    "interim_markers",  # scoring markers won at interim scorings
+)
+(
+    LIGHTNING_FIRED,
+    HEART_FIRED,
+    HEART_WASTED,
+    SQUARE_FIRED,
+    SQUARE_WASTED,
+    THIRD_SYMBOL,
+    STAND_COIN,
+    STEALS,
+    DISPOSALS,
+    MINUS_DISPOSED,
+    EXPERT_DISCARDS,
+    INTERIM_MARKERS,
+) = range(len(COUNTERS))
+END_TRIGGERS = ("card", "marker", "pile")  # what made the last round the final one
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Action A, first step: pick the top card of the draw pile."""
+
+    def __repr__(self) -> str:
+        return "draw the top card"
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Action A, second step: connect the drawn card to a truck with a free place."""
+
+    card: Card
+    truck: int
+
+    def __repr__(self) -> str:
+        return f"connect {self.card} to truck {self.truck + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDrawn:
+    """Expert variant: pay to put the drawn card on the discard pile instead."""
+
+    card: Card
+
+    def __repr__(self) -> str:
+        return f"pay to discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTruck:
+    """Action B: take a truck with at least one card, quit the round, place its cards in this order."""
+
+    truck: int
+    cards: tuple[Card, ...]
+
+    def __repr__(self) -> str:
+        return f"take truck {self.truck + 1} ({', '.join(map(repr, self.cards))}) and quit"
+
+
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """Action C I: pay to steal an animal from the opponent's zoo."""
+
+    card: Card
+
+    def __repr__(self) -> str:
+        return f"pay to steal {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DisposeMinus:
+    """Action C II: pay to return all minus points."""
+
+    def __repr__(self) -> str:
+        return "pay to dispose of all minus points"
+
+
+@dataclass(frozen=True, slots=True)
+class Donate:
+    """Square symbol: take this card from the discard pile into your zoo."""
+
+    card: Card
+
+    def __repr__(self) -> str:
+        return f"take {self.card} from the discard pile"
+
+
+@dataclass(frozen=True, slots=True)
+class QuitEmptyHanded:
+    """Ruling: with the draw pile empty and every truck empty, a player leaves the round without a truck."""
+
+    def __repr__(self) -> str:
+        return "quit the round without a truck (nothing left to draw)"
+
+
+Action = Draw | Connect | DiscardDrawn | TakeTruck | Steal | DisposeMinus | Donate | QuitEmptyHanded
+DRAW, DISPOSE, QUIT_EMPTY = Draw(), DisposeMinus(), QuitEmptyHanded()
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+class ZooGame:
+    """Zooloretto Duell under `rules`, for 2 players."""
+
+    name = "zooloretto-duell"
+
+    def __init__(self, rules: Rules | None = None, num_players: int = 2) -> None:
+        if num_players != 2:
+            raise ValueError(f"Zooloretto Duell is for 2 players, not {num_players}")
+        self.rules = rules or Rules()
+        self.num_players = 2
+        self.cards = make_cards(load_symbols(self.rules.symbols_file))
+        self.markers: tuple[Marker, ...] = load_markers(self.rules.markers_file)
+        if self.rules.marker_points:  # a designer's values for the scoring markers, in stockpile order
+            points = iter(self.rules.marker_points)
+            self.markers = tuple(m if m.final_round else replace(m, points=next(points)) for m in self.markers)
+        self.deck = [c for c in self.cards if c.species != FINAL_ROUND and not c.offspring]  # animals and stands
+        self.offspring = {c.species: c for c in self.cards if c.offspring}
+        self.final_card = self.cards[-1]
+        # the actions that name one card, made once
+        self.connect = [[Connect(c, t) for t in range(len(self.rules.truck_places))] for c in self.cards]
+        self.steal = [Steal(c) for c in self.cards]
+        self.donate = [Donate(c) for c in self.cards]
+        self.takes: dict[tuple, list[TakeTruck]] = {}  # (truck, its cards) -> the take actions, made on first use
+
+    def new_state(self, rng: np.random.Generator) -> ZooState:
+        """Set-up: shuffle, turn the top card onto the discard pile, insert the final-round card."""
+        pile = [self.deck[i] for i in rng.permutation(len(self.deck))]  # top of the pile = end of the list
+        state = ZooState(self)
+        state.discard.append(pile.pop())
+        depth = min(self.rules.final_round_card_depth, len(pile))
+        pile.insert(depth, self.final_card)
+        state.pile = pile
+        state._surface()
+        return state
+
+
+class ZooState:
+    """A position of Zooloretto Duell; the public zoos plus the hidden draw pile order."""
+
+    __slots__ = (
+        "game",
+        "rules",
+        "targets",
+        "capacities",
+        "pile",
+        "discard",
+        "trucks",
+        "taken",
+        "last_taker",
+        "to_move",
+        "phase",
+        "drawn",
+        "queue",
+        "pens",
+        "stands",
+        "offspring",
+        "markers",
+        "won",
+        "final_card_aside",
+        "final_marker_aside",
+        "final_round",
+        "end_trigger",
+        "scored",
+        "vending_scored",
+        "coins",
+        "minus",
+        "rounds",
+        "counts",
+    )
+
+    def __init__(self, game: ZooGame) -> None:
+        rules = game.rules
+        self.game = game
+        self.rules = rules
+        self.targets = rules.target_values
+        self.capacities = rules.truck_places
+        self.pile: list[Card] = []
+        self.discard: list[Card] = []
+        self.trucks: list[list[Card]] = [[] for _ in self.capacities]
+        self.taken: list[int | None] = [None, None]  # truck index taken this round; -1: quit without one
+        self.last_taker = 0
+        self.to_move = 0  # players decide who begins: seat 0
+        self.phase = TURN
+        self.drawn: Card | None = None
+        self.queue: list[Card] = []  # cards of a taken truck still to be placed
+        self.pens: list[list[list[Card]]] = [[[] for _ in SPECIES] for _ in range(2)]
+        self.stands: list[list[Card]] = [[], []]
+        self.offspring: dict[int, Card | None] = dict(game.offspring)  # species -> card still in the supply
+        self.markers: list[Marker] = list(game.markers)  # top first
+        self.won: list[list[Marker]] = [[], []]
+        self.final_card_aside = False
+        self.final_marker_aside = False
+        self.final_round = False
+        self.end_trigger = ""
+        self.scored = [False] * len(SPECIES)
+        self.vending_scored = False
+        self.coins = [rules.starting_coins, rules.starting_coins]
+        self.minus = [0, 0]
+        self.rounds = 1
+        self.counts = [[0] * len(COUNTERS), [0] * len(COUNTERS)]
+        self._marker_surface()
+
+    # --- protocol -----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.phase == OVER else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLACE:
+            return self._placements()
+        if phase == DONATION:
+            return [self.game.donate[c.id] for c in _distinct(self.discard)]
+        if phase == OVER:
+            return []
+        game, capacities = self.game, self.capacities
+        actions: list = [DRAW] if self.pile else []
+        free_place = False
+        takes = game.takes
+        for t, truck in enumerate(self.trucks):
+            if truck:
+                options = takes.get((t, *truck))
+                if options is None:
+                    options = _take_options(t, truck)
+                    if len(truck) <= 2:  # bounded: at most one entry per truck and pair of cards
+                        takes[(t, *truck)] = options
+                actions += options
+                if len(truck) < capacities[t]:
+                    free_place = True
+            else:
+                free_place = True
+        if actions and actions[0] is DRAW and not free_place:
+            del actions[0]
+        if not actions:
+            actions.append(QUIT_EMPTY)
+        p = self.to_move
+        if self.coins[p] >= self.rules.money_action_cost:
+            steal = game.steal
+            actions.extend(steal[c.id] for c in _distinct([c for pen in self.pens[1 - p] for c in pen]))
+            if self.minus[p]:
+                actions.append(DISPOSE)
+        return actions
+
+    def apply(self, action: Action) -> None:
+        p = self.to_move
+        kind = type(action)
+        if kind is Draw:
+            self._draw()
+        elif kind is Connect:
+            self.trucks[action.truck].append(action.card)
+            self.drawn = None
+            self.phase = TURN
+            self._end_turn(p)
+        elif kind is TakeTruck:
+            truck = self.trucks[action.truck]
+            self.queue = list(action.cards)
+            truck.clear()
+            self.taken[p] = action.truck
+            self.last_taker = p
+            self._unload(p)
+        elif kind is Donate:
+            self.discard.remove(action.card)
+            self.phase = TURN
+            self._place(p, action.card, donated=True)  # a square triggered here goes to waste
+            self._unload(p)
+        elif kind is Steal:
+            self._steal(p, action.card)
+        elif kind is DisposeMinus:
+            self.coins[p] -= self.rules.money_action_cost
+            self.counts[p][DISPOSALS] += 1
+            self.counts[p][MINUS_DISPOSED] += self.minus[p]
+            self.minus[p] = 0
+            self._end_turn(p)
+        elif kind is DiscardDrawn:
+            self.coins[p] -= self.rules.expert_discard_cost
+            self.counts[p][EXPERT_DISCARDS] += 1
+            self.discard.append(action.card)
+            self.drawn = None
+            self.phase = TURN
+            self._end_turn(p)
+        elif kind is QuitEmptyHanded:
+            self.taken[p] = -1
+            self._end_turn(p)
+        else:
+            raise ValueError(f"not a Zooloretto Duell action: {action!r}")
+
+    def scores(self) -> list[float]:
+        """Final scores (during play: the score if the game ended now)."""
+        return [float(self.score_parts(p)["score"]) for p in range(2)]
+
+    def score_parts(self, p: int) -> dict[str, int]:
+        """Final scoring of player p: scoring markers + plus points (majorities, coins) - minus points."""
+        o = 1 - p
+        majorities = sum(len(mine) > len(theirs) for mine, theirs in zip(self.pens[p], self.pens[o], strict=True))
+        parts = {
+            "marker_points": sum(m.points for m in self.won[p]),
+            "majority_points": self.rules.majority_points * majorities,
+            "coin_points": self.coins[p] // self.rules.coins_per_point,
+            "minus_points": self.minus[p],
+        }
+        parts["score"] = (
+            parts["marker_points"] + parts["majority_points"] + parts["coin_points"] - parts["minus_points"]
+        )
+        return parts
+
+    def winners(self) -> list[int]:
+        """Highest score; on a tie the most coins; still tied: a shared victory."""
+        keys = [(s, self.coins[p]) for p, s in enumerate(self.scores())]
+        return [p for p, key in enumerate(keys) if key == max(keys)]
+
+    def stats(self) -> dict[str, float]:
+        out: dict[str, float] = {
+            "rounds": self.rounds,
+            "interim_scorings": sum(self.scored) + self.vending_scored,
+        }
+        for trigger in END_TRIGGERS:
+            out[f"ended_by_{trigger}"] = float(self.end_trigger == trigger)
+        parts = [self.score_parts(p) for p in range(2)]
+        for p in range(2):
+            for key, value in parts[p].items():
+                if key != "score":  # the runner reports the score itself
+                    out[f"{key}_p{p}"] = value
+            out[f"margin_p{p}"] = parts[p]["score"] - parts[1 - p]["score"]
+            out[f"coins_p{p}"] = self.coins[p]
+            for name, value in zip(COUNTERS, self.counts[p], strict=True):
+                out[f"{name}_p{p}"] = value
+        return out
+
+    def clone(self) -> ZooState:
+        new = ZooState.__new__(ZooState)
+        new.game, new.rules, new.targets, new.capacities = self.game, self.rules, self.targets, self.capacities
+        new.last_taker, new.to_move, new.phase, new.drawn = self.last_taker, self.to_move, self.phase, self.drawn
+        new.final_card_aside, new.final_marker_aside = self.final_card_aside, self.final_marker_aside
+        new.final_round, new.end_trigger, new.rounds = self.final_round, self.end_trigger, self.rounds
+        new.vending_scored = self.vending_scored
+        new.pile = self.pile[:]
+        new.discard = self.discard[:]
+        new.trucks = [t[:] for t in self.trucks]
+        new.taken = self.taken[:]
+        new.queue = self.queue[:]
+        new.pens = [[pen[:] for pen in zoo] for zoo in self.pens]
+        new.stands = [s[:] for s in self.stands]
+        new.offspring = dict(self.offspring)
+        new.markers = self.markers[:]
+        new.won = [w[:] for w in self.won]
+        new.scored = self.scored[:]
+        new.coins = self.coins[:]
+        new.minus = self.minus[:]
+        new.counts = [c[:] for c in self.counts]
+        return new
+
+    def determinize(self, rng: np.random.Generator) -> ZooState:
+        """A clone whose draw pile is re-shuffled: what a player can know, with the unseen order sampled.
+
+        The pile's contents are public (every other card is in view or was seen), its
+        order is not; the final-round card keeps its known depth.
+        """
+        new = self.clone()
+        # sorted first, so the sample depends only on what is unseen, never on the real order
+        unseen = sorted((c for c in new.pile if c.species != FINAL_ROUND), key=lambda c: c.id)
+        order = rng.permutation(len(unseen))
+        shuffled = [unseen[i] for i in order]
+        if len(unseen) != len(new.pile):
+            shuffled.insert(new.pile.index(self.game.final_card), self.game.final_card)
+        new.pile = shuffled
+        return new
+
+    def with_cards(self, player: int, cards: Iterable[Card]) -> tuple[ZooState, int]:
+        """A clone where `player` has placed `cards` in this order (for a policy's look-ahead).
+
+        Returns the clone and how many square donations became due (not carried out).
+        """
+        new = self.clone()
+        due = sum(new._place(player, card, donated=False) for card in cards)
+        return new, due
+
+    def __repr__(self) -> str:
+        lines = [
+            f"round {self.rounds}{' (final)' if self.final_round else ''}, P{self.to_move} to move; "
+            f"draw pile {len(self.pile)}, discard top {self.discard[-1] if self.discard else '-'}"
+        ]
+        lines.append("trucks: " + " | ".join(", ".join(map(repr, t)) or "empty" for t in self.trucks))
+        for p in range(2):
+            pens = "; ".join(
+                f"{SPECIES[s]} {len(pen)}" + ("*" if self.scored[s] else "")
+                for s, pen in enumerate(self.pens[p])
+                if pen
+            )
+            lines.append(
+                f"P{p}: {pens or 'no animals'}; stands {len(self.stands[p])}; coins {self.coins[p]}, "
+                f"minus {self.minus[p]}, markers {self.won[p]}"
+            )
+        return "\n".join(lines)
+
+    # --- steps --------------------------------------------------------------------------------
+
+    def _placements(self) -> list[Action]:
+        card, capacities = self.drawn, self.capacities
+        connect = self.game.connect[card.id]
+        actions: list = []
+        empty_sizes = []  # empty trucks of the same size are one choice
+        for t, truck in enumerate(self.trucks):
+            if not truck:
+                if capacities[t] not in empty_sizes:
+                    empty_sizes.append(capacities[t])
+                    actions.append(connect[t])
+            elif len(truck) < capacities[t]:
+                actions.append(connect[t])
+        # expert variant: not in the final round (drawing the card that starts it counts)
+        rules = self.rules
+        if rules.expert and not self.final_round and self.coins[self.to_move] >= rules.expert_discard_cost:
+            actions.append(DiscardDrawn(card))
+        return actions
+
+    def _draw(self) -> None:
+        pile = self.pile
+        self.drawn = pile.pop()
+        if self.final_card_aside:
+            self._make_final_round("card")
+        if pile and pile[-1].species == FINAL_ROUND:
+            self._surface()
+        if not pile:
+            # ruling: the round in which the last card is drawn is the last one
+            self._make_final_round("pile")
+        self.phase = PLACE
+
+    def _surface(self) -> None:
+        """When the final-round card turns up on top of the draw pile it is put aside."""
+        if self.pile and self.pile[-1].species == FINAL_ROUND:
+            self.pile.pop()
+            self.final_card_aside = True
+
+    def _marker_surface(self) -> None:
+        """When the final-round marker turns up on top of the stockpile it is put aside."""
+        if self.markers and self.markers[0].final_round:
+            self.markers.pop(0)
+            self.final_marker_aside = True
+
+    def _make_final_round(self, trigger: str) -> None:
+        if not self.final_round:
+            self.final_round = True
+            self.end_trigger = trigger
+
+    def _unload(self, p: int) -> None:
+        """Place the taken truck's remaining cards in order; pause for a square's donation."""
+        queue = self.queue
+        while queue:
+            if self._place(p, queue.pop(0), donated=False):
+                self.phase = DONATION
+                return
+        self._end_turn(p)
+
+    def _steal(self, p: int, card: Card) -> None:
+        self.coins[p] -= self.rules.money_action_cost
+        self.counts[p][STEALS] += 1
+        self.pens[1 - p][card.species].remove(card)
+        # ruling: stealing counts as placing the animal in your enclosure, so its symbol triggers
+        if self.rules.steal_triggers_symbols:
+            if self._place(p, card, donated=False):
+                self.phase = DONATION
+                return
+        else:
+            self.pens[p][card.species].append(card)
+            self._check_species(card.species)
+        self._end_turn(p)
+
+    def _place(self, p: int, card: Card, donated: bool) -> bool:
+        """Put a card in player p's zoo with its symbol's effect; True if a square's donation is due.
+
+        `donated`: the card came from the discard pile by a square, so a further
+        square goes to waste (a different symbol is carried out).
+        """
+        counts = self.counts[p]
+        symbol = card.symbol
+        if card.species == STAND:
+            stands = self.stands[p]
+            same = 0
+            for c in stands:
+                if c.symbol == symbol:
+                    same += 1
+            if same >= 2:  # the third stand with the same symbol
+                self.discard.append(card)
+                self.minus[p] += 1
+                counts[THIRD_SYMBOL] += 1
+                return False
+            stands.append(card)
+            if same == 1:
+                self.coins[p] += 1
+                counts[STAND_COIN] += 1
+            if not self.vending_scored and len({c.colour for c in stands}) == len(COLOURS):
+                self.vending_scored = True
+                self._award(p)
+            return False
+        s = card.species
+        pen = self.pens[p][s]
+        due = False
+        if symbol:
+            same = 0
+            for c in pen:
+                if c.symbol == symbol:
+                    same += 1
+            if same >= 2:  # the third animal of the species with the same symbol
+                self.discard.append(card)
+                self.minus[p] += 1
+                counts[THIRD_SYMBOL] += 1
+                self._check_species(s)  # a stolen card leaving the other zoo can still break a tie
+                return False
+            pen.append(card)
+            if same == 1:
+                if symbol == LIGHTNING:
+                    self.minus[p] += 1
+                    counts[LIGHTNING_FIRED] += 1
+                elif symbol == HEART:
+                    child = self.offspring.get(s)
+                    if child is not None:
+                        self.offspring[s] = None
+                        pen.append(child)
+                        counts[HEART_FIRED] += 1
+                    else:
+                        counts[HEART_WASTED] += 1
+                elif donated or not self.discard:
+                    counts[SQUARE_WASTED] += 1
+                else:
+                    counts[SQUARE_FIRED] += 1
+                    due = True
+        else:
+            pen.append(card)
+        self._check_species(s)
+        return due
+
+    def _check_species(self, s: int) -> None:
+        """Interim scoring: enclosures together at the target value and one player strictly ahead."""
+        if self.scored[s]:
+            return
+        mine, theirs = len(self.pens[0][s]), len(self.pens[1][s])
+        if mine + theirs >= self.targets[s] and mine != theirs:
+            self.scored[s] = True
+            self._award(0 if mine > theirs else 1)
+
+    def _award(self, p: int) -> None:
+        """Player p takes the top scoring marker (and a coin if it shows one)."""
+        if not self.markers:  # only with a designer's marker file: the scoring earns nothing
+            return
+        marker = self.markers.pop(0)
+        self.won[p].append(marker)
+        self.counts[p][INTERIM_MARKERS] += 1
+        if marker.coin:
+            self.coins[p] += 1
+        if self.final_marker_aside:
+            self._make_final_round("marker")
+        self._marker_surface()
+
+    def _end_turn(self, p: int) -> None:
+        """The other player moves, unless they have quit the round; both quit: the round ends."""
+        o = 1 - p
+        if self.taken[o] is None:
+            self.to_move = o
+        elif self.taken[p] is None:
+            self.to_move = p
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        for truck in self.trucks:
+            self.discard.extend(truck)  # cards left on the remaining truck
+            truck.clear()
+        if self.final_round:
+            self.phase = OVER
+            return
+        self.rounds += 1
+        self.taken = [None, None]
+        self.to_move = self.last_taker
+
+
+def _take_options(t: int, truck: list[Card]) -> list[TakeTruck]:
+    """Taking truck t: its cards in the order they came, and the other order unless interchangeable."""
+    options = [TakeTruck(t, tuple(truck))]
+    if len(truck) > 1 and (len(truck) > 2 or truck[0].kind != truck[1].kind):
+        # a designer's bigger truck: only the reverse order besides
+        options.append(TakeTruck(t, tuple(reversed(truck))))
+    return options
+
+
+def _distinct(cards: list[Card]) -> list[Card]:
+    """One card of each kind (interchangeable cards give the same action)."""
+    seen = {}
+    for c in cards:
+        seen.setdefault(c.kind, c)
+    return list(seen.values())
+
+
+def make_game(rules: Rules, num_players: int = 2) -> ZooGame:
+    return ZooGame(rules, num_players)

@@ -1,0 +1,211 @@
+"""Zooloretto Duell policies: greedy, a hand-written heuristic, and determinized Monte Carlo search.
+
+Every policy sees only what its player may see: the zoos, trucks, markers, coins,
+the discard pile (both players watched every card go there) and the size of
+the draw pile. None reads the order of the draw pile: the greedy and heuristic
+policies never look ahead through a draw, and the search re-shuffles the unseen
+cards for every playout (`ZooState.determinize`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.games.zooloretto_duell.evaluation import margin
+from tyrsim.games.zooloretto_duell.game import (
+    DONATION,
+    PLACE,
+    DiscardDrawn,
+    DisposeMinus,
+    Draw,
+    Steal,
+    TakeTruck,
+    ZooState,
+)
+
+
+def score_now(state: ZooState, p: int) -> float:
+    """Player p's final score if the game ended now, coins counted fractionally."""
+    parts = state.score_parts(p)
+    return (
+        parts["marker_points"]
+        + parts["majority_points"]
+        + state.coins[p] / state.rules.coins_per_point
+        - parts["minus_points"]
+    )
+
+
+def _after(state: ZooState, action) -> ZooState:
+    new = state.clone()
+    new.apply(action)
+    return new
+
+
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """Plays the action that most raises its own score now (markers, majorities, coins, minus points,
+    symbol effects); a draw counts as no change, ties are broken at random."""
+
+    name: ClassVar[str] = "greedy"
+
+    def choose(self, state: ZooState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        p = state.current_player()
+        now = score_now(state, p)
+        values = [now if isinstance(a, Draw) else score_now(_after(state, a), p) for a in actions]
+        best = max(values)
+        ties = [a for a, v in zip(actions, values, strict=True) if v == best]
+        return ties[int(rng.integers(len(ties)))]
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """A good player's rules of thumb, valued by `evaluation.margin` (own worth minus the opponent's).
+
+    Take the best truck when it gains enough; steal when that gains enough after its price; dispose of
+    minus points once there are enough of them; connect a drawn card where it helps the trucks we may
+    take more than the truck the opponent would take; in the expert variant, pay to discard a card that
+    would help the opponent.
+    """
+
+    name: ClassVar[str] = "heuristic"
+    take_threshold: float = 1.5  # take a truck when it raises the margin by at least this
+    alone_take_threshold: float = 2.5  # the same once the opponent has quit (more cards are coming to us)
+    steal_threshold: float = 1.0  # steal when it raises the margin by at least this, price included
+    dispose_at: int = 3  # dispose of minus points once holding at least this many
+    opponent_weight: float = 1.0  # connecting a card: weight of the opponent's best truck against ours
+    discard_threshold: float = 0.5  # expert: discard when the trucks are better by this without the card
+    square_value: float = 0.7  # worth of a square's donation not yet chosen
+
+    def choose(self, state: ZooState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if state.phase == PLACE:
+            return self._connect(state, actions)
+        if state.phase == DONATION:
+            p = state.current_player()
+            return max(actions, key=lambda a: margin(_after(state, a), p))
+        return self._turn(state, actions)
+
+    def _gain(self, state: ZooState, p: int, action, base: float) -> float:
+        after = _after(state, action)
+        return margin(after, p) - base + self.square_value * (after.phase == DONATION)
+
+    def _turn(self, state: ZooState, actions: list):
+        p = state.current_player()
+        base = margin(state, p)
+        takes = [(self._gain(state, p, a, base), a) for a in actions if isinstance(a, TakeTruck)]
+        steals = [(self._gain(state, p, a, base), a) for a in actions if isinstance(a, Steal)]
+        best_take = max(takes, key=lambda t: t[0], default=None)
+        best_steal = max(steals, key=lambda t: t[0], default=None)
+        if best_steal and best_steal[0] >= self.steal_threshold and (not best_take or best_steal[0] > best_take[0]):
+            return best_steal[1]
+        dispose = next((a for a in actions if isinstance(a, DisposeMinus)), None)
+        if dispose and state.minus[p] >= self.dispose_at:
+            return dispose
+        draw = next((a for a in actions if isinstance(a, Draw)), None)
+        alone = state.taken[1 - p] is not None
+        threshold = self.alone_take_threshold if alone else self.take_threshold
+        if best_take and (draw is None or best_take[0] >= threshold):
+            return best_take[1]
+        if draw is not None:
+            return draw
+        return actions[0]  # nothing to draw or take: quit empty-handed
+
+    def _truck_gain(self, state: ZooState, q: int, base: float, cards: list) -> float:
+        if not cards:
+            return -math.inf
+        after, due = state.with_cards(q, cards)
+        return margin(after, q) - base + self.square_value * due
+
+    def _connect(self, state: ZooState, actions: list):
+        p, o = state.current_player(), 1 - state.current_player()
+        card = state.drawn
+        players = [p] if state.taken[o] is not None else [p, o]
+        bases = {q: margin(state, q) for q in players}
+        now = {q: [self._truck_gain(state, q, bases[q], t) for t in state.trucks] for q in players}
+
+        def board(q: int, truck: int | None) -> float:
+            """q's best truck if the card goes on `truck` (None: it is discarded)."""
+            gains = list(now[q])
+            if truck is not None:
+                gains[truck] = self._truck_gain(state, q, bases[q], state.trucks[truck] + [card])
+            best = max(gains)
+            return 0.0 if best == -math.inf else best
+
+        def value(truck: int | None) -> float:
+            mine = board(p, truck)
+            return mine - self.opponent_weight * board(o, truck) if o in players else mine
+
+        scored = [(value(a.truck), a) for a in actions if not isinstance(a, DiscardDrawn)]
+        best_value, best = max(scored, key=lambda t: t[0])
+        discard = next((a for a in actions if isinstance(a, DiscardDrawn)), None)
+        if discard is not None:
+            price = state.rules.expert_discard_cost / state.rules.coins_per_point
+            if value(None) - price >= best_value + self.discard_threshold:
+                return discard
+        return best
+
+
+ROLLOUTS = {"random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy}
+
+
+@dataclass(frozen=True)
+class MctsPolicy:
+    """Determinized flat Monte Carlo search with UCB1 over the legal actions.
+
+    Each playout re-shuffles the unseen draw pile (never the real order), plays the
+    action, then lets `rollout` play both seats until `horizon` rounds have ended,
+    counting the current one (0: to the end of the game). A finished game scores 1 / 0.5 / 0 for a win / shared
+    victory / loss; a cut-off scores 0.5 + 0.5 tanh(margin / scale).
+    """
+
+    name: ClassVar[str] = "mcts"
+    playouts: int = 30  # playouts per decision, shared among the legal actions
+    horizon: int = 1  # rounds to finish (the current one counts) before evaluating; 0: to the end
+    rollout: str = "heuristic"  # policy playing both seats in a playout: random, greedy or heuristic
+    exploration: float = 0.5  # UCB1 exploration constant
+    scale: float = 3.0  # margin that counts as a near-certain win at a cut-off
+
+    def __post_init__(self) -> None:
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout {self.rollout!r} is not allowed; expected one of {', '.join(ROLLOUTS)}")
+        if self.playouts < 1 or self.horizon < 0 or self.scale <= 0:
+            raise ValueError("playouts must be >= 1, horizon >= 0 and scale > 0")
+
+    def choose(self, state: ZooState, rng: np.random.Generator):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        p = state.current_player()
+        rollout = ROLLOUTS[self.rollout]()
+        k = len(actions)
+        visits, totals = [0] * k, [0.0] * k
+        for i in range(max(self.playouts, k)):
+            if i < k:
+                j = i
+            else:
+                log_i = math.log(i)
+                j = max(range(k), key=lambda a: totals[a] / visits[a] + self.exploration * math.sqrt(log_i / visits[a]))
+            world = state.determinize(rng)
+            world.apply(actions[j])
+            visits[j] += 1
+            totals[j] += self._playout(world, p, rollout, rng)
+        return actions[max(range(k), key=lambda a: (totals[a] / visits[a], visits[a]))]
+
+    def _playout(self, world: ZooState, p: int, rollout, rng: np.random.Generator) -> float:
+        stop = world.rounds + self.horizon if self.horizon else math.inf
+        while not world.is_terminal() and world.rounds < stop:
+            world.apply(rollout.choose(world, rng))
+        if world.is_terminal():
+            winners = world.winners()
+            return 0.0 if p not in winners else 1.0 / len(winners)
+        return 0.5 + 0.5 * math.tanh(margin(world, p) / self.scale)

@@ -1,0 +1,73 @@
+"""Zooloretto Duell rules as data; every default is the rulebook's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tyrsim.core.rules import RuleError, RuleSet, rule
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """Zooloretto Duell rules; defaults are the rulebook's (expert variant off)."""
+
+    # --- set-up ---
+    starting_coins: int = rule(1, "coins each player starts with", low=0, high=12)
+    final_round_card_depth: int = rule(
+        5, "cards under the 'final round' card when it is inserted into the draw pile", low=0, high=55
+    )
+    truck_places: tuple = rule((1, 2, 2), "places on each transport truck (1 to 5 each)")
+    target_values: tuple = rule(
+        (3, 4, 5, 6, 7, 8),
+        "target value of each enclosure (1 to 20): gorilla, bison, antelope, bear, tiger, hyena",
+    )
+    # --- actions ---
+    # at least 1: a free money action lets two players steal the same animal back and forth for ever
+    money_action_cost: int = rule(
+        2, "coins paid for a money action (steal an animal, dispose of minus points)", low=1, high=12
+    )
+    steal_triggers_symbols: bool = rule(
+        True, "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)"
+    )
+    expert: bool = rule(
+        False, "expert variant: after drawing, pay to discard the card instead (not in the final round)"
+    )
+    expert_discard_cost: int = rule(1, "coins paid to discard a drawn card in the expert variant", low=0)
+    # --- scoring ---
+    majority_points: int = rule(1, "plus points for the most animals of a species at the final scoring", low=0)
+    coins_per_point: int = rule(2, "coins worth one plus point at the final scoring", low=1)
+    # --- data the rulebook does not print ---
+    symbols_file: str = rule("", "TOML file with the symbols on the animal cards ('' = bundled assumption)")
+    markers_file: str = rule("", "TOML file with the scoring markers from the top ('' = bundled assumption)")
+    marker_points: tuple = rule(
+        (), "points of the 7 scoring markers from the top, replacing the file's (coins kept); () = the file's"
+    )
+
+    def check(self) -> None:
+        if len(self.truck_places) < 2:
+            raise RuleError(f"rule 'truck_places': {self.truck_places!r} needs at least 2 trucks for 2 players")
+        for name, low, high in (("truck_places", 1, 5), ("target_values", 1, 20)):
+            values = getattr(self, name)
+            if not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in values):
+                raise RuleError(f"rule {name!r}: {values!r} is not allowed; expected integers from {low} to {high}")
+        if len(self.target_values) != 6:
+            raise RuleError(
+                f"rule 'target_values': {self.target_values!r} needs 6 values "
+                "(gorilla, bison, antelope, bear, tiger, hyena)"
+            )
+        # load the data files now, so a bad file is reported when the rules are read
+        from tyrsim.games.zooloretto_duell.cards import load_markers, load_symbols
+
+        load_symbols(self.symbols_file)
+        scoring = sum(not m.final_round for m in load_markers(self.markers_file))
+        # the default () gives no element type, so "--rule marker_points=2,2,..." arrives as strings
+        points = tuple(int(v) if isinstance(v, str) and v.strip().isdigit() else v for v in self.marker_points)
+        object.__setattr__(self, "marker_points", points)
+        if self.marker_points and (
+            len(self.marker_points) != scoring
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in self.marker_points)
+        ):
+            raise RuleError(
+                f"rule 'marker_points': {self.marker_points!r} is not allowed; expected {scoring} integers >= 0 "
+                "(one per scoring marker, from the top), or () for the markers file's values"
+            )
