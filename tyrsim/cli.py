@@ -183,6 +183,10 @@ def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None,
         results = run_scenario(scenario, store_folder=out / STORE, fresh=fresh, n_jobs=jobs,
                                backend_name=backend, scheduler=scheduler)
         report = build_report(scenario, results, time.perf_counter() - start)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished tasks are kept in {out / STORE}; run the same command again "
+                   "to complete the work", err=True)
+        sys.exit(130)
     except ScenarioError as exc:
         raise click.UsageError(str(exc)) from None
     except (ValueError, RuleError) as exc:
@@ -307,11 +311,8 @@ def simulate(game, n_games, policies, players, rule_items, seed, jobs, out) -> N
     parse_rules(spec.rules, rule_items)
     texts = seat_policies(spec, policies, players)
     click.echo(f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
-    results = run_inline(spec, "game", {"policies": texts, "games": n_games}, rule_items, seed, jobs, out)
-    if out is not None:
-        with atomic_folder(out) as folder:
-            (folder / "games.csv").write_text(csv_text(results[0].raw))
-        click.echo(f"wrote {out / 'games.csv'}")
+    run_inline(spec, "game", {"policies": texts, "games": n_games}, rule_items, seed, jobs, out,
+               per_game_csv="games.csv")
 
 
 def full_game(name: str):
@@ -322,8 +323,9 @@ def full_game(name: str):
 
 
 def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], seed: int, jobs: int | None,
-               out: Path | None, option_names: dict[str, str] | None = None):
-    """Run one analysis given on the command line: print its tables, write a report to `out` if given."""
+               out: Path | None, option_names: dict[str, str] | None = None, per_game_csv: str | None = None):
+    """Run one analysis given on the command line: print its tables, write a report to `out` if given
+    (with the raw per-trial rows as `per_game_csv`, if named)."""
     import time
 
     from tyrsim.core.report import build_report, write_report
@@ -348,9 +350,9 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
         click.echo(f"\n{name}")
         click.echo(terminal_table(table, digits=3))
     if out is not None:
-        write_report(report, out)
-        click.echo(f"\nwrote {out / 'index.html'}")
-    return results
+        extra = {per_game_csv: csv_text(results[0].raw)} if per_game_csv else None
+        write_report(report, out, extra)
+        click.echo(f"\nwrote {out / 'index.html'}" + (f" and {out / per_game_csv}" if per_game_csv else ""))
 
 
 @main.command()

@@ -176,10 +176,12 @@ tr.sig td{background:#fff3c4;font-weight:600}img{max-width:100%;border:1px solid
 .note{color:#666;font-size:90%}"""
 
 
-def write_report(report: Report, out: Path) -> Path:
-    """Write the report folder atomically; returns its path."""
+def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
+    """Write the report folder atomically, with `extra` {file name: text} files; returns its path."""
     s = report.scenario
     with atomic_folder(out) as folder:
+        for name, text in (extra or {}).items():
+            (folder / name).write_text(text)
         md = [f"# {s.title}", ""]
         if s.description:
             md += [s.description, ""]
