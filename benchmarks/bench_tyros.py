@@ -3,8 +3,9 @@
 Run: python benchmarks/bench_tyros.py
 Baseline, measured in the same run: the full engine (`TyrosGame(tiles_only=True)`)
 playing whole games of tile play one at a time with the same tile rule. Times
-are CPU seconds of this process (one core), best of three; full-game speeds
-per policy are printed for reference.
+are CPU seconds of this process (one core): the kernel's best of three runs,
+the engine's one run of many games; full-game speeds per policy are printed
+for reference.
 """
 
 from __future__ import annotations

@@ -204,3 +204,17 @@ def test_engine_and_kernel_play_on_a_users_board(tmp_path):
     assert record.stats["rounds"] == 1 and record.stats["tiles_left"] == 1
     raw = simulate_expansion(rules, 3, 100, np.random.default_rng(0))
     assert (raw["rounds"] == 1).all() and (raw["tiles_left"] == 1).all()
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ("removed_tile = [1]\n", ["mine.toml", "removed_tile", "unknown key", "removed_tiles"]),
+        ("open_sea = [5]\n", ["mine.toml", "open_sea", "[row, column]"]),
+    ],
+)
+def test_unknown_keys_and_a_bad_open_sea_are_errors(extra, words):
+    with pytest.raises(BoardError) as error:
+        parse_board(extra + MINI, "mine.toml")
+    for word in words:
+        assert word in str(error.value)

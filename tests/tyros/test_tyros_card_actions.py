@@ -245,3 +245,15 @@ def test_a_pass_does_not_stop_a_later_action():
     assert state.current_player() == 0 and MoveShip("tyros", "23") in moves(state)
     state.apply(MoveShip("tyros", "23"))
     assert state.ship_spaces(0) == [23]
+
+
+def test_a_third_ship_of_ones_own_cannot_be_built_in_tyros():
+    ships = {0: ["tyros", "tyros"], 1: ["tyros"]}
+    state = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships=ships)
+    assert BuildShip(TYROS) not in state.legal_actions()  # the Tyros exception allows two per player
+    state = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships={0: ["tyros"], 1: ["tyros", "tyros"]})
+    assert BuildShip(TYROS) in state.legal_actions()  # others' ships there only raise the cost
+    unlimited = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships=ships,
+                         rules=Rules(setup="first-game", ship_limit_on_build=False))
+    unlimited.apply(BuildShip(TYROS))
+    assert unlimited.ships_at(TYROS)[0] == 3 and sum(unlimited.hands[0]) == 1  # four cards for the fourth ship

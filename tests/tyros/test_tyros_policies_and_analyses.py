@@ -10,11 +10,12 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.rules import RuleError
 from tyrsim.core.runner import play
 from tyrsim.games.tyros import SPEC
-from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, Refuse
+from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, PlayTile, Refuse
 from tyrsim.games.tyros.analysis import points_by_source
+from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
-from tyrsim.games.tyros.game import TyrosGame
-from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.game import EXPAND, TyrosGame
+from tyrsim.games.tyros.policies import BOARD_ACTIONS, GreedyPolicy, PlannerPolicy, Position, after
 from tyrsim.games.tyros.rules import Rules
 
 matplotlib.use("Agg")
@@ -36,6 +37,8 @@ def test_rules_validate_variants():
         Rules(cards_dealt_4p=15)
     with pytest.raises(RuleError, match="city_points"):
         Rules.from_overrides({"city_points": "12,10,9"})
+    with pytest.raises(RuleError, match="starting_ships.*ships_per_player"):
+        Rules(starting_ships=3, ships_per_player=2)
 
 
 def test_greedy_builds_the_city_that_gains_most():
@@ -89,6 +92,9 @@ def test_empire_sizes_analysis_tables_and_figures():
     sizes = tables["empire_sizes"]
     assert (sizes["ci_low"] < sizes["mean_size"]).all() and (sizes["mean_size"] < sizes["ci_high"]).all()
     assert {"largest_smallest", "tyros_joins", "game_length", "size_distribution"} <= set(tables)
+    joins = tables["tyros_joins"].set_index("tyros")["share"]
+    assert joins["orange"] == (raw["tyros_colour"] == ORANGE).mean() and joins["violet"] > 0
+    assert np.isclose(joins[["orange", "yellow", "green", "violet"]].sum(), joins["any empire"])
     figures = analysis.figures(tables, Rules(), args)
     assert set(figures) == {"size_histograms", "rank_matrix"}
     estimate = analysis.metrics["p_largest"].estimate(raw, Rules(), args)
@@ -108,7 +114,11 @@ def test_points_by_source_shares_add_up():
                          **{k: record.stats[f"{k}_p{seat}"] for k in ("city_points", "ship_points", "bonus_points")}})
     table = points_by_source(pd.DataFrame(rows), Rules(), {})["points_by_source"]
     shares = table.groupby("policy")["share_of_points"].sum()
-    assert np.allclose(shares.dropna(), 1)
+    assert shares.notna().sum() >= 2 and np.allclose(shares.dropna(), 1)
+    scored = table.dropna(subset=["share_of_points"])
+    assert (scored["share_ci_low"] <= scored["share_of_points"]).all()
+    assert (scored["share_of_points"] <= scored["share_ci_high"]).all()
+    assert (scored["share_ci_high"] - scored["share_ci_low"] > 0).any()  # an interval, not a point
 
 
 def test_a_players_view_shows_only_their_own_cards_and_tiles():
@@ -118,3 +128,50 @@ def test_a_players_view_shows_only_their_own_cards_and_tiles():
     assert view.hand_sizes == (10, 10, 10, 10) and view.tile_counts == (4, 4, 4, 4)
     assert view.draw_pile == 20 and view.tile_pile == len(state.tile_pile)
     assert not {"deck", "hands", "tile_hands", "tile_pile_order"} & set(vars(type(view))["__dataclass_fields__"])
+
+
+def test_the_policies_model_of_a_tile_play_matches_the_engine_when_chips_run_out():
+    # yellow has its last chip left: played on 32 it cannot also go on Tyros
+    rules = Rules(setup="first-game", chips_per_empire=2)
+    state = scripted(chips={28: YELLOW, 26: VIOLET}, rules=rules)
+    state.phase, state.turn, state.expansion_pass, state.round, state.start_player = EXPAND, 0, 0, 1, 0
+    state.tile_hands = [[32], [4], [4], [4]]
+    predicted = after(state, 0, PlayTile(32, YELLOW), Position.of(state, 0))
+    state.apply(PlayTile(32, YELLOW))
+    assert state.chips[TYROS] < 0
+    assert predicted.chips == state.chips
+
+
+def test_the_policies_model_of_a_move_pays_the_toll_in_another_players_city():
+    state = scripted(hands={0: cards(green=4, violet=2), 1: cards()}, chips=FIRST_GAME, ships={0: ["tyros"]},
+                     cities={23: 1})
+    predicted = after(state, 0, MoveShip("tyros", "23"), Position.of(state, 0))
+    state.apply(MoveShip("tyros", "23"))
+    assert predicted.hand == state.hands[0] == cards(violet=1)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(ship_limit_on_build=False, chips_per_empire=7,
+                                                  ships_pass_unclaimed=False)], ids=["rulebook", "variant"])
+def test_the_policies_model_of_every_board_action_matches_the_engine(rules):
+    game = TyrosGame(rules, 4)
+    checked = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        state = game.new_state(rng)
+        while not state.is_terminal():
+            player = state.current_player()
+            now = Position.of(state, player)
+            for action in state.legal_actions():
+                if isinstance(action, BOARD_ACTIONS):
+                    predicted = after(state, player, action, now)
+                    real = state.clone()
+                    real.apply(action)
+                    if real.is_terminal():
+                        continue
+                    seen = Position.of(real, player)
+                    assert (predicted.chips, predicted.cities, predicted.hand, predicted.city_colours) == (
+                        seen.chips, seen.cities, seen.hand, seen.city_colours), action
+                    assert sorted(predicted.ships[player]) == sorted(seen.ships[player]), action
+                    checked += 1
+            state.apply(RandomPolicy().choose(state, rng))
+    assert checked > 100

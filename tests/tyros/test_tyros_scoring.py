@@ -9,7 +9,7 @@ RULES = Rules()
 
 
 def board(**sizes):
-    """Chips: orange on 1.., yellow, green, violet on consecutive spaces."""
+    """Chips: orange on spaces 4, 5, ..., then yellow, green and violet on the spaces that follow."""
     chips = [-1] * 33
     space = 4
     for colour, name in enumerate(("orange", "yellow", "green", "violet")):
@@ -91,3 +91,12 @@ def test_a_full_tie_is_shared():
 
 def test_the_four_colours_are_named_in_tie_order():
     assert (ORANGE, YELLOW, GREEN, VIOLET) == (0, 1, 2, 3)
+
+
+def test_a_ship_in_another_players_city_is_removed_and_scores_nothing():
+    chips = board(orange=2, yellow=1, green=1, violet=1)
+    cities = [-1] * 33
+    cities[4] = 0
+    scores = score_game(RULES, 2, chips, cities, [[], [4, 5]], all_empires_first=-1)
+    assert [s.city_points for s in scores] == [12, 0]
+    assert [s.ship_points for s in scores] == [0, 6]  # only the ship alone on 5 (orange) scores

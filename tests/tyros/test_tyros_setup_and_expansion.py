@@ -185,8 +185,8 @@ def test_an_empire_without_chips_left_cannot_grow():
     rules = Rules(setup="first-game", chips_per_empire=2)
     state = TyrosGame(rules, 4).new_state(np.random.default_rng(0))
     state.phase, state.turn, state.expansion_pass = EXPAND, 0, 0
-    state.chips[17], state.chips[22] = ORANGE, ORANGE  # orange now has 7, 17 and 22 on the board
-    state.chips[7] = -1
+    state.chips[17], state.chips[22] = ORANGE, ORANGE
+    state.chips[7] = -1  # orange now has its two chips on 17 and 22
     state.tile_hands = [[12, 4], [21], [21], [21]]
     assert state.chips_left(ORANGE) == 0
     assert state.legal_actions() == [Blocked(12), Blocked(4)]

@@ -12,6 +12,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.playouts import game_analysis
+from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.expansion import TILE_POLICIES, simulate_expansion
 from tyrsim.games.tyros.rules import SETUPS, Rules
@@ -36,7 +37,7 @@ def proportion_rows(successes, n) -> dict[str, Any]:
 def expansion_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     n = len(raw)
     sizes, dist, ranks, extremes, tyros = [], [], [], [], []
-    for colour in COLOURS:
+    for empire, colour in zip(EMPIRES, COLOURS, strict=True):
         size = raw[f"size_{colour}"]
         mean, low, high = stats.mean_interval(size)
         sizes.append({"empire": colour, "mean_size": mean, "ci_low": low, "ci_high": high, "sd": size.std(ddof=1),
@@ -48,8 +49,7 @@ def expansion_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -
             ranks.append({"empire": colour, "rank": r, **proportion_rows(int((rank == r).sum()), n)})
         for what, r in (("largest", 1), ("smallest", 4)):
             extremes.append({"empire": colour, "position": what, **proportion_rows(int((rank == r).sum()), n)})
-        tyros.append({"tyros": colour, **proportion_rows(int((raw["tyros_colour"] == EMPIRES[COLOURS.index(colour)])
-                                                                .sum()), n)})
+        tyros.append({"tyros": colour, **proportion_rows(int((raw["tyros_colour"] == empire).sum()), n)})
     tyros.append({"tyros": "any empire", **proportion_rows(int((raw["tyros_colour"] >= 0).sum()), n)})
     tyros.append({"tyros": "no empire", **proportion_rows(int((raw["tyros_colour"] < 0).sum()), n)})
     length = []
@@ -149,14 +149,25 @@ EMPIRE_SIZES = Analysis(
 
 
 # ---- game -------------------------------------------------------------------------
+def share_interval(part: pd.Series, whole: pd.Series) -> tuple[float, float, float]:
+    """(share, low, high) of sum(part) / sum(whole) over games, by the t interval of the linearised ratio."""
+    total = whole.sum()
+    if not total:
+        return np.nan, np.nan, np.nan
+    share = part.sum() / total
+    residuals = (part - share * whole) / whole.mean()
+    low, high = stats.t_interval(share, residuals.std(ddof=1), len(part))
+    return float(share), float(low), float(high)
+
+
 def points_by_source(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
-        total = group["score"].sum()
         for source in SOURCES:
             mean, low, high = stats.mean_interval(group[source])
+            share, share_low, share_high = share_interval(group[source], group["score"])
             rows.append({"policy": policy, "source": source, "mean_points": mean, "ci_low": low, "ci_high": high,
-                         "share_of_points": group[source].sum() / total if total else np.nan})
+                         "share_of_points": share, "share_ci_low": share_low, "share_ci_high": share_high})
     return {"points_by_source": pd.DataFrame(rows)}
 
 
@@ -186,11 +197,9 @@ GAME = game_analysis(
 
 
 # ---- the map ----------------------------------------------------------------------
-def board_figure(board, chips: list[int] | None = None):
+def board_figure(board: Board, chips: list[int] | None = None):
     """The map grid: spaces with their numbers, sea connections, removed tiles and empire chips if given."""
     import matplotlib.pyplot as plt
-
-    from tyrsim.games.tyros.board import TYROS
 
     fig, ax = plt.subplots(figsize=(7, 7))
     fill = {-1: "white", 0: "orange", 1: "gold", 2: "yellowgreen", 3: "orchid"}

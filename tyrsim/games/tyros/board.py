@@ -19,6 +19,7 @@ from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 TYROS = 0
 TYROS_NAME = "tyros"
 BUNDLED = "board.toml"
+TOP_KEYS = ("first_game", "open_sea", "removed_tiles", "spaces")
 
 
 class BoardError(ValueError):
@@ -88,8 +89,8 @@ class Board:
         spaces = [self.coasts[c].space for c in coasts]
         return [TYROS_NAME if s == TYROS else s for s in spaces]
 
-    def route_coasts(self, starts, ends: set[int], passable=None) -> list[int] | None:
-        """Breadth-first search over coasts; `passable(space)` limits the spaces passed through."""
+    def route_coasts(self, starts, ends: set[int]) -> list[int] | None:
+        """A shortest chain of coasts from one of `starts` to one of `ends` (breadth-first search)."""
         previous: dict[int, int | None] = {c: None for c in starts}
         queue = deque(starts)
         while queue:
@@ -99,8 +100,6 @@ class Board:
                 while previous[path[-1]] is not None:
                     path.append(previous[path[-1]])
                 return path[::-1]
-            if previous[c] is not None and passable is not None and not passable(self.coasts[c].space):
-                continue
             for d in sorted(self.sea[c]):
                 if d not in previous:
                     previous[d] = c
@@ -167,6 +166,9 @@ class _Parser:
         return BoardError(f"board file {self.source}: [{key}] {message}")
 
     def board(self) -> Board:
+        unknown = sorted(set(self.data) - set(TOP_KEYS))
+        if unknown:
+            raise self.error(unknown[0], f"unknown key; allowed: {', '.join(TOP_KEYS)}")
         self.read_space_names()
         self.read_coasts()
         land, sea, cells = [], [], []
@@ -179,6 +181,9 @@ class _Parser:
         self.check_tyros_reachable(sea)
         tiles, removed, first_game = self.read_tiles(land)
         open_sea = self.data.get("open_sea")
+        if open_sea is not None and not (isinstance(open_sea, list) and len(open_sea) == 2
+                                         and all(isinstance(v, int) for v in open_sea)):
+            raise self.error("open_sea", "expected [row, column], the grid cell of the open sea")
         return Board(
             source=self.source,
             size=self.size,
@@ -190,7 +195,7 @@ class _Parser:
             removed_tiles=removed,
             first_game=first_game,
             cells=tuple(cells),
-            open_sea=tuple(open_sea) if isinstance(open_sea, list) and len(open_sea) == 2 else None,
+            open_sea=tuple(open_sea) if open_sea is not None else None,
         )
 
     def read_space_names(self) -> None:

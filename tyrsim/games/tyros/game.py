@@ -112,6 +112,18 @@ def starting_empires(board: Board, rules: Rules, pile: list[int]) -> tuple[list[
     return sorted(chosen, reverse=True), rest
 
 
+def place_chip(board: Board, rules: Rules, chips: list[int], space: int, empire: int) -> None:
+    """Mark `space` for `empire` in `chips`; a chip next to Tyros also puts that colour on Tyros.
+
+    Ruling: Tyros holds one chip, the colour of the first empire to reach it,
+    and only if that empire still has a chip left in the box.
+    """
+    chips[space] = empire
+    if (space != TYROS and TYROS in board.land[space] and chips[TYROS] < 0
+            and chips.count(empire) < rules.chips_per_empire):
+        chips[TYROS] = empire
+
+
 def conflicting(board: Board, a: int, b: int) -> bool:
     """Whether empires may not start on both `a` and `b` (neighbours, or both next to Tyros)."""
     return b in board.land[a] or (TYROS in board.land[a] and TYROS in board.land[b])
@@ -197,11 +209,7 @@ class TyrosState:
         return self.rules.chips_per_empire - self.chips.count(empire)
 
     def place_chip(self, space: int, empire: int) -> None:
-        """Mark `space` for `empire`; a chip next to Tyros also puts that colour on Tyros."""
-        self.chips[space] = empire
-        if space != TYROS and TYROS in self.board.land[space] and self.chips[TYROS] < 0 and self.chips_left(empire):
-            # ruling: Tyros holds one chip, the colour of the first empire to reach it
-            self.chips[TYROS] = empire
+        place_chip(self.board, self.rules, self.chips, space, empire)
 
     def adjacent_empires(self, space: int) -> list[int]:
         """Empire colours next to `space` with a chip left, which a tile for it may extend."""
@@ -220,10 +228,6 @@ class TyrosState:
 
     def ship_spaces(self, player: int) -> list[int]:
         return [self.board.coasts[c].space for c in self.ships[player]]
-
-    def hand(self, player: int) -> list[int]:
-        """A player's commerce cards (counts per kind); policies read only their own."""
-        return self.hands[player]
 
     def view(self, player: int) -> PlayerView:
         """What `player` may see: the board, the piles' sizes, the discard pile and their own hand and tiles."""
@@ -427,8 +431,12 @@ class TyrosState:
             return self.game.open_distances[coast]
         return self.board.sea_distances(coast, self.passable)
 
-    def may_end_move(self, player: int, space: int, counts: list[int]) -> bool:
-        """The ship limit when a move ends in `space` with `counts` ships there (before the move)."""
+    def has_room(self, player: int, space: int, counts: list[int]) -> bool:
+        """The ship limit: whether one more of `player`'s ships may stand in `space`, which holds `counts` ships.
+
+        At most 2 ships in a space; while Tyros has no city, each player may have 2 there.
+        Checked when a move ends, and when a ship is built (`ship_limit_on_build`).
+        """
         if space == TYROS and self.cities[TYROS] < 0:
             return counts[player] < self.rules.tyros_ships_per_player
         return sum(counts) < self.rules.ships_per_space
@@ -447,7 +455,7 @@ class TyrosState:
                     continue
                 if space != start_space:
                     counts = counts_cache.get(space) or counts_cache.setdefault(space, self.ships_at(space))
-                    if not self.may_end_move(player, space, counts):
+                    if not self.has_room(player, space, counts):
                         continue
                 moves.append(MoveShip(labels[start], labels[end]))
         return moves
@@ -478,13 +486,11 @@ class TyrosState:
         for space in sorted(spaces):
             counts = self.ships_at(space)
             present = sum(counts)
+            if rules.ship_limit_on_build and not self.has_room(player, space, counts):
+                continue
             if space == TYROS and self.cities[TYROS] < 0:
-                if rules.ship_limit_on_build and counts[player] >= rules.tyros_ships_per_player:
-                    continue
                 if plentiful_cards(hand, present + 1) is not None:
                     builds.append(BuildShip(TYROS))
-                continue
-            if rules.ship_limit_on_build and present >= rules.ships_per_space:
                 continue
             matching = colour_payment(hand, self.chips[space], 1)
             if matching is None:
@@ -504,6 +510,7 @@ class TyrosState:
     def bank_trades(self, player: int) -> list:
         hand = tuple(self.hands[player])
         trades = []
+        # ruling: swapping k cards needs k cards in the draw pile, which is never reshuffled in a round
         most = min(self.rules.bank_swap_max, sum(self.deck), sum(hand))
         for k in range(1, most + 1):
             trades.extend(BankSwap(give) for give in multisets(hand, k))
@@ -590,6 +597,8 @@ class TyrosState:
             coasts = [c for c in self.ships[player] if self.board.coasts[c].space == space]
             self.ships[player].remove(max(coasts))  # on 16 the east-coast ship goes; new ones start west
             self.city_colours[player].add(self.chips[space])
+            # ruling: "the first player to build a city in each of the four empires" is one bonus, to the
+            # first player with cities in all four (the rule summary: "in every empire"), not one per empire
             if len(self.city_colours[player]) == 4 and self.all_empires_first < 0:
                 self.all_empires_first = player
             self.counters[f"cities_built_p{player}"] += 1

@@ -27,8 +27,8 @@ from tyrsim.games.tyros.actions import (
     Refuse,
 )
 from tyrsim.games.tyros.board import TYROS
-from tyrsim.games.tyros.components import CARD_KINDS, WILD, colour_payment, plentiful_cards
-from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, TyrosState
+from tyrsim.games.tyros.components import CARD_KINDS, WILD, colour_payment, full_deck, plentiful_cards
+from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, TyrosState, place_chip
 from tyrsim.games.tyros.scoring import empire_sizes, score_game, size_ranks
 
 
@@ -63,9 +63,7 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
     pos = now.copy()
     board, kind = state.board, type(action)
     if kind is PlayTile:
-        pos.chips[action.space] = action.empire
-        if TYROS in board.land[action.space] and pos.chips[TYROS] < 0:
-            pos.chips[TYROS] = action.empire
+        place_chip(board, state.rules, pos.chips, action.space, action.empire)
     elif kind is MoveShip:
         start = board.coasts[state.game.coast_ids[action.start]].space
         end_coast = state.game.coast_ids[action.end]
@@ -74,6 +72,8 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
         pos.ships[player].append(end)
         cost = colour_payment(pos.hand, pos.chips[end], state.distances(state.game.coast_ids[action.start])[end_coast])
         spend(pos.hand, cost)
+        if pos.cities[end] >= 0 and pos.cities[end] != player:
+            spend(pos.hand, plentiful_cards(pos.hand, 1) or ())  # the toll, paid as the engine pays it
     elif kind is BuildCity:
         ships_there = pos.ships[player].count(action.space)
         cost = state.rules.city_cost_two_ships if ships_there >= 2 else state.rules.city_cost
@@ -176,7 +176,8 @@ class PlannerPolicy:
     value per ship still in Tyros, progress towards the all-four-empires bonus,
     and its cards: a card matching a colour it needs is worth `needed_card`, any
     other `spare_card` (a wild counts as needed). Bank trades and offers are
-    valued with the card values (a drawn card at the deck's average).
+    valued with the card values (a drawn card at the average of the full deck,
+    since what is left in the draw pile is hidden).
     """
 
     name: ClassVar[str] = "planner"
@@ -186,7 +187,7 @@ class PlannerPolicy:
     spare_card: float = 0.3
     bonus_hope: float = 0.5
 
-    def needs(self, state: TyrosState, pos: Position, player: int) -> set[int]:
+    def needs(self, pos: Position, player: int) -> set[int]:
         """Colours of the spaces where it has a ship and could build a city."""
         return {pos.chips[s] for s in pos.ships[player] if pos.chips[s] >= 0 and pos.cities[s] < 0}
 
@@ -206,19 +207,19 @@ class PlannerPolicy:
                 total += self.city_hope * (rules.city_points[ranks[colour]] - rules.ship_points[ranks[colour]])
         if pos.all_empires_first < 0:
             total += self.bonus_hope * rules.all_empires_bonus * len(pos.city_colours) / 4
-        needs = self.needs(state, pos, player)
+        needs = self.needs(pos, player)
         total += sum(pos.hand[k] * self.card_value(needs, k) for k in range(CARD_KINDS))
         return total
 
     def draw_value(self, state: TyrosState, needs: set[int]) -> float:
-        deck = [state.rules.cards_per_colour] * 4 + [state.rules.wild_cards]
+        deck = full_deck(state.rules.cards_per_colour, state.rules.wild_cards)  # not the hidden draw pile
         return sum(n * self.card_value(needs, k) for k, n in enumerate(deck)) / sum(deck)
 
     def choose(self, state: TyrosState, rng: np.random.Generator):
         actions = state.legal_actions()
         player = state.current_player()
         pos = Position.of(state, player)
-        needs = self.needs(state, pos, player)
+        needs = self.needs(pos, player)
         if state.phase == OFFER:
             give, get, _ = state.offer
             gain = sum(self.card_value(needs, k) for k in give) - sum(self.card_value(needs, k) for k in get)

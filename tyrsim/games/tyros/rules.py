@@ -1,4 +1,4 @@
-"""Tyros rules as data; every default is the rulebook's, every ruling is a field."""
+"""Tyros rules as data; every default is the rulebook's, and rulings a designer could want otherwise are fields."""
 
 from __future__ import annotations
 
@@ -74,6 +74,9 @@ class Rules(RuleSet):
             points = getattr(self, name)
             if len(points) != 4 or not all(isinstance(p, int) and p >= 0 for p in points):
                 raise RuleError(f"rule {name!r}: {points!r} is not allowed; expected four whole numbers >= 0")
+        if self.starting_ships > self.ships_per_player:
+            raise RuleError(f"rule 'starting_ships': {self.starting_ships} is more than the {self.ships_per_player} "
+                            "ships each player has (rule 'ships_per_player')")
         deck = 4 * self.cards_per_colour + self.wild_cards
         for players, dealt in ((3, self.cards_dealt_3p), (4, self.cards_dealt_4p)):
             if players * (dealt + self.cards_kept) > deck:

@@ -5,7 +5,8 @@
 3. Award 7 points per empire to a player who alone has the most cities there.
 4. Count city control (12/10/9/8) and ship control (6/5/4/3) by the empire's
    size rank; equal sizes rank orange, yellow, green, violet.
-Plus 7 points to the first player who built a city in each of the four empires.
+Plus 7 points to the first player to have built a city in each of the four
+empires (ruling: one bonus for all four, not one per empire; see docs/tyros.md).
 Ties on the total go to the most points in the largest empire.
 """
 
