@@ -12,7 +12,7 @@ import copy
 import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -108,6 +108,7 @@ class Player:
         "counters",
         "extra_income",
         "discounts",
+        "discount_key",
         "feed_less",
         "extra_fences",
         "points_per",
@@ -148,10 +149,37 @@ class Player:
                 self.extra_fences += effect.amount
             elif effect.type == "points_per":
                 self.points_per[effect.dinosaur] = self.points_per.get(effect.dinosaur, 0) + effect.amount
+        self.discount_key = tuple((action, *off) for action, off in self.discounts.items())  # hashable discounts
 
     def gain(self, resource: int, amount: int, cap: int) -> None:
         """Add `amount` of a resource (by index); the stock stays within 0..cap, the rest is lost."""
         self.resources[resource] = max(0, min(cap, self.resources[resource] + amount))
+
+
+class AssignSpace(NamedTuple):
+    """An action space as Phase 2 looks at it."""
+
+    space: Space
+    id: str
+    fixed: tuple[tuple[str, str], ...] | None  # its (choice, extra) ways of acting when all is available
+    kind: tuple[str, str, str, str]  # (action, kinds, dinosaur, gains): spaces of one kind act alike
+    memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner) -> its placements
+    on_empty: dict[bool | None, tuple[Place, ...]]  # send_owner -> its placements while empty, with `fixed` ways
+
+
+def placements(
+    space: Space, choices: tuple[tuple[str, str], ...], need: int, send_owner: bool | None, strength: int
+) -> tuple[Place, ...]:
+    """The placements on `space` for these ways of acting: `need` ranchers, and when `send_owner` is True
+    also the owner (worth `strength`) with fewer; `send_owner` None: only with the owner."""
+    groups = [] if send_owner is None else [(need, False)]
+    if send_owner is not False:
+        groups.append((max(0, need - strength), True))
+    return tuple(
+        Place(space.id, space.action, group, owner, choice, extra)
+        for choice, extra in choices
+        for group, owner in groups
+    )
 
 
 class TinyEpicDinosaursGame:
@@ -167,10 +195,43 @@ class TinyEpicDinosaursGame:
         self.components = Components.load(rules)
         self.spaces = tuple(s for s in self.components.spaces if num_players in s.players)
         self.space_by_id = {s.id: s for s in self.spaces}
-        # spaces with the same kind of action offer the same ways to carry it out
-        self.space_kinds = tuple(
-            (s, (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")) for s in self.spaces
-        )
+        # the (kind, "") ways of each buy space: the basic kinds it sells
+        dinosaurs = self.components.dinosaurs
+        self.for_sale = {
+            s.id: tuple((k, "") for k in self.components.basic if s.kinds in ("any", dinosaurs[k].group))
+            for s in self.spaces
+            if s.action == "buy"
+        }
+        # the ways to carry out a hunt, buy, gain, first-player or research space while every kind is in
+        # stock, research is available and fences are left (those of the other spaces vary with the state)
+        fixed_ways = {
+            "hunt": lambda s: ((s.dinosaur, ""),),
+            "buy": lambda s: self.for_sale[s.id],
+            "gain": lambda s: ((s.gains(), ""),),
+            "first_player": lambda s: (("", ""),),
+            "research": lambda s: (("", ""),),
+        }
+        # Place actions are immutable, so each space's placements for one set of (choice, extra) ways and
+        # one set of rancher groups are built once and shared by every state of this game (`on_empty`, `memo`)
+        entries = []
+        for s in self.spaces:
+            fixed = fixed_ways[s.action](s) if s.action in fixed_ways else None
+            on_empty = {
+                send_owner: placements(s, fixed, 1, send_owner, rules.owner_strength) if fixed else ()
+                for send_owner in (False, True, None)
+            }
+            # spaces with the same kind of action offer the same ways to carry it out
+            kind = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
+            entries.append(AssignSpace(s, s.id, fixed, kind, {}, on_empty))
+        self.assign_spaces = tuple(entries)
+        # (leaf, meat, supply, discounts) -> the spaces a player can pay for
+        self.affordable: dict[tuple[int, ...], tuple[AssignSpace, ...]] = {}
+        names = self.components.layout.edge_names
+        self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
+        # fence rearranging: source ("holding" or an edge name) -> the moves to each edge
+        self.move_fence = {source: tuple(MoveFence(source, name) for name in names) for source in ("holding", *names)}
+        # (herd, public contracts, private contract) -> the ways to take a contract
+        self.contract_choices: dict[tuple, tuple[tuple[str, str], ...]] = {}
         if not self.spaces:
             raise DataFileError(
                 f"{rules.spaces_file or 'spaces.toml'}: no [[space]] lists {num_players} in its players"
@@ -433,76 +494,123 @@ class TinyEpicDinosaursState:
 
     def _options_assign(self, seat: int) -> list[Place]:
         player = self.players[seat]
-        leaf, meat, supply = player.resources
         ranchers, has_owner = player.ranchers_left, player.owner_left
         strength = self.rules.owner_strength
         research = bool(self.research_display) or self._research_left()
-        ways: dict[tuple, list[tuple[str, str]]] = {}  # spaces of one kind share their ways of acting
-        options = []
+        survey = player.ranch.survey()
+        # with every kind in stock, research to take and fences left, the hunt, buy, gain, first-player
+        # and research spaces offer their fixed ways of acting (`_space_choices` says so too)
+        all_open = research and self.fence_supply != 0 and min(self.supply.values()) > 0
+        options: list[Place] = []
         occupancy = self.occupancy
-        for space, key in self.game.space_kinds:
-            occupied = occupancy[space.id]
-            if seat in occupied:
+        # an empty space takes one rancher, or the owner alone
+        alone = has_owner if ranchers else None
+        ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
+        for space, sid, fixed, kind, memo, on_empty in self._affordable(player):
+            occupied = occupancy[sid]
+            if not occupied:
+                if all_open and fixed is not None:
+                    options.extend(on_empty[alone])
+                    continue
+                need, send_owner = 1, alone
+            elif seat in occupied:
                 continue  # never a space where you already are
-            # one more rancher than the largest group there; the owner counts as `owner_strength`
-            need = max(occupied.values()) + 1 if occupied else 1
-            groups = []
-            if ranchers >= need:
-                groups.append((need, False))
-            if has_owner and ranchers >= need - strength:
-                groups.append((max(0, need - strength), True))
-            if not groups:
-                continue
-            pay_leaf, pay_meat, pay_supply = self._cost(player, space)
-            if pay_leaf > leaf or pay_meat > meat or pay_supply > supply:
-                continue  # a space whose payment you cannot make
-            if key not in ways:
-                ways[key] = self._space_choices(player, space, research)
-            sid, action = space.id, space.action
-            options.extend(
-                Place(sid, action, group, owner, choice, extra)
-                for choice, extra in ways[key]
-                for group, owner in groups
-            )
+            else:
+                # one more rancher than the largest group there, or the owner (worth `owner_strength`) with
+                # fewer ranchers; whoever can send `need` ranchers can also send the owner
+                need = max(occupied.values()) + 1
+                if ranchers >= need:
+                    send_owner = has_owner
+                elif has_owner and ranchers >= need - strength:
+                    send_owner = None  # only with the owner
+                else:
+                    continue
+            if fixed is not None and all_open:
+                choices, key = fixed, (need, send_owner)
+            else:
+                choices = ways.get(kind)
+                if choices is None:
+                    choices = ways[kind] = self._space_choices(player, space, research, survey)
+                if not choices:
+                    continue  # you must be able to carry out the action
+                key = (choices, need, send_owner)
+            placed = memo.get(key)
+            if placed is None:
+                if len(memo) >= 1024:
+                    memo.clear()  # a bounded memo
+                placed = memo[key] = placements(space, choices, need, send_owner, strength)
+            options.extend(placed)
         return options
 
-    def _space_choices(self, player: Player, space: Space, research: bool) -> list[tuple[str, str]]:
-        """The ways `player` can carry out the space's action (empty: the action cannot be carried out)."""
+    def _affordable(self, player: Player) -> tuple[AssignSpace, ...]:
+        """The spaces whose payment `player` can make."""
+        leaf, meat, supply = player.resources
+        memo = self.game.affordable
+        key = (leaf, meat, supply, player.discount_key)
+        spaces = memo.get(key)
+        if spaces is None:
+            if len(memo) >= 4096:
+                memo.clear()  # a bounded memo
+            affordable = []
+            for entry in self.game.assign_spaces:
+                pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
+                if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
+                    affordable.append(entry)
+            spaces = memo[key] = tuple(affordable)
+        return spaces
+
+    def _space_choices(
+        self,
+        player: Player,
+        space: Space,
+        research: bool,
+        survey: tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]],
+    ) -> tuple[tuple[str, str], ...]:
+        """The (choice, extra) ways `player` can carry out the space's action (empty: it cannot be carried out).
+
+        `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
+        (the herd as (kind, n) pairs, whether a grass space is free, income).
+        """
         action = space.action
-        if action == "hunt":
-            return [(space.dinosaur, "")] if self.supply[space.dinosaur] > 0 else []
-        if action == "buy":
-            return [
-                (kind, "")
-                for kind in self.basic
-                if self.supply[kind] > 0 and (space.kinds == "any" or space.kinds == self.dinosaurs[kind].group)
-            ]
+        herd_pairs, room, _ = survey
         if action == "place_now":
-            if not player.ranch.has_room():
-                return []
-            return [(kind, "") for kind in dict.fromkeys(player.holding)]
+            return tuple((kind, "") for kind in dict.fromkeys(player.holding)) if room else ()
+        if action == "research_remove":
+            return tuple((kind, "") for kind, _ in herd_pairs) if research else ()
+        if action == "hunt":
+            return ((space.dinosaur, ""),) if self.supply[space.dinosaur] > 0 else ()
+        if action == "buy":
+            stock = self.supply
+            return tuple(way for way in self.game.for_sale[space.id] if stock[way[0]] > 0)
         if action == "gain":
             if space.fences and not any(space.gain) and self.fence_supply == 0:
-                return []  # a space giving only fences needs at least one fence left
-            return [(space.gains(), "")]
+                return ()  # a space giving only fences needs at least one fence left
+            return ((space.gains(), ""),)
         if action == "first_player":
-            return [("", "")]
+            return (("", ""),)
         if action == "research":
-            return [("", "")] if research else []
-        if action == "research_remove":
-            kinds = dict.fromkeys(k for k in player.ranch.cells if k is not None) if research else {}
-            return [(kind, "") for kind in kinds]
+            return (("", ""),) if research else ()
         # contract: pay a public contract from the ranch, perhaps the private one alongside
-        herd = player.ranch.herd()
-        choices = []
-        for contract in self.public_contracts:
-            if all(herd.get(kind, 0) >= n for kind, n in contract.dinosaurs):
-                choices.append((contract.name, ""))
-                left = dict(herd)
-                for kind, n in contract.dinosaurs:
-                    left[kind] -= n
-                if player.private and all(left.get(kind, 0) >= n for kind, n in player.private.dinosaurs):
-                    choices.append((contract.name, "private"))
+        if not herd_pairs:
+            return ()  # every contract asks for at least one dinosaur
+        private = player.private
+        memo = self.game.contract_choices
+        key = (herd_pairs, tuple(c.name for c in self.public_contracts), private.name if private else "")
+        choices = memo.get(key)
+        if choices is None:
+            if len(memo) >= 4096:
+                memo.clear()  # a bounded memo
+            herd = dict(herd_pairs)
+            found = []
+            for contract in self.public_contracts:
+                if all(herd.get(kind, 0) >= n for kind, n in contract.dinosaurs):
+                    found.append((contract.name, ""))
+                    left = dict(herd)
+                    for kind, n in contract.dinosaurs:
+                        left[kind] -= n
+                    if private and all(left.get(kind, 0) >= n for kind, n in private.dinosaurs):
+                        found.append((contract.name, "private"))
+            choices = memo[key] = tuple(found)
         return choices
 
     def _resolve_assign(self, seat: int, action: Place) -> None:
@@ -651,8 +759,10 @@ class TinyEpicDinosaursState:
         sources = [names[e] for e in sorted(player.ranch.fences) if e not in moved]
         if self.rules.rearrange_holding and player.holding_fences:
             sources.append("holding")
+        moves = self.game.move_fence
         for source in sources:
-            options.extend(MoveFence(source, names[target]) for target in free)
+            to = moves[source]
+            options.extend([to[target] for target in free])
         return options
 
     def _resolve_rearrange(self, seat: int, action: Any, moved: tuple[int, ...]) -> None:
@@ -707,8 +817,8 @@ class TinyEpicDinosaursState:
         self._then(("enclose", seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques)))
 
     def _options_place_fence(self, seat: int) -> list[PlaceFence]:
-        names = self.layout.edge_names
-        return [PlaceFence(names[edge]) for edge in self.players[seat].ranch.free_slots()]
+        place = self.game.place_fence
+        return [place[edge] for edge in self.players[seat].ranch.free_slots()]
 
     def _resolve_place_fence(self, seat: int, action: PlaceFence) -> None:
         player = self.players[seat]
@@ -726,9 +836,8 @@ class TinyEpicDinosaursState:
         self._escape(seat, escaped)
 
     def _options_enclose(self, seat, enclosures: list[Region], assignment, herd, unplaced, uniques) -> list[Enclose]:
-        cell_name = self.layout.cell_name
         return [
-            Enclose(cell_name(region.cells[0]), region.capacity, kind)
+            Enclose(region.name, region.capacity, kind)
             for i, region in enumerate(enclosures)
             if i not in assignment
             for kind, n in unplaced.items()
@@ -737,9 +846,7 @@ class TinyEpicDinosaursState:
 
     def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
         index = next(
-            i
-            for i, region in enumerate(enclosures)
-            if i not in assignment and self.layout.cell_name(region.cells[0]) == action.enclosure
+            i for i, region in enumerate(enclosures) if i not in assignment and region.name == action.enclosure
         )
         assignment = {**assignment, index: action.kind}
         unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
@@ -827,7 +934,7 @@ class TinyEpicDinosaursState:
     def _step_feed(self, seat: int) -> None:
         player = self.players[seat]
         self._new_phase(player)
-        herd = tuple(player.ranch.herd().items())
+        herd = player.ranch.survey()[0]
         if _fits(self._need(player, herd), player.resources):
             self._eat(player, herd)
         else:
@@ -852,27 +959,8 @@ class TinyEpicDinosaursState:
     def _options_feed(self, seat: int, herd: tuple[tuple[str, int], ...]) -> list[Feed]:
         """Every way to feed that leaves no dinosaur unfed that could still be fed."""
         player = self.players[seat]
-        diets = [self.diet(player, kind) for kind, _ in herd]
-        resources = player.resources
-        options = []
-
-        def extend(i: int, counts: tuple[int, ...], used: tuple[int, int, int]) -> None:
-            if i == len(herd):
-                # maximal: no dinosaur left unfed could still be fed
-                if not any(
-                    c < n and _fits((used[0] + d[0], used[1] + d[1], used[2] + d[2]), resources)
-                    for c, (_, n), d in zip(counts, herd, diets, strict=True)
-                ):
-                    options.append(Feed(tuple((kind, c) for (kind, _), c in zip(herd, counts, strict=True) if c)))
-                return
-            a, b, c = diets[i]
-            for fed in range(herd[i][1], -1, -1):
-                total = (used[0] + a * fed, used[1] + b * fed, used[2] + c * fed)
-                if _fits(total, resources):
-                    extend(i + 1, (*counts, fed), total)
-
-        extend(0, (), (0, 0, 0))
-        return options
+        diets = tuple(self.diet(player, kind) for kind, _ in herd)
+        return _feedings(herd, diets, tuple(player.resources))
 
     def _resolve_feed(self, seat: int, action: Feed, herd: tuple[tuple[str, int], ...]) -> None:
         player = self.players[seat]
@@ -927,3 +1015,48 @@ def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:
     """Whether (leaf, meat, either) can be eaten from these resources."""
     leaf, meat, either = need
     return leaf <= resources[0] and meat <= resources[1] and either <= resources[0] - leaf + resources[1] - meat
+
+
+def _feedings(
+    herd: tuple[tuple[str, int], ...], diets: tuple[tuple[int, int, int], ...], resources: tuple[int, int, int]
+) -> list[Feed]:
+    """Every maximal way to feed `herd` ((kind, n) pairs eating `diets`) from `resources`, most fed first.
+
+    A depth-first search over how many of each kind are fed (from as many as fit down to none)
+    that keeps the choices where no unfed dinosaur could still be fed (see `_fits`).
+    """
+    have_leaf, have_meat = resources[0], resources[1]
+    wanted = [n for _, n in herd]
+    counts = [0] * len(herd)
+    last = len(herd) - 1
+    options = []
+
+    def extend(i: int, leaf: int, meat: int, either: int) -> None:
+        # the food eaten so far fits; every constraint grows with the number fed, so the numbers
+        # of this kind that still fit are 0 up to `most`
+        a, b, c = diets[i]
+        most = wanted[i]
+        if a:
+            most = min(most, (have_leaf - leaf) // a)
+        if b:
+            most = min(most, (have_meat - meat) // b)
+        if a + b + c:
+            most = min(most, (have_leaf + have_meat - leaf - meat - either) // (a + b + c))
+        if i < last:
+            for fed in range(most, -1, -1):
+                counts[i] = fed
+                extend(i + 1, leaf + a * fed, meat + b * fed, either + c * fed)
+            return
+        # fewer of the last kind would leave one that could still be fed: only `most` can be maximal
+        counts[i] = most
+        leaf, meat, either = leaf + a * most, meat + b * most, either + c * most
+        for j, (a2, b2, c2) in enumerate(diets):
+            if counts[j] < wanted[j] and _fits((leaf + a2, meat + b2, either + c2), resources):
+                return  # not maximal: this dinosaur could still be fed
+        options.append(Feed(tuple((kind, n) for (kind, _), n in zip(herd, counts, strict=True) if n)))
+
+    if herd:
+        extend(0, 0, 0, 0)
+    else:
+        options.append(Feed(()))
+    return options

@@ -35,10 +35,12 @@ class Region:
 
     cells: tuple[int, ...]
     enclosed: bool
+    fill_order: tuple[int, ...] = field(compare=False, repr=False)  # its cells in the order dinosaurs take them
+    name: str = field(compare=False, repr=False)  # its first space, "r,c"
+    capacity: int = field(init=False, compare=False, repr=False)  # how many spaces it has
 
-    @property
-    def capacity(self) -> int:
-        return len(self.cells)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "capacity", len(self.cells))
 
 
 @dataclass(frozen=True)
@@ -54,10 +56,28 @@ class RanchLayout:
     fence_slots: tuple[int, ...]  # edges where a fence token may stand
     links: tuple[tuple[tuple[int, int], ...], ...]  # per space: (grass neighbour, edge) pairs
     open_sides: tuple[tuple[int, ...], ...]  # per space: its border edges that must be fenced ('open' border)
-    _known: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> regions
+    _known: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> regions, enclosures
+    # derived: every space in the order dinosaurs take them (FILL_RANK), and in the order they leave
+    fill_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
+    remove_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    cell_names: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    _surveys: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # dinosaurs -> survey
+    _regions: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # (cells, enclosed) -> Region
+
+    def __post_init__(self) -> None:
+        spaces = range(len(self.terrain))
+        fill_order = tuple(sorted(spaces, key=self.fill_key))
+        object.__setattr__(self, "fill_order", fill_order)
+        object.__setattr__(self, "fill_position", tuple(fill_order.index(cell) for cell in spaces))
+        object.__setattr__(self, "cell_names", tuple(f"{cell // self.cols},{cell % self.cols}" for cell in spaces))
+        object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -FILL_RANK[self.symbols[c]])))
+
+    def fill_key(self, cell: int) -> tuple[int, int]:
+        return FILL_RANK[self.symbols[cell]], cell
 
     def cell_name(self, cell: int) -> str:
-        return f"{cell // self.cols},{cell % self.cols}"
+        return self.cell_names[cell]
 
     def edge_id(self, name: str) -> int:
         return self.edge_names.index(name)
@@ -68,16 +88,23 @@ class RanchLayout:
 
     def regions(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
         """The grass regions for these fence tokens (plus the permanent fence), by flood fill."""
+        return self._survey_fences(fences)[0]
+
+    def _survey_fences(self, fences: frozenset[int] | set[int]) -> tuple[tuple[Region, ...], tuple[Region, ...]]:
+        """(regions, enclosures) for these fence tokens, remembered."""
         key = frozenset(fences)
-        if key not in self._known:
+        found = self._known.get(key)
+        if found is None:
             if len(self._known) >= 4096:
                 self._known.clear()  # a bounded memo: ranches repeat few fence layouts within a game
-            self._known[key] = self._flood_fill(key)
-        return self._known[key]
+            regions = self._flood_fill(key)
+            found = self._known[key] = (regions, tuple(region for region in regions if region.enclosed))
+        return found
 
     def _flood_fill(self, fences: frozenset[int]) -> tuple[Region, ...]:
         blocked = self.permanent | fences
         seen = [False] * len(self.terrain)
+        position = self.fill_position.__getitem__
         found = []
         for start, kind in enumerate(self.terrain):
             if kind != "grass" or seen[start]:
@@ -87,17 +114,50 @@ class RanchLayout:
             while stack:
                 cell = stack.pop()
                 cells.append(cell)
-                if enclosed and any(edge not in blocked for edge in self.open_sides[cell]):
+                sides = self.open_sides[cell]
+                if enclosed and sides and any(edge not in blocked for edge in sides):
                     enclosed = False
                 for neighbour, edge in self.links[cell]:
                     if not seen[neighbour] and edge not in blocked:
                         seen[neighbour] = True
                         stack.append(neighbour)
-            found.append(Region(tuple(sorted(cells)), enclosed))
+            cells.sort()
+            key = (tuple(cells), enclosed)
+            region = self._regions.get(key)
+            if region is None:
+                if len(self._regions) >= 4096:
+                    self._regions.clear()  # a bounded memo: many fence layouts share regions
+                fill_order = tuple(sorted(cells, key=position))
+                region = self._regions[key] = Region(key[0], enclosed, fill_order, self.cell_names[cells[0]])
+            found.append(region)
         return tuple(found)
 
     def enclosures(self, fences: frozenset[int] | set[int]) -> list[Region]:
-        return [region for region in self.regions(fences) if region.enclosed]
+        return list(self._survey_fences(fences)[1])
+
+    def loose_spaces(self, enclosures: list[Region]) -> list[int]:
+        """The spaces outside these enclosures, in fill order."""
+        enclosed = {cell for region in enclosures for cell in region.cells}
+        return [cell for cell in self.fill_order if cell not in enclosed]
+
+    def survey(self, cells: tuple[str | None, ...]) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
+        """For these dinosaurs on the spaces: (herd as (kind, n) pairs in the order first met, whether a grass
+        space is free, [leaf, meat, supply] from the resource symbols not covered)."""
+        found = self._surveys.get(cells)
+        if found is None:
+            if len(self._surveys) >= 4096:
+                self._surveys.clear()  # a bounded memo
+            herd: dict[str, int] = {}
+            for kind in cells:
+                if kind is not None:
+                    herd[kind] = herd.get(kind, 0) + 1
+            room = any(k is None and t == "grass" for k, t in zip(cells, self.terrain, strict=True))
+            income = [0, 0, 0]
+            for symbol, kind in zip(self.symbols, cells, strict=True):
+                if symbol and kind is None:
+                    income[RESOURCES.index(symbol)] += 1
+            found = self._surveys[cells] = (tuple(herd.items()), room, tuple(income))
+        return found
 
 
 def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
@@ -226,23 +286,20 @@ class Ranch:
     # --- what is on the ranch ---
 
     def herd(self) -> dict[str, int]:
-        """Dinosaurs on the ranch by kind."""
-        herd: dict[str, int] = {}
-        for kind in self.cells:
-            if kind is not None:
-                herd[kind] = herd.get(kind, 0) + 1
-        return herd
+        """Dinosaurs on the ranch by kind (a new dict)."""
+        return dict(self.layout.survey(tuple(self.cells))[0])
+
+    def survey(self) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
+        """(dinosaurs on the ranch as (kind, n) pairs in the order of the spaces, whether a grass space is free,
+        income)."""
+        return self.layout.survey(tuple(self.cells))
 
     def count(self, kind: str) -> int:
         return self.cells.count(kind)
 
     def income(self) -> list[int]:
         """[leaf, meat, supply] from the resource symbols not covered by a dinosaur."""
-        out = [0, 0, 0]
-        for symbol, kind in zip(self.layout.symbols, self.cells, strict=True):
-            if symbol and kind is None:
-                out[RESOURCES.index(symbol)] += 1
-        return out
+        return list(self.layout.survey(tuple(self.cells))[2])
 
     def enclosures(self) -> list[Region]:
         return self.layout.enclosures(self.fences)
@@ -255,10 +312,8 @@ class Ranch:
 
     def remove(self, kind: str, n: int = 1) -> None:
         """Take `n` dinosaurs of `kind` off the ranch (from the most valuable spaces first)."""
-        spots = sorted(
-            (cell for cell, k in enumerate(self.cells) if k == kind),
-            key=lambda cell: -FILL_RANK[self.layout.symbols[cell]],
-        )
+        cells = self.cells
+        spots = [cell for cell in self.layout.remove_order if cells[cell] == kind]
         if len(spots) < n:
             raise ValueError(f"only {len(spots)} {kind} on the ranch, cannot remove {n}")
         for cell in spots[:n]:
@@ -279,20 +334,13 @@ class Ranch:
         choices.append((2, [c for c, k in enumerate(self.cells) if k is None and self._may_hold(c, unique)]))
         for _, free in sorted(choices, key=lambda x: x[0]):
             if free:
-                self.cells[min(free, key=self._fill_key)] = kind
+                self.cells[min(free, key=self.layout.fill_key)] = kind
                 return True
         return False
-
-    def has_room(self) -> bool:
-        """Whether a grass space is free."""
-        return any(k is None and t == "grass" for k, t in zip(self.cells, self.layout.terrain, strict=True))
 
     def _may_hold(self, cell: int, unique: bool) -> bool:
         # Ruling: basic dinosaurs stand on grass; a unique dinosaur may also stand on a mountain or water space.
         return unique or self.layout.terrain[cell] == "grass"
-
-    def _fill_key(self, cell: int) -> tuple[int, int]:
-        return FILL_RANK[self.layout.symbols[cell]], cell
 
     def lay_out(
         self,
@@ -321,18 +369,17 @@ class Ranch:
                 escaped[kind] = count - placed
             if placed:
                 for index, n in zip(indexes, breeding_split(placed, capacities, group), strict=True):
-                    for cell in sorted(enclosures[index].cells, key=self._fill_key)[:n]:
+                    for cell in enclosures[index].fill_order[:n]:
                         self.cells[cell] = kind
-        enclosed = {cell for region in enclosures for cell in region.cells}
-        loose = sorted(
-            (c for c in range(len(self.cells)) if c not in enclosed and self._may_hold(c, True)), key=self._fill_key
-        )
+        if not uniques:
+            return escaped
+        loose = [c for c in self.layout.loose_spaces(enclosures) if self._may_hold(c, True)]
         empty = sorted((region for i, region in enumerate(enclosures) if i not in assignment), key=lambda r: r.capacity)
         for name in uniques:
             if loose:
                 self.cells[loose.pop(0)] = name
             elif empty:
-                self.cells[min(empty.pop(0).cells, key=self._fill_key)] = name
+                self.cells[empty.pop(0).fill_order[0]] = name
             else:
                 escaped[name] = 1
         return escaped
@@ -341,27 +388,40 @@ class Ranch:
         """Newborns by kind: one per `group` dinosaurs of a kind alone in an enclosure."""
         born: dict[str, int] = {}
         for region in self.enclosures():
-            kinds = {self.cells[c] for c in region.cells} - {None}
-            if len(kinds) == 1:
-                kind = kinds.pop()
-                if kind not in unique:
-                    n = sum(1 for c in region.cells if self.cells[c] == kind) // group
-                    if n:
-                        born[kind] = born.get(kind, 0) + n
+            kind, count = self._only_kind(region)
+            if kind is not None and kind not in unique:
+                n = count // group
+                if n:
+                    born[kind] = born.get(kind, 0) + n
         return born
+
+    def _only_kind(self, region: Region) -> tuple[str | None, int]:
+        """(the one kind of dinosaur in the region, how many); (None, 0) when it is empty or mixed."""
+        cells = self.cells
+        kind, count = None, 0
+        for cell in region.cells:
+            found = cells[cell]
+            if found is None:
+                continue
+            if kind is None:
+                kind = found
+            elif found != kind:
+                return None, 0
+            count += 1
+        return kind, count
 
     def place_newborns(self, kind: str, n: int) -> int:
         """Place `n` newborns at once: into their kind's enclosures, then empty ones; returns how many escape."""
         own, empty = [], []
+        cells = self.cells
         for region in self.enclosures():
-            kinds = {self.cells[c] for c in region.cells} - {None}
-            if kinds == {kind}:
-                own.append(region)
-            elif not kinds:
+            if all(cells[c] is None for c in region.cells):
                 empty.append(region)
+            elif self._only_kind(region)[0] == kind:
+                own.append(region)
         empty.sort(key=lambda r: -r.capacity)
         for region in own + empty:
-            for cell in sorted(region.cells, key=self._fill_key):
+            for cell in region.fill_order:
                 if n and self.cells[cell] is None:
                     self.cells[cell] = kind
                     n -= 1
