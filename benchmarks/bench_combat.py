@@ -1,29 +1,19 @@
 """Tyranno Ex combat speed: the exact table and Monte Carlo fights per second.
 
 Run: python benchmarks/bench_combat.py
-Baseline, measured in the same run: a straightforward per-fight Python loop
+Times are CPU time of this process. Baseline, measured in the same run: a straightforward per-fight Python loop
 that rolls every die (`combat.resolve_fight`).
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import best_of
 
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.rules import Rules
 
 MATCHUP = (3, 2, 1, 7)  # strength 3 with 2 dice against no die (strength 1) with 7 dice
-
-
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -13,25 +13,14 @@ Targets: 500 two-player random games/s; 1,000,000 ranch-rounds/s.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import best_of
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import herd_growth, herd_growth_reference
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
-
-
-def best_of(repeats: int, fn) -> float:
-    """Fastest CPU time of `fn(repeat)` over the repeats."""
-    times = []
-    for repeat in range(repeats):
-        start = time.process_time()
-        fn(repeat)
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def games(players: int, policies: list[str], n: int, seed: int = 1) -> None:

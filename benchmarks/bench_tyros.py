@@ -10,9 +10,8 @@ for reference.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import best_of
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play
@@ -24,15 +23,6 @@ from tyrsim.games.tyros.rules import Rules
 KERNEL_GAMES = 100_000
 ENGINE_GAMES = 2_000
 FULL_GAMES = 20
-
-
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def kernel_rate(rules: Rules, players: int, rule: str) -> float:
