@@ -100,3 +100,23 @@ def test_clone_is_independent():
     copy = state.clone()
     copy.apply(copy.legal_actions()[0])
     assert sum(len(p) for p in state.piles) == 28 and sum(len(p) for p in copy.piles) == 27
+
+
+def test_lead_changes_of_a_seeded_game_checked_by_hand():
+    state = make_game(Rules(), 4).new_state(np.random.default_rng(6))
+    rng = np.random.default_rng(106)
+    totals = []
+    score = state._score
+
+    def score_and_record():
+        score()
+        totals.append(state.scores())
+
+    state._score = score_and_record
+    while not state.is_terminal():
+        state.apply(RandomPolicy().choose(state, rng))
+    # leaders after each scoring: all four (first scoring), P0 (change 1), P0, P2 (change 2),
+    # P0 and P2 tied (change 3), P2 (change 4)
+    assert totals == [[6, 6, 6, 6], [21, 10, 10, 17], [34, 21, 17, 21], [48, 38, 49, 21], [75, 44, 75, 38],
+                      [75, 57, 85, 45]]  # fmt: skip
+    assert state.stats()["lead_changes"] == 4

@@ -517,6 +517,31 @@ def test_face_down_cards_score_nothing_then_turn_face_up():
     assert down.face_down is False
 
 
+def test_lead_changes_count_the_scorings_after_which_the_leaders_differ():
+    """Six scripted rounds; before each, the board holds just the cards named (one shift before scoring)."""
+    state = scripted()
+    rounds = [
+        [(spot(0, 0), 0)],  # P0 row 3 + 3 empty: 6     totals 6, 0    leaders {P0} (first scoring: not counted)
+        [(spot(1, 6), 1)],  # P1 row 9 + 3 empty: 12    totals 6, 12   leaders {P1}     change 1
+        [(spot(0, 6), 0)],  # P0 row 9 + 3 empty: 12    totals 18, 12  leaders {P0}     change 2
+        [(spot(1, 0), 1)],  # P1 row 3 + 3 empty: 6     totals 18, 18  leaders {P0, P1} change 3 (a tie)
+        [],  # nobody scores                            totals 18, 18  leaders {P0, P1} no change
+        [(spot(1, 0), 1)],  # P1 row 3 + 3 empty: 6     totals 18, 24  leaders {P1}     change 4
+    ]
+    totals = []
+    for cards in rounds:
+        state.spots = [None] * len(state.spots)
+        for at, owner in cards:
+            put(state, at, card(f"C{len(totals)}", SUN, SUN, SUN), owner)
+        state.queue = []
+        state._end_of_round()
+        totals.append(state.scores()[:2])
+    assert totals == [[6, 0], [6, 12], [18, 12], [18, 18], [18, 18], [18, 24]]
+    assert not state.is_terminal()
+    assert state.counters["lead_changes"] == 4
+    assert state.stats()["lead_changes"] == 4.0
+
+
 def test_round_end_tops_up_chips_moves_end_and_passes_start():
     state = scripted()
     put(state, spot(0, 0), card("A", SUN, SUN, SUN), 0)

@@ -122,7 +122,12 @@ def resolve_fight(
     at once with winner None.
     """
     rules = rules or Rules()
-    _check_matchup(attacker_strength, attacker_dice, defender_strength, defender_dice, rules)
+    most_strength, most_dice = rules.max_strength, rules.max_dice
+    if not (
+        1 <= attacker_strength <= most_strength and 1 <= defender_strength <= most_strength
+        and 0 <= attacker_dice <= most_dice and 0 <= defender_dice <= most_dice
+    ):  # fmt: skip
+        _check_matchup(attacker_strength, attacker_dice, defender_strength, defender_dice, rules)
     fight = Fight(winner=None)
     if not is_decisive(attacker_strength, attacker_dice, defender_strength, defender_dice, rules):
         return fight
@@ -137,30 +142,38 @@ def resolve_fight(
             None,
         )
     to_win = rules.rounds_to_win
+    tie_winner = None if rules.tie_rule == "reroll" else rules.tie_rule
+    fight_rolls = fight.rolls
+    attacker_rounds = defender_rounds = 0
     for a_rolls, d_rolls in rolls:
-        a_rolls, d_rolls = tuple(int(x) for x in a_rolls), tuple(int(x) for x in d_rolls)
+        a_rolls, d_rolls = tuple(map(int, a_rolls)), tuple(map(int, d_rolls))
         if len(a_rolls) != attacker_dice or len(d_rolls) != defender_dice:
             raise ValueError(
                 f"a roll needs {attacker_dice} attacker and {defender_dice} defender dice, "
                 f"got {len(a_rolls)} and {len(d_rolls)}"
             )
-        a_hits = sum(r <= attacker_strength for r in a_rolls)
-        d_hits = sum(r <= defender_strength for r in d_rolls)
+        a_hits = len([r for r in a_rolls if r <= attacker_strength])
+        d_hits = len([r for r in d_rolls if r <= defender_strength])
         if a_hits > d_hits:
             winner = "attacker"
         elif d_hits > a_hits:
             winner = "defender"
         else:
-            winner = None if rules.tie_rule == "reroll" else rules.tie_rule
-        fight.rolls.append(Roll(a_rolls, d_rolls, a_hits, d_hits, winner))
+            winner = tie_winner
+        fight_rolls.append(Roll(a_rolls, d_rolls, a_hits, d_hits, winner))
         if winner == "attacker":
-            fight.attacker_rounds += 1
+            attacker_rounds += 1
+            if attacker_rounds == to_win:
+                break
         elif winner == "defender":
-            fight.defender_rounds += 1
-        if to_win in (fight.attacker_rounds, fight.defender_rounds):
-            fight.winner = "attacker" if fight.attacker_rounds == to_win else "defender"
-            return fight
-    raise ValueError(f"the rolls ran out before the fight ended ({fight.attacker_rounds}:{fight.defender_rounds})")
+            defender_rounds += 1
+            if defender_rounds == to_win:
+                break
+    else:
+        raise ValueError(f"the rolls ran out before the fight ended ({attacker_rounds}:{defender_rounds})")
+    fight.winner = winner
+    fight.attacker_rounds, fight.defender_rounds = attacker_rounds, defender_rounds
+    return fight
 
 
 @dataclass(frozen=True)
@@ -232,6 +245,12 @@ def _sure_hits(strength_: np.ndarray, dice: np.ndarray, faces: int) -> tuple[np.
 def is_decisive(sa, da, sd, dd, rules: Rules | None = None):
     """False where every roll is surely a tie and tied rolls are rerolled: the fight never ends."""
     rules = rules or Rules()
+    if type(sa) is int and type(da) is int and type(sd) is int and type(dd) is int:  # one matchup: plain Python
+        if rules.tie_rule != "reroll":
+            return True
+        faces = rules.die_faces
+        certain_a, certain_d = sa >= faces or da == 0, sd >= faces or dd == 0
+        return not (certain_a and certain_d and (da if sa >= faces else 0) == (dd if sd >= faces else 0))
     if rules.tie_rule != "reroll":
         return np.ones(np.broadcast(sa, da, sd, dd).shape, dtype=bool) if np.ndim(sa) else True
     certain_a, hits_a = _sure_hits(np.asarray(sa), np.asarray(da), rules.die_faces)

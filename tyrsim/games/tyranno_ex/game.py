@@ -32,6 +32,16 @@ PILES = 4
 TRACK = COLUMNS * len(ROWS)  # first special-space spot
 PLACE_NAMES = tuple(f"row{r}" for r in ROWS)  # survival counters: where the card was checked
 SYMBOL_COUNT_NAMES = ("", "sym1", "sym2", "sym3")  # ... and how many different symbols it shows
+SURVIVAL_NAMES = (*PLACE_NAMES, "special", *SYMBOL_COUNT_NAMES[1:])
+CARD_COUNTERS = {
+    r: (f"cards_entered_row{r}", f"card_points_row{r}", f"card_points_sq_row{r}") for r in ROWS[:2]
+}  # what the cards entering a row scored, by the row they entered
+SEAT_COUNTERS = (
+    "cards_placed", "fights_started", "fights_won", "dice_earned", "dice_raised", "trades", "chips_set",
+    *(f"{k}_row{r}" for k in ("cards_entered", "card_points", "card_points_sq") for r in ROWS[:2]),
+    *(f"checked_{w}" for w in SURVIVAL_NAMES),
+    *(f"lost_{w}" for w in SURVIVAL_NAMES),
+)  # fmt: skip
 
 
 def spot_name(spot: int) -> str:
@@ -144,7 +154,12 @@ class NoFight:
 PASS, KEEP_FIVE, NO_FIGHT = Pass(), KeepFive(), NoFight()
 # actions are immutable, so each is built once and shared
 _place_card = functools.cache(PlaceCard)
-_challenge = functools.cache(Challenge)
+
+
+@functools.cache
+def _challenge_row(attacker: int, spots: int) -> tuple[Challenge, ...]:
+    """The challenges of the card on spot `attacker` against each spot of a board of `spots` spots."""
+    return tuple(Challenge(attacker, defender) for defender in range(spots))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -209,9 +224,11 @@ def _choices(space: int, tied: tuple[int, ...]) -> list[ChooseSymbol]:
 
 def dice_rolls(rng: np.random.Generator, attacker_dice: int, defender_dice: int, faces: int):
     """Endless (attacker's dice, defender's dice) rolls for `resolve_fight`, drawn a few rolls at a time."""
+    n = attacker_dice + defender_dice
     while True:
-        for row in rng.integers(1, faces + 1, size=(4, attacker_dice + defender_dice)).tolist():
-            yield row[:attacker_dice], row[attacker_dice:]
+        dice = rng.integers(1, faces + 1, size=4 * n).tolist()  # 4 rolls of both sides, one after the other
+        for start in range(0, 4 * n, n) if n else range(4):
+            yield dice[start : start + attacker_dice], dice[start + attacker_dice : start + n]
 
 
 # --- the board ------------------------------------------------------------------
@@ -280,18 +297,11 @@ class TyrannoExState:
         self.counters: dict[str, float] = {
             "rounds": 0, "changes": 0, "cascades": 0, "longest_cascade": 0, "ties": 0,
             "fights": 0, "fights_clean": 0, "fights_close": 0, "fights_endless": 0, "track_tie_fights": 0,
-            "double_shifts": 0, "survival_losses": 0, "fight_losses": 0,
+            "double_shifts": 0, "survival_losses": 0, "fight_losses": 0, "lead_changes": 0,
         }  # fmt: skip
-        self.seat_counters: dict[str, list[float]] = {
-            name: [0.0] * num_players
-            for name in (
-                "cards_placed", "fights_started", "fights_won", "dice_earned", "dice_raised", "trades", "chips_set",
-                *(f"{k}_row{r}" for k in ("cards_entered", "card_points", "card_points_sq") for r in ROWS[:2]),
-                *(f"checked_{w}" for w in (*PLACE_NAMES, "special", *SYMBOL_COUNT_NAMES[1:])),
-                *(f"lost_{w}" for w in (*PLACE_NAMES, "special", *SYMBOL_COUNT_NAMES[1:])),
-            )
-        }  # fmt: skip
+        self.seat_counters: dict[str, list[float]] = {name: [0.0] * num_players for name in SEAT_COUNTERS}
         self.five_round = [float("nan")] * num_players
+        self.leaders: list[int] | None = None  # the players with the highest total after the last scoring
         self.terminal = False
         # decision bookkeeping
         self.phase = ""
@@ -318,41 +328,41 @@ class TyrannoExState:
 
     def legal_actions(self) -> list:
         """The current player's actions; lists may be shared between calls, so never change one."""
-        phase = self.phase
+        phase = self.phase  # the phases in the order of how often they come up
         if phase == "environment":
             return self._environment_actions()
+        if phase == "tie":
+            space, tied = self.tie
+            return _choices(space, tuple(tied))
         if phase == "place":
             return self._place_actions()
         if phase == "combat":
             if self.fight_options is None:
                 self.fight_options = [NO_FIGHT, *self._challenges(self.player, self.queue[0][1])]
             return self.fight_options
-        if phase == "tie":
-            space, tied = self.tie
-            return _choices(space, tuple(tied))
         if phase == "five":
             return [KEEP_FIVE, *_five_actions(tuple(self.hands[self.player]), self.rules.five_chips)]
         return []
 
     def apply(self, action) -> None:
         """Play a legal action of the current player, then run automatic phases up to the next decision."""
-        kind = type(action)
+        kind = type(action)  # the kinds in the order of how often they are played
         if kind is SetChips:
             self._set_chips(action, "turn")
-        elif kind is Pass:
-            self.passes += 1
-            self._next_environment_turn()
-        elif kind is Trade:
-            self._trade(action.returned)
+        elif kind is ChooseSymbol:
+            self._choose_symbol(action.symbol)
         elif kind is PlaceCard:
             self._place(action)
         elif kind is Challenge:
             self._fight(action.attacker, action.defender)
             self._next_fight()
+        elif kind is Pass:
+            self.passes += 1
+            self._next_environment_turn()
+        elif kind is Trade:
+            self._trade(action.returned)
         elif kind is NoFight:
             self._next_fight()
-        elif kind is ChooseSymbol:
-            self._choose_symbol(action.symbol)
         elif kind is UseFive:
             self.five[self.player] = False
             self.five_round[self.player] = self.round
@@ -367,9 +377,13 @@ class TyrannoExState:
 
     def winners(self) -> list[int]:
         """Most points wins; the rulebook has no tie-break, so a tie is a shared victory."""
-        scores = self.scores()
-        best = max(scores)
-        return [p for p, s in enumerate(scores) if s == best]
+        return self._leaders()
+
+    def _leaders(self) -> list[int]:
+        """The players with the most points so far."""
+        totals = [sum(points) for points in zip(*self.points.values(), strict=True)]  # per player, over the sources
+        best = max(totals)
+        return [p for p, total in enumerate(totals) if total == best]
 
     def stats(self) -> dict[str, float]:
         out = {k: float(v) for k, v in self.counters.items()}
@@ -394,7 +408,7 @@ class TyrannoExState:
     def dice(self, card: Card, chips: list[int] | None = None) -> int:
         """Dice a card fights with: for each of its 3 symbols, the current chips of that symbol."""
         chips = chips if chips is not None else self.env.chips_of()
-        return min(self.rules.max_dice, sum(chips[s] for s in card.symbols))
+        return min(self.rules.max_dice, sum([chips[s] for s in card.symbols]))
 
     def _order(self, first: int) -> list[int]:
         return [(first + i) % self.num_players for i in range(self.num_players)]
@@ -496,33 +510,34 @@ class TyrannoExState:
         self._next_environment_turn()
 
     def _set_chips(self, action: SetChips | UseFive, after: str) -> None:
-        hand = self.hands[self.player]
-        potential = self.env.potential
-        for s, space in action.chips:
+        player, env, chips = self.player, self.env, action.chips
+        hand, potential = self.hands[player], env.potential
+        for s, space in chips:
             hand[s] -= 1
             potential[space][s] += 1
-        self.seat_counters["chips_set"][self.player] += len(action.chips)
+        self.seat_counters["chips_set"][player] += len(chips)
         self.passes = 0
-        self.mask_before = self.env.present()
+        self.mask_before = env.present()
         self.after_setting = after
         self.spaces_left = list(action.spaces)
-        self.chain = 0
-        self.setting_changes = 0
+        self.chain = self.setting_changes = 0
         self._resolve_spaces()
 
     def _resolve_spaces(self) -> None:
         """Resolve the changed spaces in order; stop when the chooser must pick among tied symbols."""
-        while self.spaces_left:
-            space = self.spaces_left[0]
-            changes, tied = self.env.resolve(space, self.rules.majority_tie, self.bag, self.rng)
+        spaces_left, env, majority_tie = self.spaces_left, self.env, self.rules.majority_tie
+        while spaces_left:
+            space = spaces_left[0]
+            changes, tied = env.resolve(space, majority_tie, self.bag, self.rng)
             self.chain += changes
             if tied is not None:
                 self.counters["ties"] += 1
                 self.tie = (space, tied)
                 self.phase = "tie"
                 return
-            self._end_chain()
-            self.spaces_left.pop(0)
+            if self.chain:  # a space that did not change leaves every counter as it is
+                self._end_chain()
+            spaces_left.pop(0)
         self._after_change()
 
     def _end_chain(self) -> None:
@@ -543,7 +558,8 @@ class TyrannoExState:
         self._resolve_spaces()
 
     def _after_change(self) -> None:
-        self._strength_dice()
+        if self.setting_changes:  # only a setting that changed the conditions can earn strength dice
+            self._strength_dice()
         if self.after_setting == "turn":
             self._next_environment_turn()
         elif self.after_setting == "five":
@@ -559,9 +575,9 @@ class TyrannoExState:
         "any_change" rewards every card with all symbols present after any change.
         """
         r = self.rules
-        before, after = self.mask_before, self.env.present()
-        if self.move > r.die_rounds or self.setting_changes == 0:
+        if self.move > r.die_rounds:
             return
+        before, after = self.mask_before, self.env.present()
         player = self.player
         for bc in self.spots:
             if bc is None or bc.owner != player:
@@ -610,17 +626,19 @@ class TyrannoExState:
         # ruling: cards on the special spaces are on the board and are checked too (unless the rule says not)
         last = TRACK + len(self.rules.special_spaces) if self.rules.track_cards_need_survival else TRACK
         counters = self.seat_counters
+        spots = self.spots
         for spot in range(last):
-            bc = self.spots[spot]
+            bc = spots[spot]
             if bc is None:
                 continue
             where = "special" if spot >= TRACK else PLACE_NAMES[spot % 4]
             sym = SYMBOL_COUNT_NAMES[bc.card.distinct]
-            counters["checked_" + where][bc.owner] += 1
-            counters["checked_" + sym][bc.owner] += 1
+            owner = bc.owner
+            counters["checked_" + where][owner] += 1
+            counters["checked_" + sym][owner] += 1
             if bc.card.mask & present == 0:
-                counters["lost_" + where][bc.owner] += 1
-                counters["lost_" + sym][bc.owner] += 1
+                counters["lost_" + where][owner] += 1
+                counters["lost_" + sym][owner] += 1
                 self.counters["survival_losses"] += 1
                 self._eliminate(spot)
         self._begin_combat()
@@ -636,10 +654,11 @@ class TyrannoExState:
 
     def _count_card(self, bc: BoardCard) -> None:
         """What a card scored in the game, by the row it entered (counted when it leaves, or at the end)."""
-        counters, row = self.seat_counters, bc.entry_row
-        counters[f"cards_entered_row{row}"][bc.owner] += 1
-        counters[f"card_points_row{row}"][bc.owner] += bc.points
-        counters[f"card_points_sq_row{row}"][bc.owner] += bc.points**2
+        counters, owner, points = self.seat_counters, bc.owner, bc.points
+        entered, scored, squares = CARD_COUNTERS[bc.entry_row]
+        counters[entered][owner] += 1
+        counters[scored][owner] += points
+        counters[squares][owner] += points**2
 
     # --- 3. combat ---------------------------------------------------------------
 
@@ -653,22 +672,26 @@ class TyrannoExState:
             self.queue = [(p, -1) for _ in range(laps) for p in order]
         self._next_fight(pop=False)
 
-    def _can_fight(self, spot: int, bc: BoardCard) -> bool:
-        """Ruling: any card on the board fights, face-down ones and those on special spaces included."""
-        r = self.rules
-        return (spot < TRACK or r.track_cards_fight) and (r.face_down_can_fight or not bc.face_down)
-
     def _challenges(self, player: int, column: int) -> list[Challenge]:
+        # Ruling: any card on the board fights, face-down ones and those on special spaces included
+        # (unless `face_down_can_fight` / `track_cards_fight` say not).
+        r = self.rules
+        spots = self.spots if r.track_cards_fight else self.spots[:TRACK]
+        face_down_fight = r.face_down_can_fight
         mine, theirs = [], []
-        for spot, bc in enumerate(self.spots):
-            if bc is None or not self._can_fight(spot, bc):
+        for spot, bc in enumerate(spots):
+            if bc is None or (bc.face_down and not face_down_fight):
                 continue
             if bc.owner == player:
                 if column < 0 or bc.column == column:
                     mine.append(spot)
             else:
                 theirs.append(spot)
-        return [_challenge(a, d) for a in mine for d in theirs]
+        challenges = []
+        for a in mine:
+            row = _challenge_row(a, len(self.spots))
+            challenges += [row[d] for d in theirs]
+        return challenges
 
     def _next_fight(self, pop: bool = True) -> None:
         self.fight_options = None
@@ -726,6 +749,7 @@ class TyrannoExState:
         self.double_last = shifts == 2
         self.counters["double_shifts"] += shifts == 2
         self._score()
+        self._count_lead_change()
         self.counters["rounds"] += 1
         if not any(self.piles) and any(
             all(self.spots[c * 4 + r] is None for r in range(len(ROWS))) for c in self.used_columns
@@ -788,8 +812,9 @@ class TyrannoExState:
 
     def _score(self) -> None:
         """Grid cards score their row plus the empty-space bonus, special spaces their value; face-down nothing."""
-        pts = self.points
+        rows, empty, special = self.points["rows"], self.points["empty"], self.points["special"]
         bonus = self.rules.empty_space_bonus
+        extras = [bonus * self.empty_spaces(r) for r in range(len(ROWS))]
         for spot, bc in enumerate(self.spots):
             if bc is None:
                 continue
@@ -798,13 +823,25 @@ class TyrannoExState:
                 continue
             if spot >= TRACK:
                 scored = self.rules.special_spaces[spot - TRACK]
-                pts["special"][bc.owner] += scored
+                special[bc.owner] += scored
             else:
-                extra = bonus * self.empty_spaces(spot % 4)
-                scored = ROWS[spot % 4] + extra
-                pts["rows"][bc.owner] += ROWS[spot % 4]
-                pts["empty"][bc.owner] += extra
+                row, extra = ROWS[spot % 4], extras[spot % 4]
+                scored = row + extra
+                rows[bc.owner] += row
+                empty[bc.owner] += extra
             bc.points += scored
+
+    def _count_lead_change(self) -> None:
+        """Count a lead change: the players with the most points differ from those after the last scoring.
+
+        The leaders are compared as a set, so a tie for the lead differs from
+        either player leading alone; the first scoring only sets the lead.
+        Unused "5" markers score after the last scoring and change nothing.
+        """
+        leaders = self._leaders()
+        if self.leaders is not None and leaders != self.leaders:
+            self.counters["lead_changes"] += 1
+        self.leaders = leaders
 
     def _prepare_next_round(self) -> None:
         r = self.rules
