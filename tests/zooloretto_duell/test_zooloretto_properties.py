@@ -27,8 +27,15 @@ def check_invariants(state: ZooState) -> None:
     cards = all_cards(state)
     assert len(cards) == 61 and len({c.id for c in cards}) == 61
     assert min(state.coins) >= 0 and min(state.minus) >= 0
+    for t in state.taken:  # a taken truck stands in front of its player: nothing is connected to it
+        assert t is None or t == -1 or not state.trucks[t]
+    assert all(reached for scored, reached in zip(state.scored, state.target_reached, strict=True) if scored)
     markers_won = len(state.won[0]) + len(state.won[1])
     assert markers_won == sum(state.scored) + state.vending_scored  # each species scored at most once
+    # the scoring markers are conserved: each is won or still in the stockpile
+    assert sorted(map(repr, state.won[0] + state.won[1] + state.markers)) == sorted(
+        repr(m) for m in state.game.markers if not (m.final_round and state.final_marker_aside)
+    )
     assert markers_won + len(state.markers) + state.final_marker_aside == 8
     if state.rules.steal_triggers_symbols:  # a third card with the same symbol never stays
         for zoo in state.pens:
@@ -43,6 +50,7 @@ rule_variants = st.fixed_dictionaries(
     {
         "expert": st.booleans(),
         "steal_triggers_symbols": st.booleans(),
+        "one_square_per_turn": st.booleans(),
         "final_round_card_depth": st.integers(0, 12),
         "starting_coins": st.integers(0, 4),
     }

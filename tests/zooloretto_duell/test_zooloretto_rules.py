@@ -97,6 +97,25 @@ def test_quitting_and_round_end(state, pick):
     assert state.taken == [None, None]
 
 
+def test_a_taken_truck_leaves_the_middle_until_the_round_ends(state, pick):
+    """The rulebook: take a truck "and put it in front of you"; it returns to the middle at the round's end."""
+    state.pile = [pick("gorilla"), pick("gorilla"), pick("gorilla")]
+    state.trucks = [[pick("bear")], [pick("tiger"), pick("tiger", "lightning")], [pick("hyena")]]
+    take(state, 0)  # seat 0 puts the small truck in front of them
+    assert state.to_move == 1
+    assert all(a.truck != 0 for a in state.legal_actions() if isinstance(a, TakeTruck))
+    state.apply(DRAW)
+    assert [a.truck for a in state.legal_actions()] == [2]  # truck 1 is gone, truck 2 is full
+    state.apply(Connect(state.drawn, 2))
+    # the two trucks in the middle are full: seat 1 can no longer draw, only take one
+    actions = state.legal_actions()
+    assert DRAW not in actions and {a.truck for a in actions} == {1, 2}
+    take(state, 2)  # the round ends; every truck is back in the middle
+    assert state.rounds == 2 and state.to_move == 1
+    state.apply(DRAW)
+    assert [a.truck for a in state.legal_actions()] == [0, 1]
+
+
 def test_truck_cards_in_any_order(state, pick):
     state.pile = [pick("gorilla")]
     state.trucks[1] = [pick("bear"), pick("red", "drink")]
@@ -187,6 +206,22 @@ def test_square_chain_carries_out_a_different_symbol(state, pick, game):
     take(state, 1)
     state.apply(Donate(hearted))
     assert game.offspring[TIGER] in state.pens[0][TIGER]
+
+
+def test_a_second_square_of_the_truck_fires_unless_one_square_per_turn(table):
+    for one_per_turn in (False, True):
+        state, pick = table(Rules(one_square_per_turn=one_per_turn))
+        state.pens[0][ANTELOPE], state.pens[0][TIGER] = [pick("antelope", "square")], [pick("tiger", "square")]
+        gorilla = pick("gorilla")
+        state.discard = [gorilla, pick("bison")]
+        state.trucks[1] = [pick("antelope", "square"), pick("tiger", "square")]
+        take(state, 1)
+        assert state.phase == DONATION  # the truck's first square
+        state.apply(Donate(gorilla))
+        # the truck's second square: a donation by the ruling, wasted under the other reading
+        assert (state.phase == DONATION) is not one_per_turn
+        assert state.counts[0][COUNTERS.index("square_wasted")] == one_per_turn
+        assert state.square_fired is not one_per_turn  # the turn is over once wasted
 
 
 def test_square_before_the_rest_of_the_truck(state, pick):
@@ -301,6 +336,25 @@ def test_tie_at_the_target_waits_until_broken_by_a_steal(state, pick):
     assert state.scored[BEAR] and len(state.won[1]) == 1 and not state.won[0]
 
 
+def test_tie_at_the_target_broken_by_a_steal_that_discards_a_third_symbol(tmp_path, table):
+    """After a tie at the target, the scoring waits until one player "clearly has more", here through a
+    steal whose card is discarded as a third lightning: the total falls below the target, the tie is broken."""
+    symbols = tmp_path / "symbols.toml"
+    symbols.write_text("[gorilla]\n[bison]\n[antelope]\n[bear]\n[tiger]\n[hyena]\nlightning = 3\n")
+    state, pick = table(Rules(symbols_file=str(symbols)))
+    state.pens[0][HYENA] = [pick("hyena", "lightning"), pick("hyena", "lightning"), pick("hyena"), pick("hyena")]
+    loot = pick("hyena", "lightning")
+    state.pens[1][HYENA] = [loot, pick("hyena"), pick("hyena")]
+    state.trucks[0] = [pick("hyena")]
+    state.to_move = 1
+    take(state, 0)  # 4 : 4, the hyena's target value 8: a tie, no scoring yet
+    assert not state.scored[HYENA] and state.to_move == 0
+    state.coins[0] = 2
+    state.apply(Steal(loot))  # seat 0's third lightning hyena is discarded: 4 : 3
+    assert loot in state.discard and state.minus[0] == 1
+    assert state.scored[HYENA] and len(state.won[0]) == 1 and not state.won[1]
+
+
 def test_vending_scoring_once(state, pick):
     state.stands[0] = [pick("red", "drink"), pick("green", "pretzel"), pick("blue", "ice cream")]
     state.stands[1] = [pick("red", "pretzel"), pick("green", "ice cream"), pick("blue", "drink")]
@@ -366,6 +420,19 @@ def test_expert_discard(table):
     assert state.discard == [card] and state.coins[0] == 0 and state.to_move == 1
     state.apply(DRAW)  # seat 1 draws the last card, which starts the final round
     assert state.final_round
+    assert not any(isinstance(a, DiscardDrawn) for a in state.legal_actions())
+
+
+def test_expert_discard_banned_once_the_final_round_card_has_surfaced_and_the_next_card_is_drawn(table):
+    state, pick = table(Rules(expert=True))
+    state.coins = [2, 2]
+    state.pile = [pick("gorilla"), pick("bison"), state.game.final_card, pick("bear")]
+    state.apply(DRAW)  # the final-round card surfaces and is put aside; this round is not the final one yet
+    assert state.final_card_aside and not state.final_round
+    assert any(isinstance(a, DiscardDrawn) for a in state.legal_actions())
+    state.apply(state.legal_actions()[0])
+    state.apply(DRAW)  # the next card: the final round, so this very card cannot be discarded
+    assert state.final_round and state.end_trigger == "card" and state.pile
     assert not any(isinstance(a, DiscardDrawn) for a in state.legal_actions())
 
 

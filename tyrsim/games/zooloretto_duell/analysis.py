@@ -23,7 +23,8 @@ from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
 GAME = "zooloretto-duell"
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
-SYMBOL_COUNTERS = (
+# the `symbols` table: how often each symbol fires, and the money and expert actions beside them
+EVENT_COUNTERS = (
     "lightning",
     "heart",
     "heart_wasted",
@@ -96,11 +97,11 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
         per_seat["mean_score"], per_seat["sd_score"], per_seat["games"]
     )
     sources = pd.DataFrame(_mean_rows(by_policy, (*SOURCES, "score"), "source"))
-    symbols = pd.DataFrame(_mean_rows(by_policy, SYMBOL_COUNTERS, "counter"))
+    symbols = pd.DataFrame(_mean_rows(by_policy, EVENT_COUNTERS, "counter"))
     fired = [
         (policy, column, int((group[column] > 0).sum()), len(group))
         for policy, group in by_policy
-        for column in SYMBOL_COUNTERS
+        for column in EVENT_COUNTERS
     ]
     k = np.array([f[2] for f in fired])
     n = np.array([f[3] for f in fired])
@@ -186,7 +187,8 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
         x = np.arange(len(part)) + i * width
         err = [part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]]
         ax.bar(x, part["mean"], width, yerr=err, label=str(policy), capsize=3)
-        ax.set_xticks(np.arange(len(part)) + width * (len(policies) - 1) / 2, part["source"], rotation=15)
+    labels = list(dict.fromkeys(sources["source"]))  # every policy has the same sources, in this order
+    ax.set_xticks(np.arange(len(labels)) + width * (len(policies) - 1) / 2, labels, rotation=15)
     ax.set_ylabel("mean points per game (95% interval)")
     ax.legend(title="policy")
     fig.tight_layout()

@@ -12,6 +12,17 @@ from tyrsim.games.zooloretto_duell.cards import COLOURS
 from tyrsim.games.zooloretto_duell.game import ZooState
 
 
+def score_now(state: ZooState, p: int) -> float:
+    """Player p's final score if the game ended now, coins counted fractionally."""
+    parts = state.score_parts(p)
+    return (
+        parts["marker_points"]
+        + parts["majority_points"]
+        + state.coins[p] / state.rules.coins_per_point
+        - parts["minus_points"]
+    )
+
+
 def marker_prospect(state: ZooState) -> float:
     """Mean worth of the scoring markers still in the stockpile (a coin counted at its share of a point)."""
     coin = 1.0 / state.rules.coins_per_point
@@ -28,21 +39,13 @@ def race_edge(lead: int, needed: int) -> float:
 def margin(state: ZooState, p: int) -> float:
     """Player p's worth minus the opponent's, where a player's worth is the score if the game ended
     now (coins counted fractionally) plus each open interim scoring's marker times the chance to win it."""
-    rules, o = state.rules, 1 - p
+    o = 1 - p
     prospect = marker_prospect(state)
-    value = (
-        sum(m.points for m in state.won[p])
-        - sum(m.points for m in state.won[o])
-        - state.minus[p]
-        + state.minus[o]
-        + (state.coins[p] - state.coins[o]) / rules.coins_per_point
-    )
+    value = score_now(state, p) - score_now(state, o)
     mine, theirs, scored, targets = state.pens[p], state.pens[o], state.scored, state.targets
     for s in range(len(mine)):
-        a, b = len(mine[s]), len(theirs[s])
-        if a != b:
-            value += rules.majority_points if a > b else -rules.majority_points
         if not scored[s]:
+            a, b = len(mine[s]), len(theirs[s])
             # the marker goes to one of the two: p's chance minus o's chance is the race edge
             value += prospect * race_edge(a - b, max(0, targets[s] - a - b))
     if not state.vending_scored:

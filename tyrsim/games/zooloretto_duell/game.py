@@ -39,7 +39,7 @@ COUNTERS = (
     "heart",  # second heart placed and the offspring taken
     "heart_wasted",  # second heart placed, offspring already gone
     "square",  # second square placed: a card taken from the discard pile
-    "square_wasted",  # a square triggered by a donated card (the chain rule), or an empty discard pile
+    "square_wasted",  # wasted by the chain rule (see `_place`) or an empty discard pile
     "third_symbol",  # third card with the same symbol discarded: 1 minus point
     "stand_coin",  # second vending stand with the same symbol: 1 coin
     "steals",
@@ -138,7 +138,8 @@ class Donate:
 
 @dataclass(frozen=True, slots=True)
 class QuitEmptyHanded:
-    """Ruling: with the draw pile empty and every truck empty, a player leaves the round without a truck."""
+    """Ruling: with the draw pile empty and every truck in the middle empty, a player leaves the round
+    without a truck."""
 
     def __repr__(self) -> str:
         return "quit the round without a truck (nothing left to draw)"
@@ -204,6 +205,7 @@ class ZooState:
         "phase",
         "drawn",
         "queue",
+        "square_fired",
         "pens",
         "stands",
         "offspring",
@@ -214,6 +216,7 @@ class ZooState:
         "final_round",
         "end_trigger",
         "scored",
+        "target_reached",
         "vending_scored",
         "coins",
         "minus",
@@ -230,12 +233,14 @@ class ZooState:
         self.pile: list[Card] = []
         self.discard: list[Card] = []
         self.trucks: list[list[Card]] = [[] for _ in self.capacities]
-        self.taken: list[int | None] = [None, None]  # truck index taken this round; -1: quit without one
+        # truck index each player took this round (out of play until the round ends); -1: quit without one
+        self.taken: list[int | None] = [None, None]
         self.last_taker = 0
         self.to_move = 0  # players decide who begins: seat 0
         self.phase = TURN
         self.drawn: Card | None = None
         self.queue: list[Card] = []  # cards of a taken truck still to be placed
+        self.square_fired = False  # a square's donation became due this turn
         self.pens: list[list[list[Card]]] = [[[] for _ in SPECIES] for _ in range(2)]
         self.stands: list[list[Card]] = [[], []]
         self.offspring: dict[int, Card | None] = dict(game.offspring)  # species -> card still in the supply
@@ -246,6 +251,7 @@ class ZooState:
         self.final_round = False
         self.end_trigger = ""
         self.scored = [False] * len(SPECIES)
+        self.target_reached = [False] * len(SPECIES)  # the species' target was reached, maybe in a tie
         self.vending_scored = False
         self.coins = [rules.starting_coins, rules.starting_coins]
         self.minus = [0, 0]
@@ -272,8 +278,10 @@ class ZooState:
         game, capacities = self.game, self.capacities
         actions: list = [DRAW] if self.pile else []
         free_place = False
-        takes = game.takes
+        takes, taken = game.takes, self.taken
         for t, truck in enumerate(self.trucks):
+            if t in taken:  # a taken truck stands in front of its player until the round ends
+                continue
             if truck:
                 options = takes.get((t, *truck))
                 if options is None:
@@ -346,18 +354,24 @@ class ZooState:
 
     def score_parts(self, p: int) -> dict[str, int]:
         """Final scoring of player p: scoring markers + plus points (majorities, coins) - minus points."""
-        o = 1 - p
-        majorities = sum(len(mine) > len(theirs) for mine, theirs in zip(self.pens[p], self.pens[o], strict=True))
-        parts = {
-            "marker_points": sum(m.points for m in self.won[p]),
-            "majority_points": self.rules.majority_points * majorities,
-            "coin_points": self.coins[p] // self.rules.coins_per_point,
-            "minus_points": self.minus[p],
+        rules, mine, theirs = self.rules, self.pens[p], self.pens[1 - p]
+        majorities = 0
+        for s in range(len(mine)):  # a plain loop: the policies' evaluation calls this for every candidate
+            if len(mine[s]) > len(theirs[s]):
+                majorities += 1
+        markers = 0
+        for m in self.won[p]:
+            markers += m.points
+        majority = rules.majority_points * majorities
+        coins = self.coins[p] // rules.coins_per_point
+        minus = self.minus[p]
+        return {
+            "marker_points": markers,
+            "majority_points": majority,
+            "coin_points": coins,
+            "minus_points": minus,
+            "score": markers + majority + coins - minus,
         }
-        parts["score"] = (
-            parts["marker_points"] + parts["majority_points"] + parts["coin_points"] - parts["minus_points"]
-        )
-        return parts
 
     def winners(self) -> list[int]:
         """Highest score; on a tie the most coins; still tied: a shared victory."""
@@ -386,6 +400,7 @@ class ZooState:
         new = ZooState.__new__(ZooState)
         new.game, new.rules, new.targets, new.capacities = self.game, self.rules, self.targets, self.capacities
         new.last_taker, new.to_move, new.phase, new.drawn = self.last_taker, self.to_move, self.phase, self.drawn
+        new.square_fired = self.square_fired
         new.final_card_aside, new.final_marker_aside = self.final_card_aside, self.final_marker_aside
         new.final_round, new.end_trigger, new.rounds = self.final_round, self.end_trigger, self.rounds
         new.vending_scored = self.vending_scored
@@ -400,6 +415,7 @@ class ZooState:
         new.markers = self.markers[:]
         new.won = [w[:] for w in self.won]
         new.scored = self.scored[:]
+        new.target_reached = self.target_reached[:]
         new.coins = self.coins[:]
         new.minus = self.minus[:]
         new.counts = [c[:] for c in self.counts]
@@ -455,7 +471,10 @@ class ZooState:
         connect = self.game.connect[card.id]
         actions: list = []
         empty_sizes = []  # empty trucks of the same size are one choice
+        taken = self.taken
         for t, truck in enumerate(self.trucks):
+            if t in taken:  # a taken truck stands in front of its player until the round ends
+                continue
             if not truck:
                 if capacities[t] not in empty_sizes:
                     empty_sizes.append(capacities[t])
@@ -524,7 +543,9 @@ class ZooState:
         """Put a card in player p's zoo with its symbol's effect; True if a square's donation is due.
 
         `donated`: the card came from the discard pile by a square, so a further
-        square goes to waste (a different symbol is carried out).
+        square goes to waste (a different symbol is carried out). Ruling: only the donated
+        card's square; with the rule `one_square_per_turn`, every square after the first
+        of the turn (the other reading of "an additional square").
         """
         counts = self.counts[p]
         symbol = card.symbol
@@ -574,29 +595,38 @@ class ZooState:
                         counts[HEART_FIRED] += 1
                     else:
                         counts[HEART_WASTED] += 1
-                elif donated or not self.discard:
+                elif donated or not self.discard or (self.square_fired and self.rules.one_square_per_turn):
                     counts[SQUARE_WASTED] += 1
                 else:
                     counts[SQUARE_FIRED] += 1
-                    due = True
+                    self.square_fired = due = True
         else:
             pen.append(card)
         self._check_species(s)
         return due
 
     def _check_species(self, s: int) -> None:
-        """Interim scoring: enclosures together at the target value and one player strictly ahead."""
+        """Interim scoring: once the enclosures together have reached the target value, the first moment
+        one player is strictly ahead.
+
+        After a tie at the target the scoring waits until one player "clearly has more", even if a
+        stolen card discarded as a third symbol has since brought the total below the target.
+        """
         if self.scored[s]:
             return
         mine, theirs = len(self.pens[0][s]), len(self.pens[1][s])
-        if mine + theirs >= self.targets[s] and mine != theirs:
+        if mine + theirs >= self.targets[s]:
+            self.target_reached[s] = True
+        if self.target_reached[s] and mine != theirs:
             self.scored[s] = True
             self._award(0 if mine > theirs else 1)
 
     def _award(self, p: int) -> None:
-        """Player p takes the top scoring marker (and a coin if it shows one)."""
-        if not self.markers:  # only with a designer's marker file: the scoring earns nothing
-            return
+        """Player p takes the top scoring marker (and a coin if it shows one).
+
+        The stockpile never runs dry: every markers file holds 7 scoring markers, one for each of
+        the 7 interim scorings (6 species, the vending area).
+        """
         marker = self.markers.pop(0)
         self.won[p].append(marker)
         self.counts[p][INTERIM_MARKERS] += 1
@@ -609,6 +639,7 @@ class ZooState:
     def _end_turn(self, p: int) -> None:
         """The other player moves, unless they have quit the round; both quit: the round ends."""
         o = 1 - p
+        self.square_fired = False
         if self.taken[o] is None:
             self.to_move = o
         elif self.taken[p] is None:

@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from tyrsim.core.game import RandomPolicy
-from tyrsim.games.zooloretto_duell.evaluation import margin
+from tyrsim.games.zooloretto_duell.evaluation import margin, score_now
 from tyrsim.games.zooloretto_duell.game import (
     DONATION,
     PLACE,
@@ -27,17 +27,6 @@ from tyrsim.games.zooloretto_duell.game import (
     TakeTruck,
     ZooState,
 )
-
-
-def score_now(state: ZooState, p: int) -> float:
-    """Player p's final score if the game ended now, coins counted fractionally."""
-    parts = state.score_parts(p)
-    return (
-        parts["marker_points"]
-        + parts["majority_points"]
-        + state.coins[p] / state.rules.coins_per_point
-        - parts["minus_points"]
-    )
 
 
 def _after(state: ZooState, action) -> ZooState:

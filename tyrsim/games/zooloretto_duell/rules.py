@@ -29,6 +29,10 @@ class Rules(RuleSet):
     steal_triggers_symbols: bool = rule(
         True, "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)"
     )
+    one_square_per_turn: bool = rule(
+        False,
+        "the chain rule wastes every square after the first of a turn, not only the donated card's (ruling: false)",
+    )
     expert: bool = rule(
         False, "expert variant: after drawing, pay to discard the card instead (not in the final round)"
     )
