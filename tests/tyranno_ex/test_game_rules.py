@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tyranno_positions import environment_phase, put
 
 from tyrsim.games.tyranno_ex import game as game_module
 from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card
@@ -14,7 +15,6 @@ from tyrsim.games.tyranno_ex.game import (
     NO_FIGHT,
     PASS,
     TRACK,
-    BoardCard,
     Challenge,
     ChooseSymbol,
     PlaceCard,
@@ -51,18 +51,6 @@ def scripted(rules: Rules | None = None, players: int = 4, seed: int = 0):
 
 def chips_total(state) -> int:
     return state.bag.total() + sum(sum(h) for h in state.hands) + state.env.chips_on_card()
-
-
-def put(state, at: int, c: Card, owner: int, die: int | None = None, face_down: bool = False) -> BoardCard:
-    column = at // 4 if at < TRACK else owner
-    bc = BoardCard(c, owner, column, die, face_down)
-    state.spots[at] = bc
-    return bc
-
-
-def environment_phase(state, player: int = 0, move: int = 1) -> None:
-    state.phase, state.player, state.start, state.move, state.passes = "environment", player, 0, move, 0
-    state.limit = state._limit()
 
 
 # --- set-up and placement --------------------------------------------------------

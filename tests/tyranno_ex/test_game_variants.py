@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from tyranno_positions import environment_phase, put
 
 from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.environment import Environment
@@ -31,20 +32,9 @@ def scripted(rules: Rules | None = None, players: int = 4):
     return state
 
 
-def put(state, spot: int, symbols: tuple[int, ...], owner: int, die: int | None = None) -> BoardCard:
-    bc = BoardCard(Card(f"card{spot}", symbols), owner, spot // 4 if spot < TRACK else owner, die)
-    state.spots[spot] = bc
-    return bc
-
-
-def environment_turn(state, player: int = 0, move: int = 1) -> None:
-    state.phase, state.player, state.start, state.move, state.passes = "environment", player, 0, move, 0
-    state.limit = state._limit()
-
-
 def test_one_setting_changes_two_spaces():
     state = scripted()
-    environment_turn(state)
+    environment_phase(state)
     state.apply(SetChips(((BONE, 0), (BONE, 0))))  # space 0: 2 bone > 1 sun
     state.player = 0
     state.apply(SetChips(((LEAF, 1), (BONE, 2))))
@@ -57,7 +47,7 @@ def test_one_setting_changes_two_spaces():
 
 def test_a_cascade_can_earn_a_strength_die():
     state = scripted()
-    environment_turn(state)
+    environment_phase(state)
     state.env = Environment([SUN, SUN, WATER, SUN], [12, 1, 1, 1])
     state.env.potential[0] = [0, 5, 4, 3]
     card = put(state, 0, (SUN, WATER, BONE), 0)
@@ -69,7 +59,7 @@ def test_a_cascade_can_earn_a_strength_die():
 def test_any_change_ruling_rewards_already_complete_cards():
     for gain, expected in (("completed", None), ("any_change", 2)):
         state = scripted(Rules(die_gain=gain))
-        environment_turn(state)
+        environment_phase(state)
         complete = put(state, 0, (SUN, WATER, LEAF), 0)
         state.env.potential[3] = [0, 0, 0, 1]
         state.apply(SetChips(((BONE, 3),)))  # bone stays bone, but the space changed
@@ -94,7 +84,7 @@ def test_tie_while_using_the_five_marker_returns_to_the_five_queue():
 
 def test_five_marker_on_own_turn_with_a_tie_goes_back_to_the_same_turn():
     state = scripted(Rules(five_timing="own_turn"))
-    environment_turn(state)
+    environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(UseFive(((LEAF, 0),)))
     assert state.phase == "tie"
