@@ -78,21 +78,6 @@ GAME_METRICS = {
 }
 
 
-def score_figure(raw: pd.DataFrame):
-    """Histogram of final scores per policy."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    bins = np.arange(np.floor(raw["score"].min()), np.ceil(raw["score"].max()) + 2) - 0.5
-    for policy, group in raw.groupby("policy", sort=True):
-        ax.hist(group["score"], bins=bins, alpha=0.5, label=str(policy), density=True)
-    ax.set_xlabel("final score")
-    ax.set_ylabel("share of games")
-    ax.legend(title="policy")
-    fig.tight_layout()
-    return fig
-
-
 def seat_policy_check(game_name: str) -> Callable[[tuple[str, ...]], None]:
     """A validator for a one-policy-per-seat argument: a player count the game allows, known policies."""
 

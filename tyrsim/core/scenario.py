@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,6 @@ class Scenario:
     tables: list[str] | None
     figures: list[str] | None
     quick_trials: int
-    data: dict[str, Any] = field(repr=False, default_factory=dict)
 
     def trials(self, point: Point) -> int:
         """The trial count asked for a point (0: computed exactly)."""
@@ -263,7 +262,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
         default_report=data.get("default_report", False), section=data.get("section", DEFAULT_SECTION),
         rules=base_rules, points=points, sweep=sweep,
         baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
-        figures=report.get("figures"), quick_trials=quick, data=data,
+        figures=report.get("figures"), quick_trials=quick,
     )
 
 
