@@ -13,6 +13,9 @@ Targets: 500 two-player random games/s; 1,000,000 ranch-rounds/s.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 import numpy as np
 from timing import best_of
 
@@ -21,6 +24,12 @@ from tyrsim.core.runner import play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import herd_growth, herd_growth_reference
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+
+
+def repeats(fn: Callable[[int], object]) -> Callable[[], object]:
+    """`fn` called with 0, 1, 2... on successive calls: each timing repeat gets its own seed."""
+    count = itertools.count()
+    return lambda: fn(next(count))
 
 
 def games(players: int, policies: list[str], n: int, seed: int = 1) -> None:
@@ -46,26 +55,28 @@ def copying_games(players: int, n: int, seed: int = 1) -> None:
 
 def main() -> None:
     n = 300
-    rate2 = n / best_of(3, lambda r: games(2, ["random", "random"], n, seed=1 + r))
+    rate2 = n / best_of(3, repeats(lambda r: games(2, ["random", "random"], n, seed=1 + r)))
     base_n = 30
-    base_rate = base_n / best_of(1, lambda r: copying_games(2, base_n, seed=1 + r))
+    base_rate = base_n / best_of(1, repeats(lambda r: copying_games(2, base_n, seed=1 + r)))
     print(f"2-player random games: {rate2:,.0f} games/s (target 500)")
     print(f"  baseline, a copy of the state before every move: {base_rate:,.0f} games/s")
     print(f"  ratio: {rate2 / base_rate:.1f}x")
-    rate4 = 150 / best_of(2, lambda r: games(4, ["random"] * 4, 150, seed=1 + r))
+    rate4 = 150 / best_of(2, repeats(lambda r: games(4, ["random"] * 4, 150, seed=1 + r)))
     print(f"4-player random games: {rate4:,.0f} games/s")
     archetypes = ["hunter", "breeder", "contractor"]
-    rate_policies = 60 / best_of(1, lambda r: games(3, archetypes, 60, seed=1 + r))
+    rate_policies = 60 / best_of(1, repeats(lambda r: games(3, archetypes, 60, seed=1 + r)))
     print(f"3-player hunter/breeder/contractor games: {rate_policies:,.0f} games/s")
 
     rules = Rules()
     args = ("stegosaurus", 2, 2, 6, 5, 1)  # start herd, enclosures, capacity, income, hunts
     ranches = 200_000
-    kernel_time = best_of(3, lambda r: herd_growth(rules, args[0], ranches, *args[1:], np.random.default_rng(1 + r)))
+    kernel_time = best_of(
+        3, repeats(lambda r: herd_growth(rules, args[0], ranches, *args[1:], np.random.default_rng(1 + r)))
+    )
     kernel_rate = ranches * rules.rounds / kernel_time
     loop_ranches = 5_000
     rng = np.random.default_rng(2)
-    loop_time = best_of(1, lambda r: [herd_growth_reference(rules, *args, rng) for _ in range(loop_ranches)])
+    loop_time = best_of(1, repeats(lambda r: [herd_growth_reference(rules, *args, rng) for _ in range(loop_ranches)]))
     loop_rate = loop_ranches * rules.rounds / loop_time
     print(f"herd-growth kernel: {kernel_rate / 1e6:.1f} million ranch-rounds/s (target 1.0)")
     print(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -43,6 +44,7 @@ from tyrsim.games.tiny_epic_dinosaurs.components import (
 from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchLayout, Region, load_ranch
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
+_name = operator.attrgetter("name")
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
 COUNTERS = (
     "escapes",
@@ -228,8 +230,11 @@ class TinyEpicDinosaursGame:
         self.affordable: dict[tuple[int, ...], tuple[AssignSpace, ...]] = {}
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
+        self.enclose: dict[tuple[str, int, str], Enclose] = {}  # (enclosure, size, kind) -> its Enclose action
         # fence rearranging: source ("holding" or an edge name) -> the moves to each edge
         self.move_fence = {source: tuple(MoveFence(source, name) for name in names) for source in ("holding", *names)}
+        # herd -> the ways to remove a dinosaur for research
+        self.removals: dict[tuple, tuple[tuple[str, str], ...]] = {}
         # (herd, public contracts, private contract) -> the ways to take a contract
         self.contract_choices: dict[tuple, tuple[tuple[str, str], ...]] = {}
         if not self.spaces:
@@ -299,7 +304,10 @@ class TinyEpicDinosaursState:
         return self._legal
 
     def apply(self, action: Any) -> None:
-        if action not in self.legal_actions():
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._options()
+        if action not in legal:
             raise ValueError(f"illegal action {action!r} at {self.prompt[0] if self.prompt else 'game end'}")
         self._resolve(action)
         self._advance()
@@ -422,19 +430,22 @@ class TinyEpicDinosaursState:
 
     def _advance(self) -> None:
         """Run steps until a player must choose among two or more options, or the game ends."""
+        todo = self._todo
         while True:
-            if self.prompt is not None:
-                if self._legal is None:
-                    self._legal = self._options()
-                if len(self._legal) > 1:
+            prompt = self.prompt
+            if prompt is not None:
+                legal = self._legal
+                if legal is None:
+                    legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
+                if len(legal) > 1:
                     return
-                self._resolve(self._legal[0])
+                self._resolve(legal[0])
                 continue
-            if not self._todo:
+            if not todo:
                 self._legal = []
                 return
-            step = self._todo.pop()
-            getattr(self, "_step_" + step[0])(*step[1:])
+            step = todo.pop()
+            _STEPS[step[0]](self, *step[1:])
 
     def _ask(self, kind: str, player: int, *data: Any) -> None:
         self.prompt = (kind, player, *data)
@@ -443,13 +454,13 @@ class TinyEpicDinosaursState:
     def _options(self) -> list:
         if self.prompt is None:
             return []
-        return getattr(self, "_options_" + self.prompt[0])(*self.prompt[1:])
+        return _OPTIONS[self.prompt[0]](self, *self.prompt[1:])
 
     def _resolve(self, action: Any) -> None:
-        kind, player, *data = self.prompt
+        prompt = self.prompt
         self.prompt = None
         self._legal = None
-        getattr(self, "_resolve_" + kind)(player, action, *data)
+        _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
 
     # Phase 1: collect resources
 
@@ -457,12 +468,13 @@ class TinyEpicDinosaursState:
         cap = self.rules.resource_cap
         for player in self.players:
             player.paid_herbivore = player.paid_carnivore = False
-            for resource, (printed, extra) in enumerate(zip(player.ranch.income(), player.extra_income, strict=True)):
-                player.gain(resource, printed + extra, cap)
+            printed, extra = player.ranch.survey()[2], player.extra_income
+            for resource in range(3):  # leaf, meat, supply
+                player.gain(resource, printed[resource] + extra[resource], cap)
             player.ranchers_left = player.ranchers
             player.owner_left = True
         self.players[self.first_player].counters["first_player_rounds"] += 1
-        self.occupancy = {space.id: {} for space in self.game.spaces}
+        self.occupancy = {sid: {} for sid in self.game.space_by_id}
         self.turn = self.first_player
         self._then(("assign_turn",))
 
@@ -496,21 +508,25 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         ranchers, has_owner = player.ranchers_left, player.owner_left
         strength = self.rules.owner_strength
-        research = bool(self.research_display) or self._research_left()
-        survey = player.ranch.survey()
+        research = bool(self.research_display or self.research_deck or self.research_discard)
+        survey = None  # the ranch's survey, looked up when a space's ways of acting depend on it
         # with every kind in stock, research to take and fences left, the hunt, buy, gain, first-player
         # and research spaces offer their fixed ways of acting (`_space_choices` says so too)
         all_open = research and self.fence_supply != 0 and min(self.supply.values()) > 0
         options: list[Place] = []
+        extend = options.extend
         occupancy = self.occupancy
         # an empty space takes one rancher, or the owner alone
         alone = has_owner if ranchers else None
         ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
-        for space, sid, fixed, kind, memo, on_empty in self._affordable(player):
+        affordable = self.game.affordable.get((*player.resources, player.discount_key))
+        if affordable is None:
+            affordable = self._affordable(player)
+        for space, sid, fixed, kind, memo, on_empty in affordable:
             occupied = occupancy[sid]
             if not occupied:
                 if all_open and fixed is not None:
-                    options.extend(on_empty[alone])
+                    extend(on_empty[alone])
                     continue
                 need, send_owner = 1, alone
             elif seat in occupied:
@@ -530,6 +546,8 @@ class TinyEpicDinosaursState:
             else:
                 choices = ways.get(kind)
                 if choices is None:
+                    if survey is None:
+                        survey = player.ranch.survey()
                     choices = ways[kind] = self._space_choices(player, space, research, survey)
                 if not choices:
                     continue  # you must be able to carry out the action
@@ -539,7 +557,7 @@ class TinyEpicDinosaursState:
                 if len(memo) >= 1024:
                     memo.clear()  # a bounded memo
                 placed = memo[key] = placements(space, choices, need, send_owner, strength)
-            options.extend(placed)
+            extend(placed)
         return options
 
     def _affordable(self, player: Player) -> tuple[AssignSpace, ...]:
@@ -574,9 +592,19 @@ class TinyEpicDinosaursState:
         action = space.action
         herd_pairs, room, _ = survey
         if action == "place_now":
-            return tuple((kind, "") for kind in dict.fromkeys(player.holding)) if room else ()
+            if not (room and player.holding):
+                return ()
+            return tuple((kind, "") for kind in dict.fromkeys(player.holding))
         if action == "research_remove":
-            return tuple((kind, "") for kind, _ in herd_pairs) if research else ()
+            if not research:
+                return ()
+            removals = self.game.removals
+            choices = removals.get(herd_pairs)
+            if choices is None:
+                if len(removals) >= 4096:
+                    removals.clear()  # a bounded memo
+                choices = removals[herd_pairs] = tuple((kind, "") for kind, _ in herd_pairs)
+            return choices
         if action == "hunt":
             return ((space.dinosaur, ""),) if self.supply[space.dinosaur] > 0 else ()
         if action == "buy":
@@ -595,7 +623,7 @@ class TinyEpicDinosaursState:
             return ()  # every contract asks for at least one dinosaur
         private = player.private
         memo = self.game.contract_choices
-        key = (herd_pairs, tuple(c.name for c in self.public_contracts), private.name if private else "")
+        key = (herd_pairs, tuple(map(_name, self.public_contracts)), private.name if private else "")
         choices = memo.get(key)
         if choices is None:
             if len(memo) >= 4096:
@@ -617,18 +645,23 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         space = self.game.space_by_id[action.space]
         occupied = self.occupancy[space.id]
-        player.counters["placements"] += 1
+        counters = player.counters
+        counters["placements"] += 1
         if occupied:
-            player.counters["bumps"] += 1
-        occupied[seat] = action.ranchers + (self.rules.owner_strength if action.owner else 0)
-        player.ranchers_left -= action.ranchers
-        if action.owner:
+            counters["bumps"] += 1
+        ranchers, owner = action.ranchers, action.owner
+        occupied[seat] = ranchers + (self.rules.owner_strength if owner else 0)
+        player.ranchers_left -= ranchers
+        if owner:
             player.owner_left = False
-        for i, amount in enumerate(self._cost(player, space)):
-            player.resources[i] -= amount
+        leaf, meat, supply = self._cost(player, space) if player.discounts else space.cost
+        resources = player.resources
+        resources[0] -= leaf
+        resources[1] -= meat
+        resources[2] -= supply
         self.turn = (seat + 1) % len(self.players)
-        self._then(("assign_turn",))
-        getattr(self, "_act_" + space.action)(seat, player, space, action)
+        self._todo.append(("assign_turn",))
+        _ACT[space.action](self, seat, player, space, action)
 
     def _take_dinosaurs(self, player: Player, kind: str, n: int) -> None:
         # Ruling: the supply limits what is taken; an egg with one figure left gives one.
@@ -780,7 +813,7 @@ class TinyEpicDinosaursState:
     # Phase 3: return ranchers; then phases 4-7 for every player
 
     def _step_return_ranchers(self) -> None:
-        self.occupancy = {space.id: {} for space in self.game.spaces}
+        self.occupancy = {sid: {} for sid in self.game.space_by_id}
         order = self.turn_order()
         self._then(
             *(("arrange", seat) for seat in order),
@@ -836,13 +869,19 @@ class TinyEpicDinosaursState:
         self._escape(seat, escaped)
 
     def _options_enclose(self, seat, enclosures: list[Region], assignment, herd, unplaced, uniques) -> list[Enclose]:
-        return [
-            Enclose(region.name, region.capacity, kind)
-            for i, region in enumerate(enclosures)
-            if i not in assignment
-            for kind, n in unplaced.items()
-            if n
-        ]
+        kinds = [kind for kind, n in unplaced.items() if n]
+        known = self.game.enclose
+        options = []
+        for i, region in enumerate(enclosures):
+            if i in assignment:
+                continue
+            for kind in kinds:
+                key = (region.name, region.capacity, kind)
+                action = known.get(key)
+                if action is None:
+                    action = known[key] = Enclose(*key)
+                options.append(action)
+        return options
 
     def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
         index = next(
@@ -935,8 +974,9 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         self._new_phase(player)
         herd = player.ranch.survey()[0]
-        if _fits(self._need(player, herd), player.resources):
-            self._eat(player, herd)
+        need = self._need(player, herd)
+        if _fits(need, player.resources):
+            self._eat(player, need)
         else:
             self._ask("feed", seat, herd)
 
@@ -948,13 +988,15 @@ class TinyEpicDinosaursState:
             leaf, meat, either = leaf + a * n, meat + b * n, either + c * n
         return leaf, meat, either
 
-    def _eat(self, player: Player, fed: tuple[tuple[str, int], ...]) -> None:
-        leaf, meat, either = self._need(player, fed)
-        player.resources[0] -= leaf
-        player.resources[1] -= meat
+    def _eat(self, player: Player, need: tuple[int, int, int]) -> None:
+        """Pay the (leaf, meat, either) food `need` (see `_need`) from the player's resources."""
+        leaf, meat, either = need
+        resources = player.resources
+        resources[0] -= leaf
+        resources[1] -= meat
         # Ruling: food eaten as "either" comes from whichever of leaf and meat is more plentiful.
         for _ in range(either):
-            player.resources[0 if player.resources[0] >= player.resources[1] else 1] -= 1
+            resources[0 if resources[0] >= resources[1] else 1] -= 1
 
     def _options_feed(self, seat: int, herd: tuple[tuple[str, int], ...]) -> list[Feed]:
         """Every way to feed that leaves no dinosaur unfed that could still be fed."""
@@ -964,7 +1006,7 @@ class TinyEpicDinosaursState:
 
     def _resolve_feed(self, seat: int, action: Feed, herd: tuple[tuple[str, int], ...]) -> None:
         player = self.players[seat]
-        self._eat(player, action.fed)
+        self._eat(player, self._need(player, action.fed))
         fed = dict(action.fed)
         escaped = {kind: n - fed.get(kind, 0) for kind, n in herd if n > fed.get(kind, 0)}
         for kind, n in escaped.items():
@@ -977,7 +1019,8 @@ class TinyEpicDinosaursState:
     def _step_breed(self, seat: int) -> None:
         player = self.players[seat]
         self._new_phase(player)
-        uniques = {k for k in player.ranch.cells if k is not None and self.dinosaurs[k].unique}
+        dinosaurs = self.dinosaurs
+        uniques = {kind for kind, _ in player.ranch.survey()[0] if dinosaurs[kind].unique}
         escaped = {}
         for kind, n in player.ranch.breeding(self.rules.breed_group, uniques).items():
             # Ruling: only figures left in the supply can be born.
@@ -1009,6 +1052,19 @@ class TinyEpicDinosaursState:
             for player in self.players:
                 player.ranchers += 1
         self._then(("start_round",))
+
+
+def _methods(prefix: str) -> dict[str, Any]:
+    """The state's methods named `prefix` + kind, by kind: steps, options, resolutions and actions dispatch on them."""
+    return {
+        name[len(prefix) :]: method for name, method in vars(TinyEpicDinosaursState).items() if name.startswith(prefix)
+    }
+
+
+_STEPS = _methods("_step_")
+_OPTIONS = _methods("_options_")
+_RESOLVE = _methods("_resolve_")
+_ACT = _methods("_act_")
 
 
 def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:

@@ -297,10 +297,6 @@ class Ranch:
     def count(self, kind: str) -> int:
         return self.cells.count(kind)
 
-    def income(self) -> list[int]:
-        """[leaf, meat, supply] from the resource symbols not covered by a dinosaur."""
-        return list(self.layout.survey(tuple(self.cells))[2])
-
     def enclosures(self) -> list[Region]:
         return self.layout.enclosures(self.fences)
 
