@@ -226,8 +226,10 @@ class TinyEpicDinosaursGame:
             kind = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
             entries.append(AssignSpace(s, s.id, fixed, kind, {}, on_empty))
         self.assign_spaces = tuple(entries)
-        # (leaf, meat, supply, discounts) -> the spaces a player can pay for
+        # (leaf, meat, supply, discounts) -> the spaces a player can pay for; resources count only up to
+        # the most any space costs of them (`dearest`), so the memo stays small
         self.affordable: dict[tuple[int, ...], tuple[AssignSpace, ...]] = {}
+        self.dearest = tuple(max((s.cost[i] for s in self.spaces), default=0) for i in range(len(RESOURCES)))
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
         self.enclose: dict[tuple[str, int, str], Enclose] = {}  # (enclosure, size, kind) -> its Enclose action
@@ -235,8 +237,10 @@ class TinyEpicDinosaursGame:
         self.move_fence = {source: tuple(MoveFence(source, name) for name in names) for source in ("holding", *names)}
         # herd -> the ways to remove a dinosaur for research
         self.removals: dict[tuple, tuple[tuple[str, str], ...]] = {}
-        # (herd, public contracts, private contract) -> the ways to take a contract
-        self.contract_choices: dict[tuple, tuple[tuple[str, str], ...]] = {}
+        # herd -> {the dinosaurs a contract asks for -> whether the herd holds them}
+        self.payable: dict[tuple, dict[tuple, bool]] = {}
+        # dinosaurs in Holding -> the ways to place one now
+        self.placeable: dict[tuple, tuple[tuple[str, str], ...]] = {}
         if not self.spaces:
             raise DataFileError(
                 f"{rules.spaces_file or 'spaces.toml'}: no [[space]] lists {num_players} in its players"
@@ -511,7 +515,7 @@ class TinyEpicDinosaursState:
         research = bool(self.research_display or self.research_deck or self.research_discard)
         survey = None  # the ranch's survey, looked up when a space's ways of acting depend on it
         # with every kind in stock, research to take and fences left, the hunt, buy, gain, first-player
-        # and research spaces offer their fixed ways of acting (`_space_choices` says so too)
+        # and research spaces offer their fixed ways of acting (their `_ways_` say so too)
         all_open = research and self.fence_supply != 0 and min(self.supply.values()) > 0
         options: list[Place] = []
         extend = options.extend
@@ -519,9 +523,17 @@ class TinyEpicDinosaursState:
         # an empty space takes one rancher, or the owner alone
         alone = has_owner if ranchers else None
         ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
-        affordable = self.game.affordable.get((*player.resources, player.discount_key))
+        leaf, meat, supply = player.resources
+        most_leaf, most_meat, most_supply = self.game.dearest
+        wallet = (
+            leaf if leaf < most_leaf else most_leaf,
+            meat if meat < most_meat else most_meat,
+            supply if supply < most_supply else most_supply,
+            player.discount_key,
+        )
+        affordable = self.game.affordable.get(wallet)
         if affordable is None:
-            affordable = self._affordable(player)
+            affordable = self._affordable(player, wallet)
         for space, sid, fixed, kind, memo, on_empty in affordable:
             occupied = occupancy[sid]
             if not occupied:
@@ -548,7 +560,7 @@ class TinyEpicDinosaursState:
                 if choices is None:
                     if survey is None:
                         survey = player.ranch.survey()
-                    choices = ways[kind] = self._space_choices(player, space, research, survey)
+                    choices = ways[kind] = _WAYS[space.action](self, player, space, research, survey)
                 if not choices:
                     continue  # you must be able to carry out the action
                 key = (choices, need, send_owner)
@@ -560,86 +572,94 @@ class TinyEpicDinosaursState:
             extend(placed)
         return options
 
-    def _affordable(self, player: Player) -> tuple[AssignSpace, ...]:
-        """The spaces whose payment `player` can make."""
+    def _affordable(self, player: Player, wallet: tuple) -> tuple[AssignSpace, ...]:
+        """The spaces whose payment `player` can make; `wallet` is (leaf, meat, supply, discounts) as
+        `_options_assign` keys the memo."""
         leaf, meat, supply = player.resources
         memo = self.game.affordable
-        key = (leaf, meat, supply, player.discount_key)
-        spaces = memo.get(key)
-        if spaces is None:
-            if len(memo) >= 4096:
-                memo.clear()  # a bounded memo
-            affordable = []
-            for entry in self.game.assign_spaces:
-                pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
-                if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
-                    affordable.append(entry)
-            spaces = memo[key] = tuple(affordable)
+        if len(memo) >= 4096:
+            memo.clear()  # a bounded memo
+        affordable = []
+        for entry in self.game.assign_spaces:
+            pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
+            if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
+                affordable.append(entry)
+        spaces = memo[wallet] = tuple(affordable)
         return spaces
 
-    def _space_choices(
-        self,
-        player: Player,
-        space: Space,
-        research: bool,
-        survey: tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]],
-    ) -> tuple[tuple[str, str], ...]:
-        """The (choice, extra) ways `player` can carry out the space's action (empty: it cannot be carried out).
+    # The (choice, extra) ways `player` can carry out a space's action, by action (empty: it cannot be
+    # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
+    # (the herd as (kind, n) pairs, whether a grass space is free, income).
 
-        `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
-        (the herd as (kind, n) pairs, whether a grass space is free, income).
-        """
-        action = space.action
-        herd_pairs, room, _ = survey
-        if action == "place_now":
-            if not (room and player.holding):
-                return ()
-            return tuple((kind, "") for kind in dict.fromkeys(player.holding))
-        if action == "research_remove":
-            if not research:
-                return ()
-            removals = self.game.removals
-            choices = removals.get(herd_pairs)
-            if choices is None:
-                if len(removals) >= 4096:
-                    removals.clear()  # a bounded memo
-                choices = removals[herd_pairs] = tuple((kind, "") for kind, _ in herd_pairs)
-            return choices
-        if action == "hunt":
-            return ((space.dinosaur, ""),) if self.supply[space.dinosaur] > 0 else ()
-        if action == "buy":
-            stock = self.supply
-            return tuple(way for way in self.game.for_sale[space.id] if stock[way[0]] > 0)
-        if action == "gain":
-            if space.fences and not any(space.gain) and self.fence_supply == 0:
-                return ()  # a space giving only fences needs at least one fence left
-            return ((space.gains(), ""),)
-        if action == "first_player":
-            return (("", ""),)
-        if action == "research":
-            return (("", ""),) if research else ()
-        # contract: pay a public contract from the ranch, perhaps the private one alongside
-        if not herd_pairs:
-            return ()  # every contract asks for at least one dinosaur
-        private = player.private
-        memo = self.game.contract_choices
-        key = (herd_pairs, tuple(map(_name, self.public_contracts)), private.name if private else "")
-        choices = memo.get(key)
+    def _ways_place_now(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        if not (survey[1] and player.holding):
+            return ()
+        holding = tuple(player.holding)
+        memo = self.game.placeable
+        choices = memo.get(holding)
         if choices is None:
             if len(memo) >= 4096:
                 memo.clear()  # a bounded memo
-            herd = dict(herd_pairs)
-            found = []
-            for contract in self.public_contracts:
-                if all(herd.get(kind, 0) >= n for kind, n in contract.dinosaurs):
-                    found.append((contract.name, ""))
-                    left = dict(herd)
-                    for kind, n in contract.dinosaurs:
-                        left[kind] -= n
-                    if private and all(left.get(kind, 0) >= n for kind, n in private.dinosaurs):
-                        found.append((contract.name, "private"))
-            choices = memo[key] = tuple(found)
+            choices = memo[holding] = tuple((kind, "") for kind in dict.fromkeys(holding))
         return choices
+
+    def _ways_research_remove(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        if not research:
+            return ()
+        herd_pairs = survey[0]
+        memo = self.game.removals
+        choices = memo.get(herd_pairs)
+        if choices is None:
+            if len(memo) >= 4096:
+                memo.clear()  # a bounded memo
+            choices = memo[herd_pairs] = tuple((kind, "") for kind, _ in herd_pairs)
+        return choices
+
+    def _ways_hunt(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        return ((space.dinosaur, ""),) if self.supply[space.dinosaur] > 0 else ()
+
+    def _ways_buy(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        stock = self.supply
+        return tuple(way for way in self.game.for_sale[space.id] if stock[way[0]] > 0)
+
+    def _ways_gain(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        if space.fences and not any(space.gain) and self.fence_supply == 0:
+            return ()  # a space giving only fences needs at least one fence left
+        return ((space.gains(), ""),)
+
+    def _ways_first_player(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        return (("", ""),)
+
+    def _ways_research(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        return (("", ""),) if research else ()
+
+    def _ways_contract(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        """Pay a public contract from the ranch, perhaps the private one alongside."""
+        herd_pairs = survey[0]
+        if not herd_pairs:
+            return ()  # every contract asks for at least one dinosaur
+        memo = self.game.payable
+        payable = memo.get(herd_pairs)
+        if payable is None:
+            if len(memo) >= 4096:
+                memo.clear()  # a bounded memo
+            payable = memo[herd_pairs] = {}
+        private = player.private
+        found = []
+        for contract in self.public_contracts:
+            wanted = contract.dinosaurs
+            pays = payable.get(wanted)
+            if pays is None:
+                pays = payable[wanted] = _pays(dict(herd_pairs), wanted)
+            if pays:
+                found.append((contract.name, ""))
+                if private:
+                    left = dict(herd_pairs)
+                    for kind, n in wanted:
+                        left[kind] -= n
+                    if _pays(left, private.dinosaurs):
+                        found.append((contract.name, "private"))
+        return tuple(found)
 
     def _resolve_assign(self, seat: int, action: Place) -> None:
         player = self.players[seat]
@@ -1040,7 +1060,7 @@ class TinyEpicDinosaursState:
             for seat in self.turn_order():
                 player = self.players[seat]
                 herd = player.ranch.herd()
-                if player.private and all(herd.get(k, 0) >= n for k, n in player.private.dinosaurs):
+                if player.private and _pays(herd, player.private.dinosaurs):
                     self._fulfil_private(player)
         self._refill_contracts()
         self.research_discard.extend(self.research_display)
@@ -1065,6 +1085,12 @@ _STEPS = _methods("_step_")
 _OPTIONS = _methods("_options_")
 _RESOLVE = _methods("_resolve_")
 _ACT = _methods("_act_")
+_WAYS = _methods("_ways_")
+
+
+def _pays(herd: dict[str, int], dinosaurs: tuple[tuple[str, int], ...]) -> bool:
+    """Whether a herd (kind -> n) holds the (kind, n) dinosaurs a contract asks for."""
+    return all(herd.get(kind, 0) >= n for kind, n in dinosaurs)
 
 
 def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:
