@@ -19,17 +19,20 @@ def cell(row: int, col: int) -> int:
 
 def put(state: TinyEpicDinosaursState, seat: int, kind: str, cells: list[int]) -> None:
     """Stand dinosaurs of `kind` on these ranch spaces (taken from the supply)."""
+    ranch = state.players[seat].ranch
+    spaces = list(ranch.cells)
     for c in cells:
-        state.players[seat].ranch.cells[c] = kind
+        spaces[c] = kind
         if kind in state.supply:
             state.supply[kind] -= 1
+    ranch.cells = spaces
     state._legal = None  # the position changed: recompute the options
 
 
 def fence(state: TinyEpicDinosaursState, seat: int, *edges: str) -> None:
     """Put fence tokens (taken from the supply) on these edges of a ranch."""
     for name in edges:
-        state.players[seat].ranch.fences.add(state.layout.edge_id(name))
+        state.players[seat].ranch.add_fence(state.layout.edge_id(name))
         state.fence_supply -= 1
     state._legal = None
 

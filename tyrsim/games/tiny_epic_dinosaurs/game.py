@@ -825,9 +825,9 @@ class TinyEpicDinosaursState:
         if action.source == "holding":
             self.players[seat].holding_fences -= 1
         else:
-            ranch.fences.remove(self.layout.edge_id(action.source))
+            ranch.remove_fence(self.layout.edge_id(action.source))
         target = self.layout.edge_id(action.target)
-        ranch.fences.add(target)
+        ranch.add_fence(target)
         self._then(("rearrange", seat, (*moved, target)))
 
     # Phase 3: return ranchers; then phases 4-7 for every player
@@ -875,7 +875,7 @@ class TinyEpicDinosaursState:
 
     def _resolve_place_fence(self, seat: int, action: PlaceFence) -> None:
         player = self.players[seat]
-        player.ranch.fences.add(self.layout.edge_id(action.edge))
+        player.ranch.add_fence(self.layout.edge_id(action.edge))
         player.holding_fences -= 1
         self._then(("arrange", seat))
 
@@ -888,7 +888,9 @@ class TinyEpicDinosaursState:
         escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques), self.rules.breed_group)
         self._escape(seat, escaped)
 
-    def _options_enclose(self, seat, enclosures: list[Region], assignment, herd, unplaced, uniques) -> list[Enclose]:
+    def _options_enclose(
+        self, seat, enclosures: tuple[Region, ...], assignment, herd, unplaced, uniques
+    ) -> list[Enclose]:
         kinds = [kind for kind, n in unplaced.items() if n]
         known = self.game.enclose
         options = []
@@ -959,7 +961,7 @@ class TinyEpicDinosaursState:
     def _resolve_lose_fence(self, seat: int, action: LoseFence) -> None:
         # Dinosaurs left unenclosed stay where they are until the next Phase 4 (they cannot breed).
         player = self.players[seat]
-        player.ranch.fences.remove(self.layout.edge_id(action.edge))
+        player.ranch.remove_fence(self.layout.edge_id(action.edge))
         self.fence_supply += 1
         player.counters["penalty_fences"] += 1
 

@@ -62,7 +62,8 @@ class RanchLayout:
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
     remove_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     cell_names: tuple[str, ...] = field(init=False, compare=False, repr=False)
-    _surveys: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # dinosaurs -> survey
+    grass: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the grass spaces
+    symbol_spaces: tuple[tuple[int, int], ...] = field(init=False, compare=False, repr=False)  # (space, resource)
     _regions: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # (cells, enclosed) -> Region
 
     def __post_init__(self) -> None:
@@ -72,6 +73,9 @@ class RanchLayout:
         object.__setattr__(self, "fill_position", tuple(fill_order.index(cell) for cell in spaces))
         object.__setattr__(self, "cell_names", tuple(f"{cell // self.cols},{cell % self.cols}" for cell in spaces))
         object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -FILL_RANK[self.symbols[c]])))
+        object.__setattr__(self, "grass", tuple(c for c in spaces if self.terrain[c] == "grass"))
+        symbol_spaces = tuple((c, RESOURCES.index(self.symbols[c])) for c in spaces if self.symbols[c])
+        object.__setattr__(self, "symbol_spaces", symbol_spaces)
 
     def fill_key(self, cell: int) -> tuple[int, int]:
         return FILL_RANK[self.symbols[cell]], cell
@@ -132,10 +136,10 @@ class RanchLayout:
             found.append(region)
         return tuple(found)
 
-    def enclosures(self, fences: frozenset[int] | set[int]) -> list[Region]:
-        return list(self._survey_fences(fences)[1])
+    def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
+        return self._survey_fences(fences)[1]
 
-    def loose_spaces(self, enclosures: list[Region]) -> list[int]:
+    def loose_spaces(self, enclosures: tuple[Region, ...]) -> list[int]:
         """The spaces outside these enclosures, in fill order."""
         enclosed = {cell for region in enclosures for cell in region.cells}
         return [cell for cell in self.fill_order if cell not in enclosed]
@@ -143,21 +147,16 @@ class RanchLayout:
     def survey(self, cells: tuple[str | None, ...]) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
         """For these dinosaurs on the spaces: (herd as (kind, n) pairs in the order first met, whether a grass
         space is free, [leaf, meat, supply] from the resource symbols not covered)."""
-        found = self._surveys.get(cells)
-        if found is None:
-            if len(self._surveys) >= 4096:
-                self._surveys.clear()  # a bounded memo
-            herd: dict[str, int] = {}
-            for kind in cells:
-                if kind is not None:
-                    herd[kind] = herd.get(kind, 0) + 1
-            room = any(k is None and t == "grass" for k, t in zip(cells, self.terrain, strict=True))
-            income = [0, 0, 0]
-            for symbol, kind in zip(self.symbols, cells, strict=True):
-                if symbol and kind is None:
-                    income[RESOURCES.index(symbol)] += 1
-            found = self._surveys[cells] = (tuple(herd.items()), room, tuple(income))
-        return found
+        herd: dict[str, int] = {}
+        for kind in cells:
+            if kind is not None:
+                herd[kind] = herd.get(kind, 0) + 1
+        room = any(cells[c] is None for c in self.grass)
+        income = [0, 0, 0]
+        for cell, resource in self.symbol_spaces:
+            if cells[cell] is None:
+                income[resource] += 1
+        return tuple(herd.items()), room, tuple(income)
 
 
 def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
@@ -267,53 +266,86 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
 
 
 class Ranch:
-    """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space."""
+    """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space.
 
-    __slots__ = ("layout", "fences", "cells")
+    Both are immutable (a frozenset and a tuple) and change only by assignment, so what is
+    derived from them (the survey, the enclosures) is remembered until they change.
+    """
+
+    __slots__ = ("layout", "_fences", "_cells", "_survey", "_enclosures")
 
     def __init__(self, layout: RanchLayout) -> None:
         self.layout = layout
-        self.fences: set[int] = set()
-        self.cells: list[str | None] = [None] * len(layout.terrain)
+        self.fences = frozenset()
+        self.cells = (None,) * len(layout.terrain)
 
-    def clone(self) -> Ranch:
-        other = Ranch.__new__(Ranch)
-        other.layout = self.layout
-        other.fences = set(self.fences)
-        other.cells = list(self.cells)
-        return other
+    @property
+    def fences(self) -> frozenset[int]:
+        """The edges with a fence token."""
+        return self._fences
+
+    @fences.setter
+    def fences(self, fences: frozenset[int] | set[int]) -> None:
+        self._fences = frozenset(fences)
+        self._enclosures = None
+
+    @property
+    def cells(self) -> tuple[str | None, ...]:
+        """The dinosaur (kind name) on each space, None where it is free."""
+        return self._cells
+
+    @cells.setter
+    def cells(self, cells: tuple[str | None, ...] | list[str | None]) -> None:
+        self._cells = tuple(cells)
+        self._survey = None
 
     # --- what is on the ranch ---
 
     def herd(self) -> dict[str, int]:
         """Dinosaurs on the ranch by kind (a new dict)."""
-        return dict(self.layout.survey(tuple(self.cells))[0])
+        return dict(self.survey()[0])
 
     def survey(self) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
         """(dinosaurs on the ranch as (kind, n) pairs in the order of the spaces, whether a grass space is free,
         income)."""
-        return self.layout.survey(tuple(self.cells))
+        found = self._survey
+        if found is None:
+            found = self._survey = self.layout.survey(self._cells)
+        return found
 
     def count(self, kind: str) -> int:
-        return self.cells.count(kind)
+        return self._cells.count(kind)
 
-    def enclosures(self) -> list[Region]:
-        return self.layout.enclosures(self.fences)
+    def enclosures(self) -> tuple[Region, ...]:
+        found = self._enclosures
+        if found is None:
+            found = self._enclosures = self.layout.enclosures(self._fences)
+        return found
 
     def free_slots(self) -> list[int]:
         """Edges where a fence token could be placed now."""
-        return [edge for edge in self.layout.fence_slots if edge not in self.fences]
+        fences = self._fences
+        return [edge for edge in self.layout.fence_slots if edge not in fences]
 
     # --- changing it ---
 
+    def add_fence(self, edge: int) -> None:
+        self.fences = self._fences | {edge}
+
+    def remove_fence(self, edge: int) -> None:
+        if edge not in self._fences:
+            raise ValueError(f"no fence on {self.layout.edge_names[edge]}")
+        self.fences = self._fences - {edge}
+
     def remove(self, kind: str, n: int = 1) -> None:
         """Take `n` dinosaurs of `kind` off the ranch (from the most valuable spaces first)."""
-        cells = self.cells
+        cells = list(self._cells)
         spots = [cell for cell in self.layout.remove_order if cells[cell] == kind]
         if len(spots) < n:
             raise ValueError(f"only {len(spots)} {kind} on the ranch, cannot remove {n}")
         for cell in spots[:n]:
-            self.cells[cell] = None
+            cells[cell] = None
+        self.cells = cells
 
     def place_one(self, kind: str, unique: bool) -> bool:
         """Put one dinosaur on a free space at once (the place-now space); False if no space is free.
@@ -321,16 +353,18 @@ class Ranch:
         It goes where it may stay: an enclosure of its own kind, else an empty enclosure, else
         any free space (the rulebook: whether it is enclosed is checked at the end of Phase 4).
         """
+        cells = self._cells
         choices = []
         for region in self.enclosures():
-            kinds = {self.cells[c] for c in region.cells} - {None}
-            free = [c for c in region.cells if self.cells[c] is None]
+            kinds = {cells[c] for c in region.cells} - {None}
+            free = [c for c in region.cells if cells[c] is None]
             if free and (kinds == {kind} and not unique or not kinds):
                 choices.append((0 if kinds else 1, free))
-        choices.append((2, [c for c, k in enumerate(self.cells) if k is None and self._may_hold(c, unique)]))
+        choices.append((2, [c for c, k in enumerate(cells) if k is None and self._may_hold(c, unique)]))
         for _, free in sorted(choices, key=lambda x: x[0]):
             if free:
-                self.cells[min(free, key=self.layout.fill_key)] = kind
+                spot = min(free, key=self.layout.fill_key)
+                self.cells = (*cells[:spot], kind, *cells[spot + 1 :])
                 return True
         return False
 
@@ -340,7 +374,7 @@ class Ranch:
 
     def lay_out(
         self,
-        enclosures: list[Region],
+        enclosures: tuple[Region, ...],
         assignment: dict[int, str],
         herd: dict[str, int],
         uniques: list[str],
@@ -352,7 +386,7 @@ class Ranch:
         go to a mountain or water space or unenclosed grass, else alone into an
         empty enclosure. Returns the dinosaurs that found no space (they escape).
         """
-        self.cells = [None] * len(self.cells)
+        cells: list[str | None] = [None] * len(self._cells)
         escaped: dict[str, int] = {}
         by_kind: dict[str, list[int]] = {}
         for index, kind in assignment.items():
@@ -366,18 +400,20 @@ class Ranch:
             if placed:
                 for index, n in zip(indexes, breeding_split(placed, capacities, group), strict=True):
                     for cell in enclosures[index].fill_order[:n]:
-                        self.cells[cell] = kind
-        if not uniques:
-            return escaped
-        loose = [c for c in self.layout.loose_spaces(enclosures) if self._may_hold(c, True)]
-        empty = sorted((region for i, region in enumerate(enclosures) if i not in assignment), key=lambda r: r.capacity)
-        for name in uniques:
-            if loose:
-                self.cells[loose.pop(0)] = name
-            elif empty:
-                self.cells[empty.pop(0).fill_order[0]] = name
-            else:
-                escaped[name] = 1
+                        cells[cell] = kind
+        if uniques:
+            loose = [c for c in self.layout.loose_spaces(enclosures) if self._may_hold(c, True)]
+            empty = sorted(
+                (region for i, region in enumerate(enclosures) if i not in assignment), key=lambda r: r.capacity
+            )
+            for name in uniques:
+                if loose:
+                    cells[loose.pop(0)] = name
+                elif empty:
+                    cells[empty.pop(0).fill_order[0]] = name
+                else:
+                    escaped[name] = 1
+        self.cells = cells
         return escaped
 
     def breeding(self, group: int, unique: set[str]) -> dict[str, int]:
@@ -393,7 +429,7 @@ class Ranch:
 
     def _only_kind(self, region: Region) -> tuple[str | None, int]:
         """(the one kind of dinosaur in the region, how many); (None, 0) when it is empty or mixed."""
-        cells = self.cells
+        cells = self._cells
         kind, count = None, 0
         for cell in region.cells:
             found = cells[cell]
@@ -409,7 +445,7 @@ class Ranch:
     def place_newborns(self, kind: str, n: int) -> int:
         """Place `n` newborns at once: into their kind's enclosures, then empty ones; returns how many escape."""
         own, empty = [], []
-        cells = self.cells
+        cells = list(self._cells)
         for region in self.enclosures():
             if all(cells[c] is None for c in region.cells):
                 empty.append(region)
@@ -418,7 +454,8 @@ class Ranch:
         empty.sort(key=lambda r: -r.capacity)
         for region in own + empty:
             for cell in region.fill_order:
-                if n and self.cells[cell] is None:
-                    self.cells[cell] = kind
+                if n and cells[cell] is None:
+                    cells[cell] = kind
                     n -= 1
+        self.cells = cells
         return n
