@@ -237,12 +237,15 @@ def load_ranch(path: str = "", border: str = "fence") -> RanchLayout:
 
 
 def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
-    """Spread `count` dinosaurs of one kind over its enclosures (each gets at least one) to breed the most.
+    """Spread `count` dinosaurs of one kind (no more than fit) over its enclosures (each gets at least one) to
+    breed the most.
 
     Breeding gives one newborn per `group` dinosaurs in an enclosure, so each
     enclosure is first brought up to `group`, then filled in steps of `group`,
     and what is left goes wherever there is room.
     """
+    if len(capacities) == 1:
+        return [count]  # one enclosure takes them all (the caller places at most what fits)
     split = [1] * len(capacities)
     left = count - len(capacities)
     order = sorted(range(len(capacities)), key=lambda i: -capacities[i])
@@ -402,7 +405,7 @@ class Ranch:
                     for cell in enclosures[index].fill_order[:n]:
                         cells[cell] = kind
         if uniques:
-            loose = [c for c in self.layout.loose_spaces(enclosures) if self._may_hold(c, True)]
+            loose = self.layout.loose_spaces(enclosures)  # a unique dinosaur may stand on any of them
             empty = sorted(
                 (region for i, region in enumerate(enclosures) if i not in assignment), key=lambda r: r.capacity
             )
