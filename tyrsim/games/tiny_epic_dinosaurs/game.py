@@ -114,6 +114,7 @@ class Player:
         "feed_less",
         "extra_fences",
         "points_per",
+        "diets",
     )
 
     def __init__(self, layout: RanchLayout, ranchers: int) -> None:
@@ -139,6 +140,7 @@ class Player:
         self.feed_less: dict[str, int] = {}  # dinosaur -> food units it eats less
         self.extra_fences = 0
         self.points_per: dict[str, int] = {}  # dinosaur -> end-game points each
+        self.diets: dict[str, tuple[int, int, int]] = {}  # dinosaur -> what it eats (see the state's `diet`)
         for card in self.research:
             effect = card.effect
             if effect.type == "income":
@@ -815,7 +817,7 @@ class TinyEpicDinosaursState:
         moves = self.game.move_fence
         for source in sources:
             to = moves[source]
-            options.extend([to[target] for target in free])
+            options.extend(map(to.__getitem__, free))
         return options
 
     def _resolve_rearrange(self, seat: int, action: Any, moved: tuple[int, ...]) -> None:
@@ -981,16 +983,19 @@ class TinyEpicDinosaursState:
 
     def diet(self, player: Player, kind: str) -> tuple[int, int, int]:
         """(leaf, meat, either) one dinosaur of `kind` eats, after the player's feed_less abilities."""
-        dino = self.dinosaurs[kind]
-        leaf, meat, either = dino.leaf, dino.meat, dino.either
-        for _ in range(player.feed_less.get(kind, 0)):
-            if leaf:
-                leaf -= 1
-            elif meat:
-                meat -= 1
-            elif either:
-                either -= 1
-        return leaf, meat, either
+        found = player.diets.get(kind)
+        if found is None:
+            dino = self.dinosaurs[kind]
+            leaf, meat, either = dino.leaf, dino.meat, dino.either
+            for _ in range(player.feed_less.get(kind, 0)):
+                if leaf:
+                    leaf -= 1
+                elif meat:
+                    meat -= 1
+                elif either:
+                    either -= 1
+            found = player.diets[kind] = (leaf, meat, either)
+        return found
 
     def _step_feed(self, seat: int) -> None:
         player = self.players[seat]
@@ -1113,6 +1118,11 @@ def _feedings(
     wanted = [n for _, n in herd]
     counts = [0] * len(herd)
     last = len(herd) - 1
+    # (leaf, meat, either) the kinds after i eat when all of them are fed: the most they can still take
+    later = [(0, 0, 0)] * len(herd)
+    for i in range(last - 1, -1, -1):
+        (a, b, c), n, (leaf, meat, either) = diets[i + 1], wanted[i + 1], later[i + 1]
+        later[i] = (leaf + a * n, meat + b * n, either + c * n)
     options = []
 
     def extend(i: int, leaf: int, meat: int, either: int) -> None:
@@ -1127,9 +1137,17 @@ def _feedings(
         if a + b + c:
             most = min(most, (have_leaf + have_meat - leaf - meat - either) // (a + b + c))
         if i < last:
+            later_leaf, later_meat, later_either = later[i]
             for fed in range(most, -1, -1):
                 counts[i] = fed
-                extend(i + 1, leaf + a * fed, meat + b * fed, either + c * fed)
+                leaf_now, meat_now, either_now = leaf + a * fed, meat + b * fed, either + c * fed
+                if fed < most and _fits(
+                    (leaf_now + a + later_leaf, meat_now + b + later_meat, either_now + c + later_either), resources
+                ):
+                    # one more of this kind would fit even if every later dinosaur ate: this and every
+                    # smaller number leave it unfed though it could be fed, so none is maximal
+                    return
+                extend(i + 1, leaf_now, meat_now, either_now)
             return
         # fewer of the last kind would leave one that could still be fed: only `most` can be maximal
         counts[i] = most

@@ -16,8 +16,10 @@ the dinosaurs that could not be placed (they escape).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml
 
@@ -62,8 +64,9 @@ class RanchLayout:
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
     remove_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     cell_names: tuple[str, ...] = field(init=False, compare=False, repr=False)
-    grass: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the grass spaces
-    symbol_spaces: tuple[tuple[int, int], ...] = field(init=False, compare=False, repr=False)  # (space, resource)
+    # what stands on the grass spaces, and on the spaces of each resource symbol (leaf, meat, supply)
+    on_grass: Callable[[tuple], tuple] = field(init=False, compare=False, repr=False)
+    on_symbols: tuple[Callable[[tuple], tuple], ...] = field(init=False, compare=False, repr=False)
     _regions: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # (cells, enclosed) -> Region
 
     def __post_init__(self) -> None:
@@ -73,9 +76,9 @@ class RanchLayout:
         object.__setattr__(self, "fill_position", tuple(fill_order.index(cell) for cell in spaces))
         object.__setattr__(self, "cell_names", tuple(f"{cell // self.cols},{cell % self.cols}" for cell in spaces))
         object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -FILL_RANK[self.symbols[c]])))
-        object.__setattr__(self, "grass", tuple(c for c in spaces if self.terrain[c] == "grass"))
-        symbol_spaces = tuple((c, RESOURCES.index(self.symbols[c])) for c in spaces if self.symbols[c])
-        object.__setattr__(self, "symbol_spaces", symbol_spaces)
+        object.__setattr__(self, "on_grass", _picker([c for c in spaces if self.terrain[c] == "grass"]))
+        on_symbols = tuple(_picker([c for c in spaces if self.symbols[c] == r]) for r in RESOURCES)
+        object.__setattr__(self, "on_symbols", on_symbols)
 
     def fill_key(self, cell: int) -> tuple[int, int]:
         return FILL_RANK[self.symbols[cell]], cell
@@ -151,12 +154,16 @@ class RanchLayout:
         for kind in cells:
             if kind is not None:
                 herd[kind] = herd.get(kind, 0) + 1
-        room = any(cells[c] is None for c in self.grass)
-        income = [0, 0, 0]
-        for cell, resource in self.symbol_spaces:
-            if cells[cell] is None:
-                income[resource] += 1
-        return tuple(herd.items()), room, tuple(income)
+        leaf, meat, supply = self.on_symbols
+        income = (leaf(cells).count(None), meat(cells).count(None), supply(cells).count(None))
+        return tuple(herd.items()), None in self.on_grass(cells), income
+
+
+def _picker(spaces: list[int]) -> Callable[[tuple], tuple]:
+    """A function giving the items at these spaces of a tuple (always a tuple, whatever their number)."""
+    if len(spaces) > 1:
+        return itemgetter(*spaces)
+    return lambda cells: tuple(cells[c] for c in spaces)
 
 
 def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
@@ -275,7 +282,7 @@ class Ranch:
     derived from them (the survey, the enclosures) is remembered until they change.
     """
 
-    __slots__ = ("layout", "_fences", "_cells", "_survey", "_enclosures")
+    __slots__ = ("layout", "_fences", "_cells", "_survey", "_enclosures", "_free_slots")
 
     def __init__(self, layout: RanchLayout) -> None:
         self.layout = layout
@@ -290,7 +297,7 @@ class Ranch:
     @fences.setter
     def fences(self, fences: frozenset[int] | set[int]) -> None:
         self._fences = frozenset(fences)
-        self._enclosures = None
+        self._enclosures = self._free_slots = None
 
     @property
     def cells(self) -> tuple[str | None, ...]:
@@ -325,10 +332,13 @@ class Ranch:
             found = self._enclosures = self.layout.enclosures(self._fences)
         return found
 
-    def free_slots(self) -> list[int]:
+    def free_slots(self) -> tuple[int, ...]:
         """Edges where a fence token could be placed now."""
-        fences = self._fences
-        return [edge for edge in self.layout.fence_slots if edge not in fences]
+        found = self._free_slots
+        if found is None:
+            fences = self._fences
+            found = self._free_slots = tuple(edge for edge in self.layout.fence_slots if edge not in fences)
+        return found
 
     # --- changing it ---
 
