@@ -234,7 +234,8 @@ class TinyEpicDinosaursGame:
         self.dearest = tuple(max((s.cost[i] for s in self.spaces), default=0) for i in range(len(RESOURCES)))
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
-        self.enclose: dict[tuple[str, int, str], Enclose] = {}  # (enclosure, size, kind) -> its Enclose action
+        # (enclosure, size) -> {kind: its Enclose action}
+        self.enclose: dict[tuple[str, int], dict[str, Enclose]] = {}
         # fence rearranging: source ("holding" or an edge name) -> the moves to each edge
         self.move_fence = {source: tuple(MoveFence(source, name) for name in names) for source in ("holding", *names)}
         # herd -> the ways to remove a dinosaur for research
@@ -708,7 +709,7 @@ class TinyEpicDinosaursState:
     def _act_place_now(self, seat: int, player: Player, space: Space, action: Place) -> None:
         player.holding.remove(action.choice)
         player.ranch.place_one(action.choice, self.dinosaurs[action.choice].unique)
-        self._then(("rearrange", seat, ()))
+        self._ask("rearrange", seat, ())
 
     def _act_gain(self, seat: int, player: Player, space: Space, action: Place) -> None:
         for i, amount in enumerate(space.gain):
@@ -722,7 +723,7 @@ class TinyEpicDinosaursState:
 
     def _act_first_player(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self.first_player = seat
-        self._then(("rearrange", seat, ()))
+        self._ask("rearrange", seat, ())
 
     def _act_research(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self._ask("take_research", seat)
@@ -800,9 +801,6 @@ class TinyEpicDinosaursState:
 
     # fence rearranging (place-now and first-player spaces)
 
-    def _step_rearrange(self, seat: int, moved: tuple[int, ...]) -> None:
-        self._ask("rearrange", seat, moved)
-
     def _options_rearrange(self, seat: int, moved: tuple[int, ...]) -> list:
         # Ruling: each fence token moves at most once per rearranging (any new arrangement is
         # reachable that way); fences gained this round are in Holding and placed in Phase 4
@@ -830,7 +828,7 @@ class TinyEpicDinosaursState:
             ranch.remove_fence(self.layout.edge_id(action.source))
         target = self.layout.edge_id(action.target)
         ranch.add_fence(target)
-        self._then(("rearrange", seat, (*moved, target)))
+        self._ask("rearrange", seat, (*moved, target))
 
     # Phase 3: return ranchers; then phases 4-7 for every player
 
@@ -860,16 +858,21 @@ class TinyEpicDinosaursState:
             self.fence_supply += player.holding_fences
             player.holding_fences = 0
         self._new_phase(player)
+        # the basic dinosaurs by kind and the unique ones, on the ranch and then in Holding
+        dinosaurs = self.dinosaurs
         herd: dict[str, int] = {}
         uniques = []
-        for kind in [*player.ranch.cells, *player.holding]:
-            if kind is None:
-                continue
-            if self.dinosaurs[kind].unique:
+        for kind, n in player.ranch.survey()[0]:
+            if dinosaurs[kind].unique:
+                uniques.append(kind)  # one figure of each unique dinosaur
+            else:
+                herd[kind] = n
+        for kind in player.holding:
+            if dinosaurs[kind].unique:
                 uniques.append(kind)
             else:
                 herd[kind] = herd.get(kind, 0) + 1
-        self._then(("enclose", seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques)))
+        self._step_enclose(seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques))
 
     def _options_place_fence(self, seat: int) -> list[PlaceFence]:
         place = self.game.place_fence
@@ -879,7 +882,7 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         player.ranch.add_fence(self.layout.edge_id(action.edge))
         player.holding_fences -= 1
-        self._then(("arrange", seat))
+        self._step_arrange(seat)
 
     def _step_enclose(self, seat, enclosures, assignment, herd, unplaced, uniques) -> None:
         if any(unplaced.values()) and len(assignment) < len(enclosures):
@@ -899,12 +902,11 @@ class TinyEpicDinosaursState:
         for i, region in enumerate(enclosures):
             if i in assignment:
                 continue
-            for kind in kinds:
-                key = (region.name, region.capacity, kind)
-                action = known.get(key)
-                if action is None:
-                    action = known[key] = Enclose(*key)
-                options.append(action)
+            key = (region.name, region.capacity)
+            actions = known.get(key)
+            if actions is None:
+                actions = known[key] = {kind: Enclose(*key, kind) for kind in self.basic}
+            options.extend([actions[kind] for kind in kinds])
         return options
 
     def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
@@ -913,7 +915,7 @@ class TinyEpicDinosaursState:
         )
         assignment = {**assignment, index: action.kind}
         unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
-        self._then(("enclose", seat, enclosures, assignment, herd, unplaced, uniques))
+        self._step_enclose(seat, enclosures, assignment, herd, unplaced, uniques)
 
     # escapes and their penalties
 

@@ -64,6 +64,7 @@ class RanchLayout:
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
     remove_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     cell_names: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    edge_ids: dict[str, int] = field(init=False, compare=False, repr=False)  # edge name -> its index
     # what stands on the grass spaces, and on the spaces of each resource symbol (leaf, meat, supply)
     on_grass: Callable[[tuple], tuple] = field(init=False, compare=False, repr=False)
     on_symbols: tuple[Callable[[tuple], tuple], ...] = field(init=False, compare=False, repr=False)
@@ -74,6 +75,7 @@ class RanchLayout:
         fill_order = tuple(sorted(spaces, key=self.fill_key))
         object.__setattr__(self, "fill_order", fill_order)
         object.__setattr__(self, "fill_position", tuple(fill_order.index(cell) for cell in spaces))
+        object.__setattr__(self, "edge_ids", {name: edge for edge, name in enumerate(self.edge_names)})
         object.__setattr__(self, "cell_names", tuple(f"{cell // self.cols},{cell % self.cols}" for cell in spaces))
         object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -FILL_RANK[self.symbols[c]])))
         object.__setattr__(self, "on_grass", _picker([c for c in spaces if self.terrain[c] == "grass"]))
@@ -87,7 +89,7 @@ class RanchLayout:
         return self.cell_names[cell]
 
     def edge_id(self, name: str) -> int:
-        return self.edge_names.index(name)
+        return self.edge_ids[name]
 
     def income(self) -> tuple[int, int, int]:
         """(leaf, meat, supply) an empty ranch yields."""
