@@ -199,6 +199,7 @@ class TinyEpicDinosaursGame:
         self.components = Components.load(rules)
         self.spaces = tuple(s for s in self.components.spaces if num_players in s.players)
         self.space_by_id = {s.id: s for s in self.spaces}
+        self.unique_kinds = frozenset(name for name, d in self.components.dinosaurs.items() if d.unique)
         # the (kind, "") ways of each buy space: the basic kinds it sells
         dinosaurs = self.components.dinosaurs
         self.for_sale = {
@@ -1048,10 +1049,8 @@ class TinyEpicDinosaursState:
     def _step_breed(self, seat: int) -> None:
         player = self.players[seat]
         self._new_phase(player)
-        dinosaurs = self.dinosaurs
-        uniques = {kind for kind, _ in player.ranch.survey()[0] if dinosaurs[kind].unique}
         escaped = {}
-        for kind, n in player.ranch.breeding(self.rules.breed_group, uniques).items():
+        for kind, n in player.ranch.breeding(self.rules.breed_group, self.game.unique_kinds).items():
             # Ruling: only figures left in the supply can be born.
             n = min(n, self.supply[kind])
             self.supply[kind] -= n

@@ -40,9 +40,18 @@ class Region:
     fill_order: tuple[int, ...] = field(compare=False, repr=False)  # its cells in the order dinosaurs take them
     name: str = field(compare=False, repr=False)  # its first space, "r,c"
     capacity: int = field(init=False, compare=False, repr=False)  # how many spaces it has
+    on: Callable[[tuple], tuple] = field(init=False, compare=False, repr=False)  # what stands on its spaces
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "capacity", len(self.cells))
+        object.__setattr__(self, "on", _picker(list(self.cells)))
+
+    def contents(self, cells: tuple[str | None, ...]) -> tuple[str | None, int]:
+        """(the one kind of dinosaur in it, or None when it holds none or several kinds; how many it holds)."""
+        on = self.on(cells)
+        kinds = set(on)
+        kinds.discard(None)
+        return (next(iter(kinds)) if len(kinds) == 1 else None), len(on) - on.count(None)
 
 
 @dataclass(frozen=True)
@@ -431,42 +440,29 @@ class Ranch:
         self.cells = cells
         return escaped
 
-    def breeding(self, group: int, unique: set[str]) -> dict[str, int]:
-        """Newborns by kind: one per `group` dinosaurs of a kind alone in an enclosure."""
+    def breeding(self, group: int, unique: frozenset[str] | set[str]) -> dict[str, int]:
+        """Newborns by kind: one per `group` dinosaurs of a kind alone in an enclosure (not the `unique` kinds)."""
         born: dict[str, int] = {}
+        cells = self._cells
         for region in self.enclosures():
-            kind, count = self._only_kind(region)
+            kind, count = region.contents(cells)
             if kind is not None and kind not in unique:
                 n = count // group
                 if n:
                     born[kind] = born.get(kind, 0) + n
         return born
 
-    def _only_kind(self, region: Region) -> tuple[str | None, int]:
-        """(the one kind of dinosaur in the region, how many); (None, 0) when it is empty or mixed."""
-        cells = self._cells
-        kind, count = None, 0
-        for cell in region.cells:
-            found = cells[cell]
-            if found is None:
-                continue
-            if kind is None:
-                kind = found
-            elif found != kind:
-                return None, 0
-            count += 1
-        return kind, count
-
     def place_newborns(self, kind: str, n: int) -> int:
         """Place `n` newborns at once: into their kind's enclosures, then empty ones; returns how many escape."""
         own, empty = [], []
-        cells = list(self._cells)
         for region in self.enclosures():
-            if all(cells[c] is None for c in region.cells):
-                empty.append(region)
-            elif self._only_kind(region)[0] == kind:
+            found, count = region.contents(self._cells)
+            if found == kind:
                 own.append(region)
+            elif not count:
+                empty.append(region)
         empty.sort(key=lambda r: -r.capacity)
+        cells = list(self._cells)
         for region in own + empty:
             for cell in region.fill_order:
                 if n and cells[cell] is None:
