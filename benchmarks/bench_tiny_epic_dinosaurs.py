@@ -3,7 +3,9 @@
 Run: python benchmarks/bench_tiny_epic_dinosaurs.py
 Times are CPU seconds of this process (one core), best of a few repeats; each repeat
 plays new games (its own seed), so the engine's memos (fence layouts, placements...) are
-never warmed by replaying the very same games.
+never warmed by replaying the very same games. Games are played under the garbage
+collector settings every simulation uses (`runner.game_collector`, as `play_chunk` does),
+the baseline too.
 Baselines, measured in the same run:
 - games: the same random games played the straightforward immutable-state way,
   copying the state (`state.clone()`, a deep copy) before every move;
@@ -20,7 +22,7 @@ import numpy as np
 from timing import best_of
 
 from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.runner import game_collector, play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import herd_growth, herd_growth_reference
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
@@ -36,8 +38,9 @@ def games(players: int, policies: list[str], n: int, seed: int = 1) -> None:
     game = SPEC.make_game(Rules(), players)
     chosen = [SPEC.make_policy(name) for name in policies]
     rng = np.random.default_rng(seed)
-    for _ in range(n):
-        play(game, chosen, rng)
+    with game_collector():
+        for _ in range(n):
+            play(game, chosen, rng)
 
 
 def copying_games(players: int, n: int, seed: int = 1) -> None:
@@ -45,12 +48,13 @@ def copying_games(players: int, n: int, seed: int = 1) -> None:
     game = SPEC.make_game(Rules(), players)
     policy = RandomPolicy()
     rng = np.random.default_rng(seed)
-    for _ in range(n):
-        state = game.new_state(rng)
-        while not state.is_terminal():
-            action = policy.choose(state, rng)
-            state = state.clone()
-            state.apply(action)
+    with game_collector():
+        for _ in range(n):
+            state = game.new_state(rng)
+            while not state.is_terminal():
+                action = policy.choose(state, rng)
+                state = state.clone()
+                state.apply(action)
 
 
 def main() -> None:
