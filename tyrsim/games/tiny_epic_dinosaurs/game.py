@@ -229,9 +229,9 @@ class TinyEpicDinosaursGame:
             kind = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
             entries.append(AssignSpace(s, s.id, fixed, kind, {}, on_empty))
         self.assign_spaces = tuple(entries)
-        # (leaf, meat, supply, discounts) -> the spaces a player can pay for; resources count only up to
-        # the most any space costs of them (`dearest`), so the memo stays small
-        self.affordable: dict[tuple[int, ...], tuple[AssignSpace, ...]] = {}
+        # (leaf, meat, supply, discounts, all_open, alone) -> how `_options_assign` goes through the spaces a
+        # player can pay for; resources count only up to the most any space costs of them (`dearest`)
+        self.plans: dict[tuple, tuple[tuple[str, tuple[Place, ...] | None, AssignSpace], ...]] = {}
         self.dearest = tuple(max((s.cost[i] for s in self.spaces), default=0) for i in range(len(RESOURCES)))
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
@@ -529,20 +529,22 @@ class TinyEpicDinosaursState:
         ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
         leaf, meat, supply = player.resources
         most_leaf, most_meat, most_supply = self.game.dearest
-        wallet = (
+        key = (
             leaf if leaf < most_leaf else most_leaf,
             meat if meat < most_meat else most_meat,
             supply if supply < most_supply else most_supply,
             player.discount_key,
+            all_open,
+            alone,
         )
-        affordable = self.game.affordable.get(wallet)
-        if affordable is None:
-            affordable = self._affordable(player, wallet)
-        for space, sid, fixed, kind, memo, on_empty in affordable:
+        plan = self.game.plans.get(key)
+        if plan is None:
+            plan = self._plan(player, key)
+        for sid, fast, entry in plan:
             occupied = occupancy[sid]
             if not occupied:
-                if all_open and fixed is not None:
-                    extend(on_empty[alone])
+                if fast is not None:
+                    extend(fast)  # an empty space with its fixed ways of acting
                     continue
                 need, send_owner = 1, alone
             elif seat in occupied:
@@ -557,8 +559,9 @@ class TinyEpicDinosaursState:
                     send_owner = None  # only with the owner
                 else:
                     continue
+            space, _, fixed, kind, memo, _ = entry
             if fixed is not None and all_open:
-                choices, key = fixed, (need, send_owner)
+                choices, memo_key = fixed, (need, send_owner)
             else:
                 choices = ways.get(kind)
                 if choices is None:
@@ -567,29 +570,31 @@ class TinyEpicDinosaursState:
                     choices = ways[kind] = _WAYS[space.action](self, player, space, research, survey)
                 if not choices:
                     continue  # you must be able to carry out the action
-                key = (choices, need, send_owner)
-            placed = memo.get(key)
+                memo_key = (choices, need, send_owner)
+            placed = memo.get(memo_key)
             if placed is None:
                 if len(memo) >= 1024:
                     memo.clear()  # a bounded memo
-                placed = memo[key] = placements(space, choices, need, send_owner, strength)
+                placed = memo[memo_key] = placements(space, choices, need, send_owner, strength)
             extend(placed)
         return options
 
-    def _affordable(self, player: Player, wallet: tuple) -> tuple[AssignSpace, ...]:
-        """The spaces whose payment `player` can make; `wallet` is (leaf, meat, supply, discounts) as
-        `_options_assign` keys the memo."""
+    def _plan(self, player: Player, key: tuple) -> tuple[tuple[str, tuple[Place, ...] | None, AssignSpace], ...]:
+        """The spaces whose payment `player` can make, each as (id, its placements when empty or None when
+        they must be worked out, its entry); `key` is how `_options_assign` keys the memo."""
         leaf, meat, supply = player.resources
-        memo = self.game.affordable
+        all_open, alone = key[-2:]
+        memo = self.game.plans
         if len(memo) >= 4096:
             memo.clear()  # a bounded memo
-        affordable = []
+        plan = []
         for entry in self.game.assign_spaces:
             pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
             if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
-                affordable.append(entry)
-        spaces = memo[wallet] = tuple(affordable)
-        return spaces
+                fast = entry.on_empty[alone] if all_open and entry.fixed is not None else None
+                plan.append((entry.id, fast, entry))
+        found = memo[key] = tuple(plan)
+        return found
 
     # The (choice, extra) ways `player` can carry out a space's action, by action (empty: it cannot be
     # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
