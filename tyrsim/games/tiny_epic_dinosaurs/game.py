@@ -115,6 +115,7 @@ class Player:
         "extra_fences",
         "points_per",
         "diets",
+        "kept_ways",
     )
 
     def __init__(self, layout: RanchLayout, ranchers: int) -> None:
@@ -131,6 +132,8 @@ class Player:
         self.paid_herbivore = False
         self.paid_carnivore = False
         self.counters = dict.fromkeys(COUNTERS, 0)
+        # (what they depend on, {kind of space: ways of acting}): see `_options_assign`
+        self.kept_ways: tuple[tuple, dict] | None = None
         self.learn()
 
     def learn(self) -> None:
@@ -168,6 +171,7 @@ class AssignSpace(NamedTuple):
     fixed: tuple[tuple[str, str], ...] | None  # its (choice, extra) ways of acting when all is available
     kind: tuple[str, str, str, str]  # (action, kinds, dinosaur, gains): spaces of one kind act alike
     memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner) -> its placements
+    kept: bool  # its ways of acting depend only on the ranch, the contracts and whether research is left
     on_empty: dict[bool | None, tuple[Place, ...]]  # send_owner -> its placements while empty, with `fixed` ways
 
 
@@ -227,7 +231,8 @@ class TinyEpicDinosaursGame:
             }
             # spaces with the same kind of action offer the same ways to carry it out
             kind = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
-            entries.append(AssignSpace(s, s.id, fixed, kind, {}, on_empty))
+            kept = s.action in ("research_remove", "contract")
+            entries.append(AssignSpace(s, s.id, fixed, kind, {}, kept, on_empty))
         self.assign_spaces = tuple(entries)
         # (leaf, meat, supply, discounts, all_open, alone) -> how `_options_assign` goes through the spaces a
         # player can pay for; resources count only up to the most any space costs of them (`dearest`)
@@ -517,7 +522,7 @@ class TinyEpicDinosaursState:
         ranchers, has_owner = player.ranchers_left, player.owner_left
         strength = self.rules.owner_strength
         research = bool(self.research_display or self.research_deck or self.research_discard)
-        survey = None  # the ranch's survey, looked up when a space's ways of acting depend on it
+        survey = player.ranch.survey()
         # with every kind in stock, research to take and fences left, the hunt, buy, gain, first-player
         # and research spaces offer their fixed ways of acting (their `_ways_` say so too)
         all_open = research and self.fence_supply != 0 and min(self.supply.values()) > 0
@@ -527,6 +532,13 @@ class TinyEpicDinosaursState:
         # an empty space takes one rancher, or the owner alone
         alone = has_owner if ranchers else None
         ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
+        # the ways that depend only on the ranch, the contracts and research are kept by the player while
+        # those stay the same: a player's turns in Phase 2 rarely change them
+        kept_key = (survey, tuple(self.public_contracts), player.private, research)
+        kept = player.kept_ways
+        if kept is None or kept[0] != kept_key:
+            kept = player.kept_ways = (kept_key, {})
+        kept_ways = kept[1]
         leaf, meat, supply = player.resources
         most_leaf, most_meat, most_supply = self.game.dearest
         key = (
@@ -559,15 +571,14 @@ class TinyEpicDinosaursState:
                     send_owner = None  # only with the owner
                 else:
                     continue
-            space, _, fixed, kind, memo, _ = entry
+            space, _, fixed, kind, memo, kept, _ = entry
             if fixed is not None and all_open:
                 choices, memo_key = fixed, (need, send_owner)
             else:
-                choices = ways.get(kind)
+                known = kept_ways if kept else ways
+                choices = known.get(kind)
                 if choices is None:
-                    if survey is None:
-                        survey = player.ranch.survey()
-                    choices = ways[kind] = _WAYS[space.action](self, player, space, research, survey)
+                    choices = known[kind] = _WAYS[space.action](self, player, space, research, survey)
                 if not choices:
                     continue  # you must be able to carry out the action
                 memo_key = (choices, need, send_owner)
