@@ -59,7 +59,7 @@ def copying_games(players: int, n: int, seed: int = 1) -> None:
 
 def main() -> None:
     n = 300
-    rate2 = n / best_of(3, repeats(lambda r: games(2, ["random", "random"], n, seed=1 + r)))
+    rate2 = n / best_of(5, repeats(lambda r: games(2, ["random", "random"], n, seed=1 + r)))
     base_n = 30
     base_rate = base_n / best_of(1, repeats(lambda r: copying_games(2, base_n, seed=1 + r)))
     print(f"2-player random games: {rate2:,.0f} games/s (target 500)")
