@@ -1,12 +1,23 @@
 """The shared runner on a tiny dice game: seats rotate, ranks and shares add up, results reproduce."""
 
+import gc
+
 import numpy as np
 import pandas as pd
 import pytest
 from toy_game import SPEC, DiceGame, DiceState, Roller, Rules
 
 from tyrsim.core.game import PolicyError, RandomPolicy
-from tyrsim.core.runner import GameTooLong, chunks, play, play_chunk, rotation, simulate
+from tyrsim.core.runner import (
+    YOUNG_COLLECTION_THRESHOLD,
+    GameTooLong,
+    chunks,
+    game_collector,
+    play,
+    play_chunk,
+    rotation,
+    simulate,
+)
 
 
 def test_play_is_reproducible_and_complete():
@@ -73,3 +84,16 @@ def test_policy_parameters_are_parsed_and_checked():
         SPEC.make_policy("roller:speed=2")
     with pytest.raises(PolicyError, match="eagerness"):
         SPEC.make_policy("roller:eagerness=lots")
+
+
+def test_game_collector_is_restored_after_nested_use_and_errors():
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    with game_collector():
+        assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD and gc.get_freeze_count() > frozen
+        with game_collector():
+            pass
+        assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD  # the inner use leaves it set
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    with pytest.raises(RuntimeError), game_collector():
+        raise RuntimeError("a failing game")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen

@@ -14,6 +14,7 @@ imported libraries.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,25 +29,34 @@ GAMES_PER_CHUNK = 50
 # objects allocated between two collections of the youngest generation while games are played
 # (Python's default is 700): most of a game's objects are freed by reference counting first
 YOUNG_COLLECTION_THRESHOLD = 10_000
+_collector = {"users": 0, "threshold": gc.get_threshold()}  # who is inside `game_collector`, what to restore
+_collector_lock = threading.Lock()
 
 
 @contextmanager
 def game_collector() -> Iterator[None]:
-    """Set the cyclic garbage collector for playing games, and restore it afterwards.
+    """Set the cyclic garbage collector for playing games, and restore it when the last user leaves.
 
     What is alive on entry (imported modules, the engines' memos) is frozen out of
     its reach (`gc.freeze`), and the youngest generation is collected less often.
     Memory stays bounded: cycles are still collected, and whatever was frozen is
-    handed back on exit.
+    handed back on exit. Nested and concurrent uses (threads of a Dask worker) share
+    one setting.
     """
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *threshold[1:])
+    with _collector_lock:
+        if _collector["users"] == 0:
+            _collector["threshold"] = threshold = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *threshold[1:])
+        _collector["users"] += 1
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+        with _collector_lock:
+            _collector["users"] -= 1
+            if _collector["users"] == 0:
+                gc.set_threshold(*_collector["threshold"])
+                gc.unfreeze()
 
 
 class GameTooLong(RuntimeError):
