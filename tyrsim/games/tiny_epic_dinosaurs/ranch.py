@@ -68,6 +68,7 @@ class RanchLayout:
     links: tuple[tuple[tuple[int, int], ...], ...]  # per space: (grass neighbour, edge) pairs
     open_sides: tuple[tuple[int, ...], ...]  # per space: its border edges that must be fenced ('open' border)
     _known: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> regions, enclosures
+    _free: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> free fence slots
     # derived: every space in the order dinosaurs take them (FILL_RANK), and in the order they leave
     fill_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
@@ -152,6 +153,15 @@ class RanchLayout:
 
     def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
         return self._survey_fences(fences)[1]
+
+    def free_slots(self, fences: frozenset[int]) -> tuple[int, ...]:
+        """The edges where a fence token could still be placed beside these tokens, remembered."""
+        found = self._free.get(fences)
+        if found is None:
+            if len(self._free) >= 4096:
+                self._free.clear()  # a bounded memo
+            found = self._free[fences] = tuple(edge for edge in self.fence_slots if edge not in fences)
+        return found
 
     def loose_spaces(self, enclosures: tuple[Region, ...]) -> list[int]:
         """The spaces outside these enclosures, in fill order."""
@@ -347,8 +357,7 @@ class Ranch:
         """Edges where a fence token could be placed now."""
         found = self._free_slots
         if found is None:
-            fences = self._fences
-            found = self._free_slots = tuple(edge for edge in self.layout.fence_slots if edge not in fences)
+            found = self._free_slots = self.layout.free_slots(self._fences)
         return found
 
     # --- changing it ---
