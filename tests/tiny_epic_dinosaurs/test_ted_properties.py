@@ -1,12 +1,15 @@
-"""Whole random games: components conserved, stocks within bounds, six rounds, scores add up."""
+"""Whole random games: components conserved, stocks within bounds, six rounds, scores add up; the feeding
+options against a brute-force enumeration."""
 
 from collections import Counter
+from itertools import product
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
+from tyrsim.games.tiny_epic_dinosaurs.game import Feed, _feedings, _fits
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 VARIANTS = [
@@ -102,3 +105,37 @@ def test_clone_is_independent_and_replays_identically():
     while not state.is_terminal():
         state.apply(policy.choose(state, second))
     assert state.scores() == copy.scores() and state.stats() == copy.stats()
+
+
+def maximal_feedings_by_brute_force(herd, diets, resources):
+    """Every (kind, n) feeding that fits and leaves no unfed dinosaur that could still be fed, most fed first."""
+
+    def need(counts):
+        return tuple(sum(d[r] * n for d, n in zip(diets, counts, strict=True)) for r in range(3))
+
+    found = []
+    for counts in product(*(range(n, -1, -1) for _, n in herd)):
+        leaf, meat, either = need(counts)
+        if not _fits((leaf, meat, either), resources):
+            continue
+        if any(
+            counts[j] < n and _fits((leaf + a, meat + b, either + c), resources)
+            for j, ((_, n), (a, b, c)) in enumerate(zip(herd, diets, strict=True))
+        ):
+            continue
+        found.append(Feed(tuple((kind, k) for (kind, _), k in zip(herd, counts, strict=True) if k)))
+    return found
+
+
+diet = st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 4), diet), min_size=1, max_size=4),
+    st.tuples(st.integers(0, 13), st.integers(0, 13), st.integers(0, 13)),
+)
+def test_feeding_options_are_exactly_the_maximal_feedings(kinds, resources):
+    herd = tuple((f"kind{i}", n) for i, (n, _) in enumerate(kinds))
+    diets = tuple(d for _, d in kinds)
+    assert _feedings(herd, diets, resources) == maximal_feedings_by_brute_force(herd, diets, resources)
