@@ -14,6 +14,7 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
     MoveFence,
     PickResearch,
 )
+from tyrsim.games.tiny_epic_dinosaurs.components import Contract
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 BIG = [cell(2, 1), cell(2, 2), cell(2, 3), cell(3, 1), cell(3, 2), cell(3, 3)]  # in the 12-space enclosure
@@ -434,3 +435,25 @@ def test_unique_dinosaur_arrives_in_holding_and_scores_on_the_ranch():
     run(state, ("arrange", 0))
     assert state.players[0].ranch.count("Tyrannosaurus") == 1
     assert state.score_parts(0)["unique"] == card.points and state.score_parts(0)["research"] == 0
+
+
+def test_contract_options_follow_the_herd_and_the_public_contracts():
+    # the ways to take a contract are kept between a player's turns: each change must show
+    state = new_state(2)
+    steg = Contract("Three stegosauruses", (("stegosaurus", 3),), 6)
+    raptors = Contract("Two raptors", (("raptor", 2),), 5)
+    state.public_contracts = [steg]
+    state.players[0].private = None
+    state._legal = None
+
+    def contracts():
+        return {a.choice for a in state.legal_actions() if a.action == "contract"}
+
+    assert contracts() == set()  # an empty ranch pays nothing
+    put(state, 0, "stegosaurus", BIG[:3])
+    assert contracts() == {"Three stegosauruses"}
+    state.public_contracts = [raptors]
+    state._legal = None
+    assert contracts() == set()
+    put(state, 0, "raptor", PERMANENT[:2])
+    assert contracts() == {"Two raptors"}
