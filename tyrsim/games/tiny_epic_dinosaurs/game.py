@@ -409,8 +409,9 @@ class TinyEpicDinosaursState:
     # --- decks ---
 
     def _shuffled(self, items: tuple) -> list:
-        order = self.rng.permutation(len(items))
-        return [items[i] for i in order]
+        deck = list(items)
+        self.rng.shuffle(deck)
+        return deck
 
     def _draw_contract(self) -> Contract | None:
         return self.contract_deck.pop() if self.contract_deck else None
@@ -710,7 +711,8 @@ class TinyEpicDinosaursState:
         player.holding.extend([kind] * n)
 
     def _act_hunt(self, seat: int, player: Player, space: Space, action: Place) -> None:
-        face = self.game.hunt_die[int(self.rng.integers(len(self.game.hunt_die)))]
+        die = self.game.hunt_die
+        face = die[int(self.rng.random() * len(die))]  # one uniform double, as `RandomPolicy` draws
         player.counters["hunts"] += 1
         self._take_dinosaurs(player, space.dinosaur, self.rules.egg_dinosaurs if face == HUNT_EGG else 1)
         if face == HUNT_INJURY:
