@@ -46,6 +46,7 @@ from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 _name = operator.attrgetter("name")
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
+STOP_REARRANGING = StopRearranging()
 COUNTERS = (
     "escapes",
     "penalty_fences",
@@ -240,6 +241,11 @@ class TinyEpicDinosaursGame:
         self.dearest = tuple(max((s.cost[i] for s in self.spaces), default=0) for i in range(len(RESOURCES)))
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
+        self.lose_fence = tuple(LoseFence(name) for name in names)  # by edge
+        self.lose_dinosaur = {kind: LoseDinosaur(kind) for kind in self.components.dinosaurs}
+        self.pick_research = {
+            name: PickResearch(name) for name in ("draw", *(card.name for card in self.components.research))
+        }
         # (enclosure, size) -> {kind: its Enclose action}
         self.enclose: dict[tuple[str, int], dict[str, Enclose]] = {}
         # fence rearranging: source ("holding" or an edge name) -> the moves to each edge
@@ -786,9 +792,10 @@ class TinyEpicDinosaursState:
 
     def _options_take_research(self, seat: int) -> list[PickResearch]:
         """A face-up research card, or "draw" three from the deck (the only way when none is face up)."""
-        options = [PickResearch(card.name) for card in self.research_display]
+        pick = self.game.pick_research
+        options = [pick[card.name] for card in self.research_display]
         if self._research_left():
-            options.append(PickResearch("draw"))
+            options.append(pick["draw"])
         return options
 
     def _resolve_take_research(self, seat: int, action: PickResearch) -> None:
@@ -802,7 +809,8 @@ class TinyEpicDinosaursState:
             self._gain_research(self.players[seat], card)
 
     def _options_pick_research(self, seat: int, drawn: tuple[ResearchCard, ...]) -> list[PickResearch]:
-        return [PickResearch(card.name) for card in drawn]
+        pick = self.game.pick_research
+        return [pick[card.name] for card in drawn]
 
     def _resolve_pick_research(self, seat: int, action: PickResearch, drawn: tuple[ResearchCard, ...]) -> None:
         for card in drawn:
@@ -827,7 +835,7 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         names = self.layout.edge_names
         free = player.ranch.free_slots()
-        options: list = [StopRearranging()]
+        options: list = [STOP_REARRANGING]
         sources = [names[e] for e in sorted(player.ranch.fences) if e not in moved]
         if self.rules.rearrange_holding and player.holding_fences:
             sources.append("holding")
@@ -978,8 +986,8 @@ class TinyEpicDinosaursState:
         self._then(("penalties", seat, herbivore, carnivore, False))
 
     def _options_lose_fence(self, seat: int) -> list[LoseFence]:
-        names = self.layout.edge_names
-        return [LoseFence(names[edge]) for edge in sorted(self.players[seat].ranch.fences)]
+        lose = self.game.lose_fence
+        return [lose[edge] for edge in sorted(self.players[seat].ranch.fences)]
 
     def _resolve_lose_fence(self, seat: int, action: LoseFence) -> None:
         # Dinosaurs left unenclosed stay where they are until the next Phase 4 (they cannot breed).
@@ -992,7 +1000,8 @@ class TinyEpicDinosaursState:
         self._ask("lose_dinosaur", seat)
 
     def _options_lose_dinosaur(self, seat: int) -> list[LoseDinosaur]:
-        return [LoseDinosaur(kind) for kind in dict.fromkeys(k for k in self.players[seat].ranch.cells if k)]
+        lose = self.game.lose_dinosaur
+        return [lose[kind] for kind, _ in self.players[seat].ranch.survey()[0]]
 
     def _resolve_lose_dinosaur(self, seat: int, action: LoseDinosaur) -> None:
         # Ruling: the removed dinosaur is not an escape itself (no further penalty).
