@@ -272,8 +272,6 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
     enclosure is first brought up to `group`, then filled in steps of `group`,
     and what is left goes wherever there is room.
     """
-    if len(capacities) == 1:
-        return [count]  # one enclosure takes them all (the caller places at most what fits)
     split = [1] * len(capacities)
     left = count - len(capacities)
     order = sorted(range(len(capacities)), key=lambda i: -capacities[i])
@@ -426,14 +424,20 @@ class Ranch:
             by_kind.setdefault(kind, []).append(index)
         for kind, count in herd.items():
             indexes = by_kind.get(kind, [])
-            capacities = [enclosures[i].capacity for i in indexes]
-            placed = min(count, sum(capacities))
+            if len(indexes) == 1:  # nearly always: the kind fills its one enclosure
+                region = enclosures[indexes[0]]
+                placed = min(count, region.capacity)
+                for cell in region.fill_order[:placed]:
+                    cells[cell] = kind
+            else:
+                capacities = [enclosures[i].capacity for i in indexes]
+                placed = min(count, sum(capacities))
+                if placed:
+                    for index, n in zip(indexes, breeding_split(placed, capacities, group), strict=True):
+                        for cell in enclosures[index].fill_order[:n]:
+                            cells[cell] = kind
             if placed < count:
                 escaped[kind] = count - placed
-            if placed:
-                for index, n in zip(indexes, breeding_split(placed, capacities, group), strict=True):
-                    for cell in enclosures[index].fill_order[:n]:
-                        cells[cell] = kind
         if uniques:
             loose = self.layout.loose_spaces(enclosures)  # a unique dinosaur may stand on any of them
             empty = sorted(
