@@ -933,13 +933,13 @@ class TinyEpicDinosaursState:
             actions = known.get(key)
             if actions is None:
                 actions = known[key] = {kind: Enclose(*key, kind) for kind in self.basic}
-            options.extend([actions[kind] for kind in kinds])
+            options.extend(map(actions.__getitem__, kinds))
         return options
 
     def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
-        index = next(
-            i for i, region in enumerate(enclosures) if i not in assignment and region.name == action.enclosure
-        )
+        for index, region in enumerate(enclosures):
+            if region.name == action.enclosure and index not in assignment:
+                break
         assignment = {**assignment, index: action.kind}
         unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
         self._step_enclose(seat, enclosures, assignment, herd, unplaced, uniques)
