@@ -1125,7 +1125,10 @@ _WAYS = _methods("_ways_")
 
 def _pays(herd: dict[str, int], dinosaurs: tuple[tuple[str, int], ...]) -> bool:
     """Whether a herd (kind -> n) holds the (kind, n) dinosaurs a contract asks for."""
-    return all(herd.get(kind, 0) >= n for kind, n in dinosaurs)
+    for kind, n in dinosaurs:
+        if herd.get(kind, 0) < n:
+            return False
+    return True
 
 
 def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:

@@ -184,7 +184,10 @@ def _picker(spaces: list[int]) -> Callable[[tuple], tuple]:
     """A function giving the items at these spaces of a tuple (always a tuple, whatever their number)."""
     if len(spaces) > 1:
         return itemgetter(*spaces)
-    return lambda cells: tuple(cells[c] for c in spaces)
+    if spaces:
+        (space,) = spaces
+        return lambda cells: (cells[space],)
+    return lambda cells: ()
 
 
 def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
