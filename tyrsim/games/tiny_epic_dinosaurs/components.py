@@ -65,6 +65,14 @@ def _amounts(source: str, key: str, value: Any, allowed: tuple[str, ...]) -> dic
     return {name: _count(source, f"{key}.{name}", table.get(name, 0)) for name in allowed}
 
 
+def _new_name(source: str, key: str, value: Any, taken: set[str], unique_among: str) -> str:
+    """A non-empty string not in `taken` (which it then joins)."""
+    if not isinstance(value, str) or not value or value in taken:
+        raise DataFileError(f"{source}: {key} must be a non-empty string unique among {unique_among}, got {value!r}")
+    taken.add(value)
+    return value
+
+
 def _list(source: str, data: dict[str, Any], key: str) -> list[Any]:
     items = data.get(key)
     if not isinstance(items, list) or not items:
@@ -142,10 +150,7 @@ def load_contracts(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Contrac
     for i, entry in enumerate(_list(source, data, "contract")):
         key = f"contract[{i}]"
         entry = _table(source, key, entry)
-        name = entry.get("name")
-        if not isinstance(name, str) or not name or name in names:
-            raise DataFileError(f"{source}: {key}.name must be a unique non-empty string, got {name!r}")
-        names.add(name)
+        name = _new_name(source, f"{key}.name", entry.get("name"), names, "contracts")
         wanted = _amounts(source, f"{key}.dinosaurs", entry.get("dinosaurs"), kinds)
         dinosaurs = tuple((kind, n) for kind, n in wanted.items() if n > 0)
         if not dinosaurs:
@@ -211,12 +216,7 @@ def load_research(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Research
     for i, entry in enumerate(_list(source, data, "card")):
         key = f"card[{i}]"
         entry = _table(source, key, entry)
-        name = entry.get("name")
-        if not isinstance(name, str) or not name or name in names:
-            raise DataFileError(
-                f"{source}: {key}.name must be a non-empty string unique among cards and dinosaur kinds, got {name!r}"
-            )
-        names.add(name)
+        name = _new_name(source, f"{key}.name", entry.get("name"), names, "cards and dinosaur kinds")
         kind = _choice(source, f"{key}.kind", entry.get("kind"), ("dinosaur", "science"))
         points = _count(source, f"{key}.points", entry.get("points"))
         effect = _effect(source, f"{key}.effect", entry.get("effect", {}), kinds)
@@ -259,10 +259,7 @@ def load_spaces(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Space, ...
     for i, entry in enumerate(_list(source, data, "space")):
         key = f"space[{i}]"
         entry = _table(source, key, entry)
-        sid = entry.get("id")
-        if not isinstance(sid, str) or not sid or sid in ids:
-            raise DataFileError(f"{source}: {key}.id must be a unique non-empty string, got {sid!r}")
-        ids.add(sid)
+        sid = _new_name(source, f"{key}.id", entry.get("id"), ids, "spaces")
         action = _choice(source, f"{key}.action", entry.get("action"), ACTIONS)
         cost = _amounts(source, f"{key}.cost", entry.get("cost", {}), RESOURCES)
         gain = _amounts(source, f"{key}.gain", entry.get("gain", {}), (*RESOURCES, "fences"))
