@@ -26,6 +26,15 @@ class DataFileError(ValueError):
     """A data file that is missing, not TOML, or has a bad key or value."""
 
 
+def remember(memo: dict, key: Any, value: Any, limit: int = 4096) -> Any:
+    """Keep `value` under `key` in a memo of at most `limit` entries (emptied when full: the
+    engine's memos repeat few keys within a run of games) and return it."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 def read_toml(path: str, bundled: str) -> tuple[str, dict[str, Any]]:
     """(name for messages, parsed TOML) of the user's `path`, or of the bundled `bundled` when path is ""."""
     try:

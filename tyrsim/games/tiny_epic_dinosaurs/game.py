@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import operator
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -40,11 +39,11 @@ from tyrsim.games.tiny_epic_dinosaurs.components import (
     load_dinosaurs,
     load_research,
     load_spaces,
+    remember,
 )
 from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchLayout, Region, load_ranch
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
-_name = operator.attrgetter("name")
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
 STOP_REARRANGING = StopRearranging()
 COUNTERS = (
@@ -591,9 +590,7 @@ class TinyEpicDinosaursState:
                 memo_key = (choices, need, send_owner)
             placed = memo.get(memo_key)
             if placed is None:
-                if len(memo) >= 1024:
-                    memo.clear()  # a bounded memo
-                placed = memo[memo_key] = placements(space, choices, need, send_owner, strength)
+                placed = remember(memo, memo_key, placements(space, choices, need, send_owner, strength), 1024)
             extend(placed)
         return options
 
@@ -602,17 +599,13 @@ class TinyEpicDinosaursState:
         they must be worked out, its entry); `key` is how `_options_assign` keys the memo."""
         leaf, meat, supply = player.resources
         all_open, alone = key[-2:]
-        memo = self.game.plans
-        if len(memo) >= 4096:
-            memo.clear()  # a bounded memo
         plan = []
         for entry in self.game.assign_spaces:
             pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
             if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
                 fast = entry.on_empty[alone] if all_open and entry.fixed is not None else None
                 plan.append((entry.id, fast, entry))
-        found = memo[key] = tuple(plan)
-        return found
+        return remember(self.game.plans, key, tuple(plan))
 
     # The (choice, extra) ways `player` can carry out a space's action, by action (empty: it cannot be
     # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
@@ -625,9 +618,7 @@ class TinyEpicDinosaursState:
         memo = self.game.placeable
         choices = memo.get(holding)
         if choices is None:
-            if len(memo) >= 4096:
-                memo.clear()  # a bounded memo
-            choices = memo[holding] = tuple((kind, "") for kind in dict.fromkeys(holding))
+            choices = remember(memo, holding, tuple((kind, "") for kind in dict.fromkeys(holding)))
         return choices
 
     def _ways_research_remove(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
@@ -637,9 +628,7 @@ class TinyEpicDinosaursState:
         memo = self.game.removals
         choices = memo.get(herd_pairs)
         if choices is None:
-            if len(memo) >= 4096:
-                memo.clear()  # a bounded memo
-            choices = memo[herd_pairs] = tuple((kind, "") for kind, _ in herd_pairs)
+            choices = remember(memo, herd_pairs, tuple((kind, "") for kind, _ in herd_pairs))
         return choices
 
     def _ways_hunt(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
@@ -668,9 +657,7 @@ class TinyEpicDinosaursState:
         memo = self.game.payable
         payable = memo.get(herd_pairs)
         if payable is None:
-            if len(memo) >= 4096:
-                memo.clear()  # a bounded memo
-            payable = memo[herd_pairs] = {}
+            payable = remember(memo, herd_pairs, {})
         private = player.private
         found = []
         for contract in self.public_contracts:

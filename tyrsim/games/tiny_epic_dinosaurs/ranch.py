@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml
+from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml, remember
 
 TERRAIN = {"G": "grass", "M": "mountain", "W": "water"}
 SYMBOLS = {"L": "leaf", "F": "meat", "S": "supply", ".": ""}
@@ -114,10 +114,8 @@ class RanchLayout:
         key = frozenset(fences)
         found = self._known.get(key)
         if found is None:
-            if len(self._known) >= 4096:
-                self._known.clear()  # a bounded memo: ranches repeat few fence layouts within a game
             regions = self._flood_fill(key)
-            found = self._known[key] = (regions, tuple(region for region in regions if region.enclosed))
+            found = remember(self._known, key, (regions, tuple(region for region in regions if region.enclosed)))
         return found
 
     def _flood_fill(self, fences: frozenset[int]) -> tuple[Region, ...]:
@@ -143,11 +141,9 @@ class RanchLayout:
             cells.sort()
             key = (tuple(cells), enclosed)
             region = self._regions.get(key)
-            if region is None:
-                if len(self._regions) >= 4096:
-                    self._regions.clear()  # a bounded memo: many fence layouts share regions
+            if region is None:  # many fence layouts share regions
                 fill_order = tuple(sorted(cells, key=position))
-                region = self._regions[key] = Region(key[0], enclosed, fill_order, self.cell_names[cells[0]])
+                region = remember(self._regions, key, Region(key[0], enclosed, fill_order, self.cell_names[cells[0]]))
             found.append(region)
         return tuple(found)
 
@@ -158,9 +154,7 @@ class RanchLayout:
         """The edges where a fence token could still be placed beside these tokens, remembered."""
         found = self._free.get(fences)
         if found is None:
-            if len(self._free) >= 4096:
-                self._free.clear()  # a bounded memo
-            found = self._free[fences] = tuple(edge for edge in self.fence_slots if edge not in fences)
+            found = remember(self._free, fences, tuple(edge for edge in self.fence_slots if edge not in fences))
         return found
 
     def loose_spaces(self, enclosures: tuple[Region, ...]) -> list[int]:
@@ -300,11 +294,12 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
 class Ranch:
     """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space.
 
-    Both are immutable (a frozenset and a tuple) and change only by assignment, so what is
-    derived from them (the survey, the enclosures) is remembered until they change.
+    Both are immutable (a frozenset and a tuple) and change only by assignment, so the survey
+    of the spaces is remembered until they change; the layout remembers what follows from a
+    set of fences.
     """
 
-    __slots__ = ("layout", "_fences", "_cells", "_survey", "_enclosures", "_free_slots")
+    __slots__ = ("layout", "_fences", "_cells", "_survey")
 
     def __init__(self, layout: RanchLayout) -> None:
         self.layout = layout
@@ -319,7 +314,6 @@ class Ranch:
     @fences.setter
     def fences(self, fences: frozenset[int] | set[int]) -> None:
         self._fences = frozenset(fences)
-        self._enclosures = self._free_slots = None
 
     @property
     def cells(self) -> tuple[str | None, ...]:
@@ -349,17 +343,11 @@ class Ranch:
         return self._cells.count(kind)
 
     def enclosures(self) -> tuple[Region, ...]:
-        found = self._enclosures
-        if found is None:
-            found = self._enclosures = self.layout.enclosures(self._fences)
-        return found
+        return self.layout.enclosures(self._fences)
 
     def free_slots(self) -> tuple[int, ...]:
         """Edges where a fence token could be placed now."""
-        found = self._free_slots
-        if found is None:
-            found = self._free_slots = self.layout.free_slots(self._fences)
-        return found
+        return self.layout.free_slots(self._fences)
 
     # --- changing it ---
 
