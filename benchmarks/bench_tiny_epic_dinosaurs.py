@@ -5,7 +5,7 @@ Times are CPU seconds of this process (one core), best of a few repeats; each re
 plays new games (its own seed), so the engine's memos (fence layouts, placements...) are
 never warmed by replaying the very same games. Games are played under the garbage
 collector settings every simulation uses (`runner.game_collector`, as `play_chunk` does),
-the baseline too.
+the baseline too; the two-player games are also timed with the collector at its defaults.
 Baselines, measured in the same run:
 - games: the same random games played the straightforward immutable-state way,
   copying the state (`state.clone()`, a deep copy) before every move;
@@ -15,6 +15,7 @@ Targets: 500 two-player random games/s; 1,000,000 ranch-rounds/s.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable
 
@@ -34,11 +35,11 @@ def repeats(fn: Callable[[int], object]) -> Callable[[], object]:
     return lambda: fn(next(count))
 
 
-def games(players: int, policies: list[str], n: int, seed: int = 1) -> None:
+def games(players: int, policies: list[str], n: int, seed: int = 1, collector: bool = True) -> None:
     game = SPEC.make_game(Rules(), players)
     chosen = [SPEC.make_policy(name) for name in policies]
     rng = np.random.default_rng(seed)
-    with game_collector():
+    with game_collector() if collector else contextlib.nullcontext():
         for _ in range(n):
             play(game, chosen, rng)
 
@@ -65,6 +66,8 @@ def main() -> None:
     print(f"2-player random games: {rate2:,.0f} games/s (target 500)")
     print(f"  baseline, a copy of the state before every move: {base_rate:,.0f} games/s")
     print(f"  ratio: {rate2 / base_rate:.1f}x")
+    plain = n / best_of(5, repeats(lambda r: games(2, ["random", "random"], n, seed=1 + r, collector=False)))
+    print(f"  the same games, garbage collector at its defaults: {plain:,.0f} games/s (settings: {rate2 / plain:.2f}x)")
     rate4 = 150 / best_of(2, repeats(lambda r: games(4, ["random"] * 4, 150, seed=1 + r)))
     print(f"4-player random games: {rate4:,.0f} games/s")
     archetypes = ["hunter", "breeder", "contractor"]

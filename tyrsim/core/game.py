@@ -113,8 +113,8 @@ class RandomPolicy:
     """Chooses uniformly among the legal actions; every game offers it as `random`.
 
     One uniform double u in [0, 1) per decision picks action floor(u * n): always below n,
-    and no action's chance is off by more than n / 2**53. In a game loop this is 5-10%
-    of a whole Tiny Epic Dinosaurs game cheaper than numpy's bounded-integer draw.
+    and no action's chance is off by more than n / 2**53. Inside a game loop it costs a
+    fraction of numpy's bounded-integer draw.
     """
 
     name = "random"
