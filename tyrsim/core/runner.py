@@ -85,8 +85,10 @@ def play(
         raise ValueError(f"{game.name} with {game.num_players} players needs as many policies, got {len(policies)}")
     state = game.new_state(rng)
     actions = 0
-    while not state.is_terminal():
-        player = state.current_player()
+    while True:
+        player = state.current_player()  # -1 when the game is over
+        if player < 0:
+            break
         action = policies[player].choose(state, rng)
         if log is not None:
             log(f"P{player}: {action}")
