@@ -327,8 +327,7 @@ class TinyEpicDinosaursState:
             legal = self._legal = self._options()
         if action not in legal:
             raise ValueError(f"illegal action {action!r} at {self.prompt[0] if self.prompt else 'game end'}")
-        self._resolve(action)
-        self._advance()
+        self._advance(action)
 
     def clone(self) -> TinyEpicDinosaursState:
         memo = {id(self.game): self.game, id(self.layout): self.layout, id(self.dinosaurs): self.dinosaurs}
@@ -447,10 +446,16 @@ class TinyEpicDinosaursState:
         """Do `steps` next, in this order (before anything already scheduled)."""
         self._todo.extend(reversed(steps))
 
-    def _advance(self) -> None:
-        """Run steps until a player must choose among two or more options, or the game ends."""
+    def _advance(self, action: Any = None) -> None:
+        """Carry out `action` (if given) for the prompt, then run steps until a player must choose among
+        two or more options, or the game ends. A prompt with one option is answered with it."""
         todo = self._todo
         while True:
+            if action is not None:
+                prompt = self.prompt
+                self.prompt = self._legal = None
+                _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
+                action = None
             prompt = self.prompt
             if prompt is not None:
                 legal = self._legal
@@ -458,7 +463,7 @@ class TinyEpicDinosaursState:
                     legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
                 if len(legal) > 1:
                     return
-                self._resolve(legal[0])
+                action = legal[0]
                 continue
             if not todo:
                 self._legal = []
@@ -474,12 +479,6 @@ class TinyEpicDinosaursState:
         if self.prompt is None:
             return []
         return _OPTIONS[self.prompt[0]](self, *self.prompt[1:])
-
-    def _resolve(self, action: Any) -> None:
-        prompt = self.prompt
-        self.prompt = None
-        self._legal = None
-        _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
 
     # Phase 1: collect resources
 
@@ -1130,50 +1129,58 @@ def _feedings(
     """Every maximal way to feed `herd` ((kind, n) pairs eating `diets`) from `resources`, most fed first.
 
     A depth-first search over how many of each kind are fed (from as many as fit down to none)
-    that keeps the choices where no unfed dinosaur could still be fed (see `_fits`).
+    that keeps the choices where no unfed dinosaur could still be fed. Food is counted as
+    (leaves, meat, units of either kind): a choice fits when the leaves and the meat are in
+    stock and all units together do not exceed leaves plus meat (as `_fits`).
     """
     have_leaf, have_meat = resources[0], resources[1]
+    have_food = have_leaf + have_meat
     wanted = [n for _, n in herd]
+    # per kind: (leaves, meat, all units) one dinosaur eats
+    eats = [(a, b, a + b + c) for a, b, c in diets]
     counts = [0] * len(herd)
     last = len(herd) - 1
-    # (leaf, meat, either) the kinds after i eat when all of them are fed: the most they can still take
+    # (leaves, meat, units) the kinds after i eat when all of them are fed: the most they can still take
     later = [(0, 0, 0)] * len(herd)
     for i in range(last - 1, -1, -1):
-        (a, b, c), n, (leaf, meat, either) = diets[i + 1], wanted[i + 1], later[i + 1]
-        later[i] = (leaf + a * n, meat + b * n, either + c * n)
+        (a, b, t), n, (leaf, meat, food) = eats[i + 1], wanted[i + 1], later[i + 1]
+        later[i] = (leaf + a * n, meat + b * n, food + t * n)
     options = []
 
-    def extend(i: int, leaf: int, meat: int, either: int) -> None:
+    def extend(i: int, leaf: int, meat: int, food: int) -> None:
         # the food eaten so far fits; every constraint grows with the number fed, so the numbers
         # of this kind that still fit are 0 up to `most`
-        a, b, c = diets[i]
+        a, b, t = eats[i]
         most = wanted[i]
         if a:
             most = min(most, (have_leaf - leaf) // a)
         if b:
             most = min(most, (have_meat - meat) // b)
-        if a + b + c:
-            most = min(most, (have_leaf + have_meat - leaf - meat - either) // (a + b + c))
+        if t:
+            most = min(most, (have_food - food) // t)
         if i < last:
-            later_leaf, later_meat, later_either = later[i]
+            later_leaf, later_meat, later_food = later[i]
             for fed in range(most, -1, -1):
                 counts[i] = fed
-                leaf_now, meat_now, either_now = leaf + a * fed, meat + b * fed, either + c * fed
-                if fed < most and _fits(
-                    (leaf_now + a + later_leaf, meat_now + b + later_meat, either_now + c + later_either), resources
+                leaf_now, meat_now, food_now = leaf + a * fed, meat + b * fed, food + t * fed
+                if (
+                    fed < most
+                    and leaf_now + a + later_leaf <= have_leaf
+                    and meat_now + b + later_meat <= have_meat
+                    and food_now + t + later_food <= have_food
                 ):
                     # one more of this kind would fit even if every later dinosaur ate: this and every
                     # smaller number leave it unfed though it could be fed, so none is maximal
                     return
-                extend(i + 1, leaf_now, meat_now, either_now)
+                extend(i + 1, leaf_now, meat_now, food_now)
             return
         # fewer of the last kind would leave one that could still be fed: only `most` can be maximal
         counts[i] = most
-        leaf, meat, either = leaf + a * most, meat + b * most, either + c * most
-        for j, (a2, b2, c2) in enumerate(diets):
-            if counts[j] < wanted[j] and _fits((leaf + a2, meat + b2, either + c2), resources):
+        leaf, meat, food = leaf + a * most, meat + b * most, food + t * most
+        for j, (a2, b2, t2) in enumerate(eats):
+            if counts[j] < wanted[j] and leaf + a2 <= have_leaf and meat + b2 <= have_meat and food + t2 <= have_food:
                 return  # not maximal: this dinosaur could still be fed
-        options.append(Feed(tuple((kind, n) for (kind, _), n in zip(herd, counts, strict=True) if n)))
+        options.append(Feed(tuple([(kind, n) for (kind, _), n in zip(herd, counts, strict=True) if n])))
 
     if herd:
         extend(0, 0, 0, 0)
