@@ -169,7 +169,7 @@ class AssignSpace(NamedTuple):
     space: Space
     id: str
     fixed: tuple[tuple[str, str], ...] | None  # its (choice, extra) ways of acting when all is available
-    kind: tuple[str, str, str, str]  # (action, kinds, dinosaur, gains): spaces of one kind act alike
+    kind: int  # spaces of one kind (same action, kinds, dinosaur and gains) act alike; numbered from 0
     memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner) -> its placements
     kept: bool  # its ways of acting depend only on the ranch, the contracts and whether research is left
     on_empty: dict[bool | None, tuple[Place, ...]]  # send_owner -> its placements while empty, with `fixed` ways
@@ -223,14 +223,17 @@ class TinyEpicDinosaursGame:
         # Place actions are immutable, so each space's placements for one set of (choice, extra) ways and
         # one set of rancher groups are built once and shared by every state of this game (`on_empty`, `memo`)
         entries = []
+        kinds: dict[tuple[str, str, str, str], int] = {}
         for s in self.spaces:
             fixed = fixed_ways[s.action](s) if s.action in fixed_ways else None
             on_empty = {
                 send_owner: placements(s, fixed, 1, send_owner, rules.owner_strength) if fixed else ()
                 for send_owner in (False, True, None)
             }
-            # spaces with the same kind of action offer the same ways to carry it out
-            kind = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
+            # spaces with the same kind of action offer the same ways to carry it out; a kind is looked up
+            # by its number, which hashes faster than the (action, kinds, dinosaur, gains) it stands for
+            alike = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
+            kind = kinds.setdefault(alike, len(kinds))
             kept = s.action in ("research_remove", "contract")
             entries.append(AssignSpace(s, s.id, fixed, kind, {}, kept, on_empty))
         self.assign_spaces = tuple(entries)
@@ -536,7 +539,7 @@ class TinyEpicDinosaursState:
         occupancy = self.occupancy
         # an empty space takes one rancher, or the owner alone
         alone = has_owner if ranchers else None
-        ways: dict[tuple[str, str, str, str], tuple[tuple[str, str], ...]] = {}  # by kind of space
+        ways: dict[int, tuple[tuple[str, str], ...]] = {}  # by kind of space
         # the ways that depend only on the ranch, the contracts and research are kept by the player while
         # those stay the same: a player's turns in Phase 2 rarely change them
         kept_key = (survey, tuple(self.public_contracts), player.private, research)
