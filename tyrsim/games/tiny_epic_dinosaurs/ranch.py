@@ -164,7 +164,7 @@ class RanchLayout:
 
     def survey(self, cells: tuple[str | None, ...]) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
         """For these dinosaurs on the spaces: (herd as (kind, n) pairs in the order first met, whether a grass
-        space is free, [leaf, meat, supply] from the resource symbols not covered)."""
+        space is free, (leaf, meat, supply) from the resource symbols not covered)."""
         herd: dict[str, int] = {}
         for kind in cells:
             if kind is not None:
