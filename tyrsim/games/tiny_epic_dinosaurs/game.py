@@ -304,7 +304,8 @@ class TinyEpicDinosaursState:
             for seat in range(1, n):  # 2nd player 1 leaf, 3rd 1 meat, 4th 1 supply
                 self.players[seat].gain(seat - 1, 1, rules.resource_cap)
         self.round = 1
-        self.occupancy: dict[str, dict[int, int]] = {}
+        # seat -> group (ranchers, the owner counting `owner_strength`) on each action space; Phase 3 empties it
+        self.occupancy: dict[str, dict[int, int]] = {sid: {} for sid in game.space_by_id}
         self.turn = 0
         self.prompt: tuple | None = None
         self._legal: list | None = None
@@ -452,12 +453,17 @@ class TinyEpicDinosaursState:
     def _advance(self, action: Any = None) -> None:
         """Carry out `action` (if given) for the prompt, then run steps until a player must choose among
         two or more options, or the game ends. A prompt with one option is answered with it."""
+        # Handlers are called with their arguments spelled out when there are at most one besides the
+        # player: a call with *args costs several times as much, and most steps and prompts have none.
         todo = self._todo
         while True:
             if action is not None:
                 prompt = self.prompt
                 self.prompt = self._legal = None
-                _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
+                if len(prompt) == 2:
+                    _RESOLVE[prompt[0]](self, prompt[1], action)
+                else:
+                    _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
                 action = None
             prompt = self.prompt
             if prompt is not None:
@@ -472,7 +478,12 @@ class TinyEpicDinosaursState:
                 self._legal = []
                 return
             step = todo.pop()
-            _STEPS[step[0]](self, *step[1:])
+            if len(step) == 1:
+                _STEPS[step[0]](self)
+            elif len(step) == 2:
+                _STEPS[step[0]](self, step[1])
+            else:
+                _STEPS[step[0]](self, *step[1:])
 
     def _ask(self, kind: str, player: int, *data: Any) -> None:
         self.prompt = (kind, player, *data)
@@ -495,7 +506,6 @@ class TinyEpicDinosaursState:
             player.ranchers_left = player.ranchers
             player.owner_left = True
         self.players[self.first_player].counters["first_player_rounds"] += 1
-        self.occupancy = {sid: {} for sid in self.game.space_by_id}
         self.turn = self.first_player
         self._then(("assign_turn",))
 
