@@ -453,8 +453,8 @@ class TinyEpicDinosaursState:
     def _advance(self, action: Any = None) -> None:
         """Carry out `action` (if given) for the prompt, then run steps until a player must choose among
         two or more options, or the game ends. A prompt with one option is answered with it."""
-        # Handlers are called with their arguments spelled out when there are at most one besides the
-        # player: a call with *args costs several times as much, and most steps and prompts have none.
+        # Handlers are called with their arguments spelled out when a step has at most one and a prompt
+        # none besides the player: a call with *args costs several times as much, and most have none.
         todo = self._todo
         while True:
             if action is not None:
@@ -469,7 +469,10 @@ class TinyEpicDinosaursState:
             if prompt is not None:
                 legal = self._legal
                 if legal is None:
-                    legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
+                    if len(prompt) == 2:
+                        legal = self._legal = _OPTIONS[prompt[0]](self, prompt[1])
+                    else:
+                        legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
                 if len(legal) > 1:
                     return
                 action = legal[0]
