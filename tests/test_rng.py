@@ -1,5 +1,8 @@
 """Seeding: a task's stream depends only on (seed, key)."""
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -17,3 +20,44 @@ def test_task_streams_are_reproducible_and_distinct():
 def test_bad_seeds_are_rejected(bad):
     with pytest.raises(ValueError, match="seed must be an integer"):
         rng.check_seed(bad)
+
+
+def draws(generator: np.random.Generator, n: int) -> list[float]:
+    return [rng.uniform(generator) for _ in range(n)]
+
+
+def test_uniform_hands_out_the_generators_doubles_a_block_at_a_time():
+    got = draws(np.random.default_rng(5), 2 * rng.UNIFORM_BLOCK + 3)
+    direct = np.random.default_rng(5)
+    expected = []
+    for _ in range(3):
+        expected += direct.random(rng.UNIFORM_BLOCK).tolist()[::-1]  # each block is handed out from its end
+    assert got == expected[: len(got)]
+    assert all(0.0 <= x < 1.0 for x in got)
+
+
+def test_uniform_starts_a_new_block_for_another_generator():
+    first = draws(np.random.default_rng(1), 5)
+    other = draws(np.random.default_rng(2), 5)
+    # the second generator does not receive the rest of the first one's block, and a new
+    # generator seeded like the first draws what the first drew
+    assert other != first and draws(np.random.default_rng(1), 5) == first
+
+
+def test_uniform_draws_do_not_depend_on_other_threads():
+    alone = {seed: draws(np.random.default_rng(seed), 600) for seed in (7, 8)}
+    together: dict[int, list[float]] = {}
+
+    def draw_taking_turns(seed: int) -> None:
+        generator, got = np.random.default_rng(seed), []
+        for _ in range(600):
+            got.append(rng.uniform(generator))
+            time.sleep(0)  # let the other thread draw in between
+        together[seed] = got
+
+    threads = [threading.Thread(target=draw_taking_turns, args=(seed,)) for seed in (7, 8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == alone

@@ -9,13 +9,13 @@ its rules, player counts, policies and analyses.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from tyrsim.core.rng import uniform
 from tyrsim.core.rules import RuleError, RuleSet, _coerce
 
 if TYPE_CHECKING:
@@ -110,40 +110,16 @@ class GameSpec:
             raise PolicyError(f"policy {name!r}: {exc}") from None
 
 
-# how many uniform doubles `RandomPolicy` draws from a generator at once
-UNIFORM_BLOCK = 128
-
-
-class _Uniforms(threading.local):
-    """This thread's doubles drawn ahead from one generator, for `RandomPolicy`."""
-
-    rng: np.random.Generator | None = None
-    values: list[float] | tuple = ()
-
-
-_uniforms = _Uniforms()
-
-
 class RandomPolicy:
     """Chooses uniformly among the legal actions; every game offers it as `random`.
 
-    One uniform double u in [0, 1) per decision picks action floor(u * n): always below n,
-    and no action's chance is off by more than n / 2**53.
-
-    The doubles are drawn from the generator `UNIFORM_BLOCK` at a time: inside a game loop
-    one numpy call per decision costs several times the Python around it, one call per
-    block a small part of it. A block belongs to one thread and one generator; whenever
-    another generator asks (each chunk of games has its own), a new block is drawn from
-    it. So what a generator's games draw depends only on that generator: the same seed
-    gives the same games whatever the jobs, backend or threads.
+    One uniform double u in [0, 1) per decision (`tyrsim.core.rng.uniform`, drawn from
+    the generator in blocks) picks action floor(u * n): always below n, and no action's
+    chance is off by more than n / 2**53.
     """
 
     name = "random"
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         actions = state.legal_actions()
-        block = _uniforms
-        if block.rng is not rng or not block.values:
-            block.rng = rng  # kept alive here, so no other generator can take its identity
-            block.values = rng.random(UNIFORM_BLOCK).tolist()
-        return actions[int(block.values.pop() * len(actions))]
+        return actions[int(uniform(rng) * len(actions))]

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tyrsim.core.rng import uniform
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -720,7 +721,7 @@ class TinyEpicDinosaursState:
 
     def _act_hunt(self, seat: int, player: Player, space: Space, action: Place) -> None:
         die = self.game.hunt_die
-        face = die[int(self.rng.random() * len(die))]  # one uniform double, as `RandomPolicy` draws
+        face = die[int(uniform(self.rng) * len(die))]  # one uniform double, as `RandomPolicy` draws
         player.counters["hunts"] += 1
         self._take_dinosaurs(player, space.dinosaur, self.rules.egg_dinosaurs if face == HUNT_EGG else 1)
         if face == HUNT_INJURY:
