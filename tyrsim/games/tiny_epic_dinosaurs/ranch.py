@@ -376,23 +376,26 @@ class Ranch:
         any free space (the rulebook: whether it is enclosed is checked at the end of Phase 4).
         """
         cells = self._cells
-        choices = []
+        empty = None  # the first empty enclosure
         for region in self.enclosures():
-            kinds = {cells[c] for c in region.cells} - {None}
-            free = [c for c in region.cells if cells[c] is None]
-            if free and (kinds == {kind} and not unique or not kinds):
-                choices.append((0 if kinds else 1, free))
-        choices.append((2, [c for c, k in enumerate(cells) if k is None and self._may_hold(c, unique)]))
-        for _, free in sorted(choices, key=lambda x: x[0]):
-            if free:
-                spot = min(free, key=self.layout.fill_key)
+            found, count = region.contents(cells)
+            if count == region.capacity:
+                continue  # full
+            if found == kind and not unique:
+                spots = region.fill_order
+                break
+            if not count and empty is None:
+                empty = region.fill_order
+        else:
+            # Ruling: basic dinosaurs stand on grass; a unique dinosaur may also stand on a mountain or water space.
+            terrain = self.layout.terrain
+            spots = empty or [c for c in self.layout.fill_order if unique or terrain[c] == "grass"]
+        # spaces are taken in fill order (FILL_RANK)
+        for spot in spots:
+            if cells[spot] is None:
                 self.cells = (*cells[:spot], kind, *cells[spot + 1 :])
                 return True
         return False
-
-    def _may_hold(self, cell: int, unique: bool) -> bool:
-        # Ruling: basic dinosaurs stand on grass; a unique dinosaur may also stand on a mountain or water space.
-        return unique or self.layout.terrain[cell] == "grass"
 
     def lay_out(
         self,
