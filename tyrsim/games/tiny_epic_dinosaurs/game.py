@@ -454,8 +454,9 @@ class TinyEpicDinosaursState:
     def _advance(self, action: Any = None) -> None:
         """Carry out `action` (if given) for the prompt, then run steps until a player must choose among
         two or more options, or the game ends. A prompt with one option is answered with it."""
-        # Handlers are called with their arguments spelled out when a step has at most one and a prompt
-        # none besides the player: a call with *args costs several times as much, and most have none.
+        # Handlers are called with their arguments spelled out when there are at most two (a step's or a
+        # prompt's player and one more): a call with *args costs several times as much. An enclosing
+        # prompt, the one with more data that comes often, has its options listed when it is asked.
         todo = self._todo
         while True:
             if action is not None:
@@ -463,6 +464,8 @@ class TinyEpicDinosaursState:
                 self.prompt = self._legal = None
                 if len(prompt) == 2:
                     _RESOLVE[prompt[0]](self, prompt[1], action)
+                elif len(prompt) == 3:
+                    _RESOLVE[prompt[0]](self, prompt[1], action, prompt[2])
                 else:
                     _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
                 action = None
@@ -472,6 +475,8 @@ class TinyEpicDinosaursState:
                 if legal is None:
                     if len(prompt) == 2:
                         legal = self._legal = _OPTIONS[prompt[0]](self, prompt[1])
+                    elif len(prompt) == 3:
+                        legal = self._legal = _OPTIONS[prompt[0]](self, prompt[1], prompt[2])
                     else:
                         legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
                 if len(legal) > 1:
@@ -917,6 +922,7 @@ class TinyEpicDinosaursState:
     def _step_enclose(self, seat, enclosures, assignment, herd, unplaced, uniques) -> None:
         if any(unplaced.values()) and len(assignment) < len(enclosures):
             self._ask("enclose", seat, enclosures, assignment, herd, unplaced, uniques)
+            self._legal = self._options_enclose(seat, enclosures, assignment, herd, unplaced, uniques)
             return
         # every enclosure is taken or every basic dinosaur placed: the layout is final
         self.players[seat].holding = []
