@@ -171,24 +171,31 @@ class AssignSpace(NamedTuple):
     id: str
     fixed: tuple[tuple[str, str], ...] | None  # its (choice, extra) ways of acting when all is available
     kind: int  # spaces of one kind (same action, kinds, dinosaur and gains) act alike; numbered from 0
-    memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner) -> its placements
+    memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner), (way, need, send_owner) -> placements
     kept: bool  # its ways of acting depend only on the ranch, the contracts and whether research is left
     on_empty: dict[bool | None, tuple[Place, ...]]  # send_owner -> its placements while empty, with `fixed` ways
 
 
 def placements(
-    space: Space, choices: tuple[tuple[str, str], ...], need: int, send_owner: bool | None, strength: int
+    space: Space, choices: tuple[tuple[str, str], ...], need: int, send_owner: bool | None, strength: int, memo: dict
 ) -> tuple[Place, ...]:
     """The placements on `space` for these ways of acting: `need` ranchers, and when `send_owner` is True
-    also the owner (worth `strength`) with fewer; `send_owner` None: only with the owner."""
-    groups = [] if send_owner is None else [(need, False)]
-    if send_owner is not False:
-        groups.append((max(0, need - strength), True))
-    return tuple(
-        Place(space.id, space.action, group, owner, choice, extra)
-        for choice, extra in choices
-        for group, owner in groups
-    )
+    also the owner (worth `strength`) with fewer; `send_owner` None: only with the owner. Each way's own
+    placements are kept in `memo` under (way, need, send_owner): sets of ways overlap (the kinds in a herd)."""
+    found: list[Place] = []
+    for way in choices:
+        key = (way, need, send_owner)
+        placed = memo.get(key)
+        if placed is None:
+            groups = [] if send_owner is None else [(need, False)]
+            if send_owner is not False:
+                groups.append((max(0, need - strength), True))
+            choice, extra = way
+            placed = memo[key] = tuple(
+                Place(space.id, space.action, group, owner, choice, extra) for group, owner in groups
+            )
+        found += placed
+    return tuple(found)
 
 
 class TinyEpicDinosaursGame:
@@ -227,8 +234,9 @@ class TinyEpicDinosaursGame:
         kinds: dict[tuple[str, str, str, str], int] = {}
         for s in self.spaces:
             fixed = fixed_ways[s.action](s) if s.action in fixed_ways else None
+            memo: dict[tuple, tuple[Place, ...]] = {}
             on_empty = {
-                send_owner: placements(s, fixed, 1, send_owner, rules.owner_strength) if fixed else ()
+                send_owner: placements(s, fixed, 1, send_owner, rules.owner_strength, memo) if fixed else ()
                 for send_owner in (False, True, None)
             }
             # spaces with the same kind of action offer the same ways to carry it out; a kind is looked up
@@ -236,7 +244,7 @@ class TinyEpicDinosaursGame:
             alike = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
             kind = kinds.setdefault(alike, len(kinds))
             kept = s.action in ("research_remove", "contract")
-            entries.append(AssignSpace(s, s.id, fixed, kind, {}, kept, on_empty))
+            entries.append(AssignSpace(s, s.id, fixed, kind, memo, kept, on_empty))
         self.assign_spaces = tuple(entries)
         # (leaf, meat, supply, discounts, all_open, alone) -> how `_options_assign` goes through the spaces a
         # player can pay for; resources count only up to the most any space costs of them (`dearest`)
@@ -611,7 +619,7 @@ class TinyEpicDinosaursState:
                 memo_key = (choices, need, send_owner)
             placed = memo.get(memo_key)
             if placed is None:
-                placed = remember(memo, memo_key, placements(space, choices, need, send_owner, strength), 1024)
+                placed = remember(memo, memo_key, placements(space, choices, need, send_owner, strength, memo), 1024)
             extend(placed)
         return options
 
