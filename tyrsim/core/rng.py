@@ -37,10 +37,9 @@ UNIFORM_BLOCK = 128
 
 
 class _Block(threading.local):
-    """This thread's doubles drawn ahead from one generator."""
+    """This thread's doubles drawn ahead from one generator: (generator, doubles)."""
 
-    rng: np.random.Generator | None = None
-    values: list[float] | tuple = ()
+    current: tuple[np.random.Generator | None, list[float] | tuple] = (None, ())
 
 
 _block = _Block()
@@ -59,8 +58,8 @@ def uniform(rng: np.random.Generator) -> float:
     also calls the generator directly gets other numbers than without blocks, as
     reproducibly.
     """
-    block = _block
-    if block.rng is not rng or not block.values:
-        block.rng = rng  # kept alive here, so no other generator can take its identity
-        block.values = rng.random(UNIFORM_BLOCK).tolist()
-    return block.values.pop()
+    owner, values = _block.current  # one read of the thread's block: each costs a dictionary lookup
+    if owner is not rng or not values:
+        values = rng.random(UNIFORM_BLOCK).tolist()
+        _block.current = (rng, values)  # the generator is kept alive here: no other can take its identity
+    return values.pop()
