@@ -86,6 +86,17 @@ def test_lay_out_one_kind_per_enclosure_and_the_rest_escape():
     assert all(layout.symbols[c] == "" for c, k in enumerate(ranch.cells) if k)
 
 
+def test_removing_takes_dinosaurs_from_the_most_valuable_spaces_first():
+    ranch = Ranch(load_ranch())
+    spaces = [cell(0, 0), cell(0, 1), cell(1, 2), cell(1, 0)]  # leaf, none, supply, none
+    ranch.cells = ["raptor" if c in spaces else None for c in range(20)]
+    ranch.remove("raptor", 2)  # supply first, then leaf
+    assert [c for c, k in enumerate(ranch.cells) if k] == [cell(0, 1), cell(1, 0)]
+    with pytest.raises(ValueError, match="only 2 raptor on the ranch, cannot remove 3"):
+        ranch.remove("raptor", 3)
+    assert ranch.count("raptor") == 2  # a failed removal leaves the ranch as it was
+
+
 def test_unique_dinosaur_stands_outside_enclosures():
     layout = load_ranch()
     ranch = Ranch(layout)

@@ -361,13 +361,18 @@ class Ranch:
 
     def remove(self, kind: str, n: int = 1) -> None:
         """Take `n` dinosaurs of `kind` off the ranch (from the most valuable spaces first)."""
+        if n <= 0:
+            return
         cells = list(self._cells)
-        spots = [cell for cell in self.layout.remove_order if cells[cell] == kind]
-        if len(spots) < n:
-            raise ValueError(f"only {len(spots)} {kind} on the ranch, cannot remove {n}")
-        for cell in spots[:n]:
-            cells[cell] = None
-        self.cells = cells
+        left = n
+        for cell in self.layout.remove_order:
+            if cells[cell] == kind:
+                cells[cell] = None
+                left -= 1
+                if not left:
+                    self.cells = cells
+                    return
+        raise ValueError(f"only {n - left} {kind} on the ranch, cannot remove {n}")
 
     def place_one(self, kind: str, unique: bool) -> bool:
         """Put one dinosaur on a free space at once (the place-now space); False if no space is free.
