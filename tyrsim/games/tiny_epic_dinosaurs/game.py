@@ -138,26 +138,32 @@ class Player:
         self.learn()
 
     def learn(self) -> None:
-        """Sum up the abilities of the research cards held (after one is gained or lost)."""
+        """Sum up the abilities of the research cards held (after one is lost; `learn_card` adds one)."""
         self.extra_income = [0, 0, 0]
         self.discounts: dict[str, list[int]] = {}  # action -> [leaf, meat, supply] off its cost
+        self.discount_key: tuple = ()  # the discounts, hashable
         self.feed_less: dict[str, int] = {}  # dinosaur -> food units it eats less
         self.extra_fences = 0
         self.points_per: dict[str, int] = {}  # dinosaur -> end-game points each
         self.diets: dict[str, tuple[int, int, int]] = {}  # dinosaur -> what it eats (see the state's `diet`)
         for card in self.research:
-            effect = card.effect
-            if effect.type == "income":
-                self.extra_income[RESOURCES.index(effect.resource)] += effect.amount
-            elif effect.type == "cheaper":
-                self.discounts.setdefault(effect.action, [0, 0, 0])[RESOURCES.index(effect.resource)] += effect.amount
-            elif effect.type == "feed_less":
-                self.feed_less[effect.dinosaur] = self.feed_less.get(effect.dinosaur, 0) + effect.amount
-            elif effect.type == "extra_fences":
-                self.extra_fences += effect.amount
-            elif effect.type == "points_per":
-                self.points_per[effect.dinosaur] = self.points_per.get(effect.dinosaur, 0) + effect.amount
-        self.discount_key = tuple((action, *off) for action, off in self.discounts.items())  # hashable discounts
+            self.learn_card(card)
+
+    def learn_card(self, card: ResearchCard) -> None:
+        """Add the ability of a research card just gained."""
+        effect = card.effect
+        if effect.type == "income":
+            self.extra_income[RESOURCES.index(effect.resource)] += effect.amount
+        elif effect.type == "cheaper":
+            self.discounts.setdefault(effect.action, [0, 0, 0])[RESOURCES.index(effect.resource)] += effect.amount
+            self.discount_key = tuple((action, *off) for action, off in self.discounts.items())
+        elif effect.type == "feed_less":
+            self.feed_less[effect.dinosaur] = self.feed_less.get(effect.dinosaur, 0) + effect.amount
+            self.diets = {}  # worked out again from the new feed_less
+        elif effect.type == "extra_fences":
+            self.extra_fences += effect.amount
+        elif effect.type == "points_per":
+            self.points_per[effect.dinosaur] = self.points_per.get(effect.dinosaur, 0) + effect.amount
 
     def gain(self, resource: int, amount: int, cap: int) -> None:
         """Add `amount` of a resource (by index); the stock stays within 0..cap, the rest is lost."""
@@ -837,7 +843,7 @@ class TinyEpicDinosaursState:
 
     def _gain_research(self, player: Player, card: ResearchCard) -> None:
         player.research.append(card)
-        player.learn()
+        player.learn_card(card)
         player.counters["research"] += 1
         if card.dinosaur is not None:
             player.holding.append(card.dinosaur.name)  # the unique dinosaur comes with its card
