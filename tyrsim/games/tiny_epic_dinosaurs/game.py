@@ -1099,15 +1099,11 @@ class TinyEpicDinosaursState:
     def _step_breed(self, seat: int) -> None:
         player = self.players[seat]
         self._new_phase(player)
-        escaped = {}
-        for kind, n in player.ranch.breeding(self.rules.breed_group, self.game.unique_kinds).items():
-            # Ruling: only figures left in the supply can be born.
-            n = min(n, self.supply[kind])
+        # Ruling: only figures left in the supply can be born.
+        born, escaped = player.ranch.breed(self.rules.breed_group, self.game.unique_kinds, self.supply)
+        for kind, n in born.items():
             self.supply[kind] -= n
             player.counters["bred"] += n
-            lost = player.ranch.place_newborns(kind, n)
-            if lost:
-                escaped[kind] = lost
         self._escape(seat, escaped)
 
     # Phase 7: end of round
