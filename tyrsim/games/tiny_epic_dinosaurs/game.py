@@ -1099,11 +1099,15 @@ class TinyEpicDinosaursState:
     def _step_breed(self, seat: int) -> None:
         player = self.players[seat]
         self._new_phase(player)
-        # Ruling: only figures left in the supply can be born.
-        born, escaped = player.ranch.breed(self.rules.breed_group, self.game.unique_kinds, self.supply)
-        for kind, n in born.items():
+        escaped = {}
+        for kind, n in player.ranch.breeding(self.rules.breed_group, self.game.unique_kinds).items():
+            # Ruling: only figures left in the supply can be born.
+            n = min(n, self.supply[kind])
             self.supply[kind] -= n
             player.counters["bred"] += n
+            lost = player.ranch.place_newborns(kind, n)
+            if lost:
+                escaped[kind] = lost
         self._escape(seat, escaped)
 
     # Phase 7: end of round

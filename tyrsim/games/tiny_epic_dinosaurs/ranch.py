@@ -452,38 +452,33 @@ class Ranch:
         self.cells = cells
         return escaped
 
-    def breed(
-        self, group: int, unique: frozenset[str] | set[str], stock: dict[str, int]
-    ) -> tuple[dict[str, int], dict[str, int]]:
-        """Phase 6 on this ranch: one newborn per `group` dinosaurs of a kind alone in an enclosure (not the
-        `unique` kinds), no more of a kind than `stock` (kind -> figures left) holds, placed at once into
-        their kind's enclosures, then empty ones (largest first). Returns (newborns by kind, how many of
-        them found no space by kind)."""
-        enclosures = self.enclosures()
-        contents = [region.contents(self._cells) for region in enclosures]  # kept up to date as newborns arrive
+    def breeding(self, group: int, unique: frozenset[str] | set[str]) -> dict[str, int]:
+        """Newborns by kind: one per `group` dinosaurs of a kind alone in an enclosure (not the `unique` kinds)."""
         born: dict[str, int] = {}
-        for kind, count in contents:
+        cells = self._cells
+        for region in self.enclosures():
+            kind, count = region.contents(cells)
             if kind is not None and kind not in unique:
                 n = count // group
                 if n:
                     born[kind] = born.get(kind, 0) + n
+        return born
+
+    def place_newborns(self, kind: str, n: int) -> int:
+        """Place `n` newborns at once: into their kind's enclosures, then empty ones; returns how many escape."""
+        own, empty = [], []
+        for region in self.enclosures():
+            found, count = region.contents(self._cells)
+            if found == kind:
+                own.append(region)
+            elif not count:
+                empty.append(region)
+        empty.sort(key=lambda r: -r.capacity)
         cells = list(self._cells)
-        escaped: dict[str, int] = {}
-        for kind, n in born.items():
-            n = born[kind] = min(n, stock[kind])
-            own = [i for i, (found, _) in enumerate(contents) if found == kind]
-            empty = [i for i, (_, count) in enumerate(contents) if not count]
-            empty.sort(key=lambda i: -enclosures[i].capacity)
-            for i in own + empty:
-                placed = 0
-                for cell in enclosures[i].fill_order:
-                    if n and cells[cell] is None:
-                        cells[cell] = kind
-                        n -= 1
-                        placed += 1
-                if placed:
-                    contents[i] = (kind, contents[i][1] + placed)
-            if n:
-                escaped[kind] = n
+        for region in own + empty:
+            for cell in region.fill_order:
+                if n and cells[cell] is None:
+                    cells[cell] = kind
+                    n -= 1
         self.cells = cells
-        return born, escaped
+        return n
