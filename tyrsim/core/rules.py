@@ -24,10 +24,16 @@ def rule(
     low: float | None = None,
     high: float | None = None,
     choices: tuple[Any, ...] | None = None,
+    data_file: bool = False,
 ) -> Any:
-    """Declare one rule field: its rulebook default, description and allowed values."""
+    """Declare one rule field: its rulebook default, description and allowed values.
+
+    `data_file=True` marks a rule whose value names a data file ("" = the game's bundled
+    file): the result store keys a task on the file's content, not only on its path.
+    """
     return dataclasses.field(
-        default=default, metadata={"doc": doc, "low": low, "high": high, "choices": choices}
+        default=default,
+        metadata={"doc": doc, "low": low, "high": high, "choices": choices, "data_file": data_file},
     )
 
 
@@ -114,6 +120,11 @@ class RuleSet:
 
     def check(self) -> None:
         """Cross-field checks; a game's Rules overrides this and raises RuleError."""
+
+    @classmethod
+    def data_file_rules(cls) -> list[str]:
+        """The rules whose values name data files."""
+        return [f.name for f in dataclasses.fields(cls) if f.metadata.get("data_file")]  # type: ignore[arg-type]
 
     @classmethod
     def field_names(cls) -> list[str]:

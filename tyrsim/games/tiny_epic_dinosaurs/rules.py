@@ -74,11 +74,13 @@ class Rules(RuleSet):
     )
 
     # --- data files ("" = the bundled file) ---
-    ranch_file: str = rule("", "TOML file with the ranch layout (empty: bundled data/ranch.toml)")
-    spaces_file: str = rule("", "TOML file with the central boards' action spaces (empty: bundled)")
-    dinosaurs_file: str = rule("", "TOML file with the basic dinosaurs' diets and points (empty: bundled)")
-    contracts_file: str = rule("", "TOML file with the contract cards (empty: bundled)")
-    research_file: str = rule("", "TOML file with the research cards (empty: bundled)")
+    ranch_file: str = rule("", "TOML file with the ranch layout (empty: bundled data/ranch.toml)", data_file=True)
+    spaces_file: str = rule("", "TOML file with the central boards' action spaces (empty: bundled)", data_file=True)
+    dinosaurs_file: str = rule(
+        "", "TOML file with the basic dinosaurs' diets and points (empty: bundled)", data_file=True
+    )
+    contracts_file: str = rule("", "TOML file with the contract cards (empty: bundled)", data_file=True)
+    research_file: str = rule("", "TOML file with the research cards (empty: bundled)", data_file=True)
 
     def hunt_odds(self) -> dict[str, float]:
         """Exact distribution of one hunt: expected dinosaurs (and sd), chances of an injury and of an egg."""

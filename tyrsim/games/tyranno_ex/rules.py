@@ -32,7 +32,9 @@ class Rules(RuleSet):
     max_dice: int = rule(30, "most dice one side can roll (the game has 30 battle dice)", low=0, high=200)
 
     # --- components and set-up ("Components", "Setup") ---
-    deck_file: str = rule("", "TOML file with the animal cards' symbols; empty: the bundled balanced deck")
+    deck_file: str = rule(
+        "", "TOML file with the animal cards' symbols; empty: the bundled balanced deck", data_file=True
+    )
     chips_per_symbol: int = rule(21, "chips of each of the 4 symbols in the bag (84 in all)", low=1, high=100)
     chips_per_player: int = rule(12, "chips a player's storage tray is filled up to", low=0, high=40)
     homo_sapiens_die: int = rule(2, "value of the strength die Homo sapiens enters the board with", low=1, high=20)

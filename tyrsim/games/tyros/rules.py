@@ -19,7 +19,9 @@ class Rules(RuleSet):
         "empire set-up: 'first-game' (chips on 7, 13, 23, 26) or 'variable' (four drawn tiles, re-drawn if adjacent)",
         choices=SETUPS,
     )
-    board: str = rule("", "board data file (TOML); empty: the bundled reconstruction of the printed map")
+    board: str = rule(
+        "", "board data file (TOML); empty: the bundled reconstruction of the printed map", data_file=True
+    )
     tiles_per_player: int = rule(4, "map tiles dealt to each player", low=1, high=8)
     chips_per_empire: int = rule(
         20, "empire chips of each colour; an empire without chips left cannot grow", low=1, high=40

@@ -41,8 +41,12 @@ class Rules(RuleSet):
     majority_points: int = rule(1, "plus points for the most animals of a species at the final scoring", low=0)
     coins_per_point: int = rule(2, "coins worth one plus point at the final scoring", low=1)
     # --- data the rulebook does not print ---
-    symbols_file: str = rule("", "TOML file with the symbols on the animal cards ('' = bundled assumption)")
-    markers_file: str = rule("", "TOML file with the scoring markers from the top ('' = bundled assumption)")
+    symbols_file: str = rule(
+        "", "TOML file with the symbols on the animal cards ('' = bundled assumption)", data_file=True
+    )
+    markers_file: str = rule(
+        "", "TOML file with the scoring markers from the top ('' = bundled assumption)", data_file=True
+    )
     marker_points: tuple = rule(
         (), "points of the 7 scoring markers from the top, replacing the file's (coins kept); () = the file's"
     )
