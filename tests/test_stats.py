@@ -66,3 +66,45 @@ def test_sample_sizes():
     assert stats.trials_for_mean(0.1, 2.0) == 1537
     with pytest.raises(ValueError):
         stats.trials_for_proportion(0)
+
+
+def test_comparisons_without_a_test_have_no_p_value():
+    # a side without trials: nothing to compare
+    diff, low, high, p = stats.compare_proportions(3, 10, 0, 0)
+    assert np.isnan(p) and np.isnan(diff) and np.isnan(low)
+    assert stats.proportion_tests(3, 10, 0, 0) == stats.NO_TRIALS
+    # one trial of a mean: its spread is unknown
+    diff, low, high, p = stats.compare_means(7.0, np.nan, 1, 11.0, 2.0, 50)
+    assert diff == -4.0 and np.isnan(p) and np.isnan(low) and np.isnan(high)
+    assert stats.mean_tests(np.nan, 1, 2.0, 50) == stats.TOO_FEW_TRIALS
+    # a spread given for a single trial is still not a spread
+    assert np.isnan(stats.compare_means(7.0, 0.0, 1, 11.0, 0.0, 1)[3])
+
+
+def test_samples_without_variation():
+    # every trial a success on both sides: the difference is 0 and Fisher's exact test gives 1
+    diff, low, high, p = stats.compare_proportions(20, 20, 30, 30)
+    assert diff == 0 and p == 1.0 and low < 0 < high
+    assert stats.proportion_tests(20, 20, 30, 30) == stats.FISHER_NO_VARIATION
+    # five 3s against five 2s: one labelling of 252 is as extreme; two-sided, twice that
+    diff, low, high, p = stats.compare_means(3.0, 0.0, 5, 2.0, 0.0, 5)
+    assert diff == 1.0 and p == pytest.approx(2 / 252) and low == high == 1.0
+    assert stats.mean_tests(0.0, 5, 0.0, 5) == stats.PERMUTATION_NO_SPREAD
+    assert stats.compare_means(3.0, 0.0, 4, 2.0, 0.0, 6)[3] == pytest.approx(2 / 210)
+    # two against two: the test can never reject, so no shift is ruled out
+    diff, low, high, p = stats.compare_means(3.0, 0.0, 2, 2.0, 0.0, 2)
+    assert p == pytest.approx(2 / 6) and low == -np.inf and high == np.inf
+    # equal constants: no difference at all
+    assert stats.compare_means(2.0, 0.0, 5, 2.0, 0.0, 5)[3] == 1.0
+    # one side without spread: Welch's t still applies (the other side's spread)
+    diff, low, high, p = stats.compare_means(3.0, 0.0, 5, 2.0, 1.0, 5)
+    assert stats.mean_tests(0.0, 5, 1.0, 5) == stats.WELCH and 0 < p < 1 and low < 1 < high
+
+
+def test_permutation_p_value_matches_scipy():
+    from scipy import stats as sps
+
+    a, b = np.full(4, 3.0), np.full(3, 1.0)
+    exact = sps.permutation_test((a, b), lambda x, y: np.mean(x) - np.mean(y), permutation_type="independent",
+                                 alternative="two-sided", n_resamples=np.inf)
+    assert stats.compare_means(3.0, 0.0, 4, 1.0, 0.0, 3)[3] == pytest.approx(exact.pvalue)

@@ -6,7 +6,9 @@
   (Wilson-based) interval and a two-proportion z test (equivalently the 2x2
   chi-square test without continuity correction); for a mean, the difference
   with a Welch t interval and Welch's t test; Holm's correction across the
-  variants compared in one study;
+  variants compared in one study. Where no test is possible the p-value is NaN
+  (never 0), and samples without variation get an exact test instead
+  (`proportion_tests`, `mean_tests` name the test of each row);
 - sample size: trials needed for a target interval half-width.
 
 All distributions come from scipy.
@@ -17,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 CONFIDENCE = 0.95
 
@@ -66,14 +68,39 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float,
     return mean, float(low), float(high)
 
 
+# The test behind each comparison row (compare_proportions / compare_means report it per row).
+Z_TEST = "two-proportion z"
+FISHER_NO_VARIATION = "Fisher exact (no variation in either sample)"
+WELCH = "Welch t"
+PERMUTATION_NO_SPREAD = "exact permutation (no spread in either sample)"
+NO_TRIALS = "none (no trials on one side)"
+TOO_FEW_TRIALS = "none (fewer than 2 trials on one side)"
+
+
+def proportion_tests(k1, n1, k0, n0) -> np.ndarray:
+    """Which test `compare_proportions` runs on each row (arrays broadcast).
+
+    - no trials on a side: no test (p-value NaN);
+    - every trial on both sides a success, or every one a failure: the difference
+      is exactly 0 and Fisher's exact test gives p = 1 (the z statistic is 0/0);
+    - otherwise the two-proportion z test.
+    """
+    k1, n1, k0, n0 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (k1, n1, k0, n0)))
+    pooled_constant = ((k1 + k0) == 0) | ((k1 + k0) == (n1 + n0))
+    return np.where((n1 > 0) & (n0 > 0), np.where(pooled_constant, FISHER_NO_VARIATION, Z_TEST), NO_TRIALS)
+
+
 def compare_proportions(k1, n1, k0, n0, confidence: float = CONFIDENCE):
     """Variant (k1/n1) against baseline (k0/n0).
 
     Returns (difference, low, high, p_value): the Newcombe hybrid score interval
     for the difference and the two-sided two-proportion z test with pooled
     variance, which is the 2x2 chi-square test without continuity correction.
+    Where a side has no trials everything is NaN; see `proportion_tests` for the
+    rows no z test fits.
     """
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
+    test = proportion_tests(k1, n1, k0, n0)
     with np.errstate(divide="ignore", invalid="ignore"):
         p1, p0 = k1 / n1, k0 / n0
         l1, h1 = wilson_interval(k1, n1, confidence)
@@ -83,26 +110,61 @@ def compare_proportions(k1, n1, k0, n0, confidence: float = CONFIDENCE):
         high = diff + np.sqrt((h1 - p1) ** 2 + (p0 - l0) ** 2)
         pooled = (k1 + k0) / (n1 + n0)
         se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
-        z = diff / se
-        p_value = np.where(se > 0, 2 * stats.norm.sf(np.abs(z)), np.where(diff == 0, 1.0, 0.0))
+        z_p = 2 * stats.norm.sf(np.abs(diff / se))
+    p_value = np.select([test == Z_TEST, test == FISHER_NO_VARIATION], [z_p, 1.0], np.nan)
     return diff, low, high, p_value
+
+
+def mean_tests(s1, n1, s0, n0) -> np.ndarray:
+    """Which test `compare_means` runs on each row (arrays broadcast).
+
+    - fewer than 2 trials on a side: the spread is unknown, so no test (p NaN,
+      no interval);
+    - at least 2 trials on each side, both without spread (sd = 0: every trial of
+      a side gave the same value): the samples are known completely, and the exact
+      permutation test applies; Welch's statistic would be 0/0 or infinite;
+    - otherwise Welch's t (one side without spread is fine: the other side's
+      spread carries the test).
+    """
+    s1, n1, s0, n0 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (s1, n1, s0, n0)))
+    enough = (n1 >= 2) & (n0 >= 2) & ~np.isnan(s1) & ~np.isnan(s0)
+    return np.where(enough, np.where((s1 == 0) & (s0 == 0), PERMUTATION_NO_SPREAD, WELCH), TOO_FEW_TRIALS)
 
 
 def compare_means(m1, s1, n1, m0, s0, n0, confidence: float = CONFIDENCE):
     """Variant mean against baseline mean from summary statistics.
 
     Returns (difference, low, high, p_value) by Welch's t (unequal variances,
-    Welch-Satterthwaite degrees of freedom).
+    Welch-Satterthwaite degrees of freedom). Rows no t test fits (see
+    `mean_tests`):
+
+    - fewer than 2 trials on a side: p-value and interval NaN;
+    - no spread on either side: the exact permutation test of the difference in
+      means (two-sided as twice the one-sided p, like scipy.stats.permutation_test).
+      Every value of a side equals its mean, so of the C(n1 + n0, n1) labellings
+      only the observed one is as extreme as the data: p = min(1, 2 / C(n1 + n0, n1)),
+      and p = 1 when the means are equal. The interval inverts that test: any
+      shift other than the observed difference leaves the samples fully apart and
+      is rejected when that p is below 1 - confidence, so the interval is the
+      single value `difference`; with too few trials to reject anything it is
+      (-inf, inf).
     """
     m1, s1, n1, m0, s0, n0 = (np.asarray(x, dtype=float) for x in (m1, s1, n1, m0, s0, n0))
+    test = mean_tests(s1, n1, s0, n0)
+    diff = m1 - m0
     with np.errstate(divide="ignore", invalid="ignore"):
         v1, v0 = s1**2 / n1, s0**2 / n0
         se = np.sqrt(v1 + v0)
         df = (v1 + v0) ** 2 / (v1**2 / (n1 - 1) + v0**2 / (n0 - 1))
-        diff = m1 - m0
         half = stats.t.ppf(0.5 + confidence / 2, df) * se
-        t = diff / se
-        p_value = np.where(se > 0, 2 * stats.t.sf(np.abs(t), df), np.where(diff == 0, 1.0, 0.0))
+        welch_p = 2 * stats.t.sf(np.abs(diff / se), df)
+        # log C(n1 + n0, n1): the labellings of the pooled trials, one of them as extreme as the data
+        log_labellings = special.gammaln(n1 + n0 + 1) - special.gammaln(n1 + 1) - special.gammaln(n0 + 1)
+        separated_p = np.minimum(1.0, 2.0 * np.exp(-log_labellings))
+    welch, exact = test == WELCH, test == PERMUTATION_NO_SPREAD
+    p_value = np.select([welch, exact & (diff == 0), exact], [welch_p, 1.0, separated_p], np.nan)
+    exact_half = np.where(separated_p < 1 - confidence, 0.0, np.inf)
+    half = np.select([welch, exact], [half, exact_half], np.nan)
     return diff, diff - half, diff + half, p_value
 
 
