@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
@@ -55,3 +56,31 @@ def test_rate_command_errors(dice_game):
     assert result.exit_code == 2 and "--policy" in result.output and "at least two different" in result.output
     result = CliRunner().invoke(main, ["rate", "dice", "--players", "5", "--jobs", "1"])
     assert result.exit_code == 2 and "--players" in result.output
+
+
+def fit_named(results: list[tuple[int, int, int]], names: list[str]) -> dict[str, tuple[float, float, float]]:
+    """Ratings by name from (winner index, loser index, wins of the first of 40) with the policies named `names`."""
+    rows = []
+    for a, b, wins in results:
+        rows += [(names[a], names[b], wins, 40), (names[b], names[a], 40 - wins, 40)]
+    fit = fit_bradley_terry(pd.DataFrame(rows, columns=["policy", "opponent", "wins", "games"]))
+    return {row.policy: (row.rating, row.ci_low, row.ci_high) for row in fit.itertuples()}
+
+
+@pytest.mark.parametrize("results", [
+    [(0, 1, 30), (0, 2, 35), (1, 2, 25)],  # every policy wins some games
+    [(0, 1, 40), (0, 2, 40), (1, 2, 25)],  # policy 0 never loses: separation
+])
+def test_ratings_do_not_depend_on_names_or_order(results):
+    # before, the prior was anchored on the alphabetically first policy, so under separation
+    # renaming the unbeaten policy moved every rating by some 75 Elo points
+    base = fit_named(results, ["strong", "middle", "weak"])
+    for names in (["a_strong", "middle", "weak"], ["zz_strong", "middle", "weak"], ["strong", "a_middle", "b_weak"]):
+        renamed = fit_named(results, names)
+        for old, new in zip(["strong", "middle", "weak"], names, strict=True):
+            assert renamed[new] == pytest.approx(base[old], abs=1e-6)
+    # reordering the policies (the row order) changes nothing either
+    reordered = fit_named([(b, a, 40 - w) for a, b, w in reversed(results)], ["strong", "middle", "weak"])
+    for name in base:
+        assert reordered[name] == pytest.approx(base[name], abs=1e-6)
+    assert base["strong"][0] > base["middle"][0] > base["weak"][0]

@@ -7,10 +7,12 @@ seats holding different policies: the seat with the larger win share beats
 the other (equal shares count half a win each way).
 
 Bradley-Terry: P(i beats j) = 1 / (1 + exp(-(r_i - r_j))). The strengths r are
-fitted by maximum likelihood (scipy.optimize, the first policy fixed at 0 for
-identifiability), with standard errors from the inverse observed information
-matrix; ratings are reported on the Elo scale (400 / ln 10 per unit of r,
-centred on the mean policy).
+fitted by maximum likelihood (scipy.optimize, Newton steps) with a tiny ridge
+prior on every strength alike, which keeps a policy that never loses finite and
+fixes the mean strength at 0 without singling out any policy; standard errors
+come from the inverse observed information matrix (plus the prior); ratings
+are reported on the Elo scale (400 / ln 10 per unit of r, centred on the mean
+policy).
 """
 
 from __future__ import annotations
@@ -50,45 +52,40 @@ def fit_bradley_terry(pairs: pd.DataFrame) -> pd.DataFrame:
     w = pairs["wins"].to_numpy(dtype=float)
     k = len(names)
 
-    def expand(free: np.ndarray) -> np.ndarray:
-        return np.concatenate([[0.0], free])
-
-    def nll(free: np.ndarray) -> float:
-        r = expand(free)
+    def nll(r: np.ndarray) -> float:
         # each row counts i's wins over j; the reverse row counts j's wins over i
         return float(np.sum(w * np.logaddexp(0.0, -(r[i] - r[j]))))
 
-    def grad(free: np.ndarray) -> np.ndarray:
-        r = expand(free)
+    def grad(r: np.ndarray) -> np.ndarray:
         p = 1 / (1 + np.exp(r[i] - r[j]))  # P(j beats i)
         g = np.zeros(k)
         np.add.at(g, i, -w * p)
         np.add.at(g, j, w * p)
-        return g[1:]
+        return g
 
-    # a ridge-free fit diverges when a policy never loses; a tiny prior keeps it finite
+    def information(r: np.ndarray) -> np.ndarray:
+        # observed information: sum over comparisons of p(1-p) (x_i - x_j)(x_i - x_j)^T
+        p = 1 / (1 + np.exp(-(r[i] - r[j])))
+        info = np.zeros((k, k))
+        weight = w * p * (1 - p)  # rows come in pairs, each comparison appears twice with its own wins
+        np.add.at(info, (i, i), weight)
+        np.add.at(info, (j, j), weight)
+        np.add.at(info, (i, j), -weight)
+        np.add.at(info, (j, i), -weight)
+        return info
+
+    # A ridge-free fit diverges when a policy never loses (separation); a tiny
+    # prior on every strength keeps it finite. The prior is the same for every
+    # policy, so no policy is an anchor: renaming or reordering the policies
+    # changes nothing, and the penalty puts the fit's mean strength at 0.
     prior = 1e-4
-
-    def objective(free):
-        return nll(free) + prior * float(free @ free)
-
-    def objective_grad(free):
-        return grad(free) + 2 * prior * free
-
-    fit = optimize.minimize(objective, np.zeros(k - 1), jac=objective_grad, method="BFGS")
-    r = expand(fit.x)
-    # observed information: sum over comparisons of p(1-p) (x_i - x_j)(x_i - x_j)^T
-    p = 1 / (1 + np.exp(-(r[i] - r[j])))
-    info = np.zeros((k, k))
-    weight = w * p * (1 - p)  # rows come in pairs, each comparison appears twice with its own wins
-    for a, b, v in zip(i, j, weight, strict=True):
-        info[a, a] += v
-        info[b, b] += v
-        info[a, b] -= v
-        info[b, a] -= v
-    cov_free = np.linalg.pinv(info[1:, 1:] + 2 * prior * np.eye(k - 1))
-    cov = np.zeros((k, k))
-    cov[1:, 1:] = cov_free
+    fit = optimize.minimize(
+        lambda r: nll(r) + prior * float(r @ r), np.zeros(k), method="trust-exact",
+        jac=lambda r: grad(r) + 2 * prior * r, hess=lambda r: information(r) + 2 * prior * np.eye(k),
+        options={"gtol": 1e-10},
+    )
+    r = fit.x
+    cov = np.linalg.inv(information(r) + 2 * prior * np.eye(k))
     # centre on the mean policy: r_c = C r with C = I - 11^T / k
     centre = np.eye(k) - 1 / k
     rc = centre @ r
