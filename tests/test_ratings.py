@@ -84,3 +84,19 @@ def test_ratings_do_not_depend_on_names_or_order(results):
     for name in base:
         assert reordered[name] == pytest.approx(base[name], abs=1e-6)
     assert base["strong"][0] > base["middle"][0] > base["weak"][0]
+
+
+def test_seat_orders_show_what_sitting_first_did(dice_game, tmp_path):
+    # a roller against a player who never rolls: the roller wins every game from either seat
+    # (before, the table showed each seat order's first seat winning 0.50)
+    result = CliRunner().invoke(main, ["rate", "dice", "--policy", "roller", "--policy", "roller:eagerness=0",
+                                       "--players", "2", "--games", "20", "--jobs", "1", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    orders = pd.read_csv(tmp_path / "r" / "seat_orders.csv").set_index("policy")
+    assert len(orders) == 2 and (orders["table"] == "roller vs roller:eagerness=0").all()
+    roller, idle = orders.loc["roller"], orders.loc["roller:eagerness=0"]
+    assert roller["games_first"] == roller["games_later"] == 20
+    assert roller["win_rate_first"] == roller["win_rate_later"] == 1.0
+    assert idle["win_rate_first"] == idle["win_rate_later"] == 0.0
+    assert roller["first_low"] > 0.8 and roller["first_minus_later"] == 0.0
+    assert roller["diff_low"] < 0 < roller["diff_high"]

@@ -63,5 +63,6 @@ def test_rate_covers_every_pair_in_both_seat_orders():
     mirrored = pairs.set_index(["policy", "opponent"])["win_rate"]
     assert np.isclose(mirrored[("greedy", "random")] + mirrored[("random", "greedy")], 1.0)
     orders = tables["seat_orders"]
-    assert len(orders) == 6 and (orders["games"] == 6).all()
+    # three tables (pairs) of two policies; in 12 games a policy sits first in 6
+    assert len(orders) == 6 and (orders["games_first"] == 6).all() and (orders["games_later"] == 6).all()
     assert tables["ratings"]["policy"].iloc[0] == "heuristic"

@@ -51,16 +51,30 @@ def _play_range(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
 
 
 def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFrame:
-    """Per seating of the round robin: games, and the first seat's win rate and mean score with intervals."""
+    """What sitting first did: per table and policy, its win rate when it held the first seat and when it did not.
+
+    Seats rotate within each block of the round robin, so the two seat orders of
+    a pair are the same experiment; blocks seating the same policies are pooled
+    into one table. A policy's win rate in a game is the win share of all its
+    seats. Wilson intervals for each rate, and the difference (first minus
+    later) with a Newcombe interval.
+    """
+    per_seat = raw.assign(table=raw["pairing"].map(lambda b: " vs ".join(sorted(seatings[b]))),
+                          first=raw["seat"] == 0)
+    per_game = per_seat.groupby(["table", "pairing", "game_id", "policy"], sort=True).agg(
+        win_share=("win_share", "sum"), first=("first", "any")).reset_index()
     rows = []
-    for pairing, group in raw.groupby("pairing", sort=True):
-        first = group[group["seat"] == 0]
-        games, wins = len(first), first["win_share"].sum()
-        low, high = stats.wilson_interval(wins, games)
-        mean, s_low, s_high = stats.mean_interval(first["score"])
-        rows.append({"seating": " / ".join(seatings[pairing]), "games": games, "seat0_win_rate": wins / games,
-                     "ci_low": float(low), "ci_high": float(high), "seat0_mean_score": mean,
-                     "score_low": s_low, "score_high": s_high})
+    for (table, policy), group in per_game.groupby(["table", "policy"], sort=True):
+        first, later = group[group["first"]], group[~group["first"]]
+        n1, k1, n0, k0 = len(first), first["win_share"].sum(), len(later), later["win_share"].sum()
+        low1, high1 = stats.wilson_interval(k1, n1)
+        low0, high0 = stats.wilson_interval(k0, n0)
+        diff, low, high, _ = stats.compare_proportions(k1, n1, k0, n0)
+        rate1, rate0 = k1 / n1 if n1 else np.nan, k0 / n0 if n0 else np.nan
+        rows.append({"table": table, "policy": policy,
+                     "games_first": n1, "win_rate_first": rate1, "first_low": float(low1), "first_high": float(high1),
+                     "games_later": n0, "win_rate_later": rate0, "later_low": float(low0), "later_high": float(high0),
+                     "first_minus_later": float(diff), "diff_low": float(low), "diff_high": float(high)})
     return pd.DataFrame(rows)
 
 
