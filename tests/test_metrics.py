@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core import metrics
+from tyrsim.core import metrics, stats
 
 
 def table(winners, scores, rounds=None):
@@ -31,9 +31,13 @@ def test_known_answers():
     seat = metrics.seat_advantage(raw)
     assert seat["win_rate"].tolist() == [0.625, 0.375]  # the shared victory splits its win
     assert seat["excess"].tolist() == [0.125, -0.125]
+    seats = metrics.seat_balance(metrics._per_game(raw).to_numpy())
+    assert seats.gap_plugin == pytest.approx(0.25) and seats.rates.tolist() == [0.625, 0.375]
     m = by_name(metrics.balance_metrics(raw))
-    assert m.loc["largest_seat_gap", "value"] == pytest.approx(0.25)
-    assert m.loc["balance", "value"] == pytest.approx(0.75)
+    assert "observed 0.25" in m.loc["largest_seat_gap", "how"] and "observed 0.75" in m.loc["balance", "how"]
+    # four games cannot show a seat advantage: the gap's interval reaches 0, the balance's 1
+    assert m.loc["largest_seat_gap", "ci_low"] == 0 and m.loc["balance", "ci_high"] == 1
+    assert m.loc["seat_advantage_p", "how"].startswith("no evidence of a seat advantage")
     assert m.loc["mean_rounds", "value"] == 5.0
     assert m.loc["mean_margin", "value"] == pytest.approx((3 + 0 + 5 + 0) / 4)
     assert m.loc["share_decided_by_tiebreak", "value"] == 0.25  # game 1: 9-9, one winner
@@ -46,6 +50,7 @@ def test_perfect_balance_and_lead_changes():
     raw["lead_changes"] = raw["game_id"] % 3
     m = by_name(metrics.balance_metrics(raw))
     assert m.loc["balance", "value"] == 1.0 and m.loc["largest_seat_gap", "value"] == 0.0
+    assert m.loc["seat_advantage_p", "value"] == 1.0
     assert m.loc["mean_actions", "value"] == 10.0  # no rounds column: actions measure duration
     assert m.loc["mean_lead_changes", "value"] == pytest.approx(np.mean([0, 1, 2, 0, 1, 2, 0, 1, 2, 0]))
 
@@ -77,4 +82,96 @@ def test_skill_gap():
     strong["policy"] = np.where(strong["seat"] == 0, "smart", "random")
     gap = by_name(metrics.skill_gap(strong, "smart", self_play=table([[0], [1]], [[1, 0], [0, 1]])))
     assert gap.loc["skill_gap_vs_random", "value"] == pytest.approx(0.3)
-    assert gap.loc["self_play_seat_gap", "value"] == 0.0
+    assert gap.loc["self_play_seat_gap", "value"] == 0.0 and gap.loc["self_play_seat_gap", "ci_low"] == 0.0
+
+
+# --- seat balance on synthetic games with known seat win probabilities -----------------------
+
+
+def synthetic_shares(rng, probs, games: int, runs: int, shared: float = 0.0) -> np.ndarray:
+    """runs x games x seats win shares: one winner drawn from `probs`; in a `shared` part of the games the
+    winner splits the win evenly with another seat drawn at random (see `expected_rates`)."""
+    k = len(probs)
+    winner = rng.choice(k, size=(runs, games), p=probs)
+    shares = np.eye(k)[winner]
+    other = rng.integers(0, k, (runs, games))
+    split = (rng.random((runs, games)) < shared) & (other != winner)
+    shares[split] *= 0.5
+    r, g = np.nonzero(split)
+    shares[r, g, other[split]] += 0.5
+    return shares
+
+
+def expected_rates(probs, shared: float) -> np.ndarray:
+    """The seats' true win rates under `synthetic_shares`: a split hands half a win to a uniformly drawn other seat."""
+    p, k = np.asarray(probs, dtype=float), len(probs)
+    return p * (1 - 0.5 * shared * (k - 1) / k) + 0.5 * shared * (1 - p) / k
+
+
+def synthetic_table(shares: np.ndarray) -> pd.DataFrame:
+    """A simulate table for one run of `synthetic_shares`."""
+    games, k = shares.shape
+    return pd.DataFrame({
+        "game_id": np.repeat(np.arange(games), k), "seat": np.tile(np.arange(k), games), "policy": "p",
+        "win_share": shares.ravel(), "won": shares.ravel() > 0, "score": shares.ravel(), "rank": 1,
+        "rounds": 10, "actions": 40,
+    })
+
+
+@pytest.mark.parametrize("seats,shared", [(2, 0.0), (4, 0.3)])
+def test_balanced_games_are_called_balanced_at_the_nominal_rate(seats, shared):
+    # before: a percentile bootstrap interval of the largest gap never reached 0, whatever the test said
+    rng = np.random.default_rng(20 + seats)
+    runs = 400
+    claims = sum(metrics.seat_balance(s, intervals=False).advantage
+                 for s in synthetic_shares(rng, [1 / seats] * seats, 300, runs, shared))
+    assert claims / runs <= 0.08  # nominal 5%; shared victories only make the test more cautious
+
+
+def test_two_seat_interval_is_wilsons_and_the_table_says_balanced():
+    rng = np.random.default_rng(5)
+    shares = synthetic_shares(rng, [0.5, 0.5], 200, 1)[0]
+    seats = metrics.seat_balance(shares)
+    low, high = stats.wilson_interval(shares[:, 0].sum(), 200)
+    assert seats.gap_high == pytest.approx(max(abs(2 * low - 1), abs(2 * high - 1)), abs=1e-6)
+    rows = by_name(metrics.balance_metrics(synthetic_table(shares)))
+    if seats.p_value >= 0.05:  # the draw is balanced; with this seed the test does not reject
+        assert rows.loc["largest_seat_gap", "ci_low"] == 0 and rows.loc["balance", "ci_high"] == 1
+        assert rows.loc["seat_advantage_p", "how"].startswith("no evidence of a seat advantage (chi-square p = ")
+    assert seats.p_value >= 0.05
+
+
+@pytest.mark.parametrize("probs,runs", [([0.56, 0.44], 200), ([0.42, 0.3, 0.28], 60)])
+def test_gap_and_balance_intervals_cover_the_truth(probs, runs):
+    rng = np.random.default_rng(7)
+    rates = expected_rates(probs, 0.2)
+    true_gap, true_balance = np.ptp(rates), 1 - 0.5 * np.abs(rates - 1 / len(rates)).sum() / (1 - 1 / len(rates))
+    gap_covered = balance_covered = 0
+    for shares in synthetic_shares(rng, probs, 300, runs, shared=0.2):
+        seats = metrics.seat_balance(shares)
+        gap_covered += seats.gap_low <= true_gap <= seats.gap_high
+        balance_covered += seats.balance_low <= true_balance <= seats.balance_high
+    # two seats: exactly the Wilson interval (about 95%); more seats: a projection of a 95% set, at least 95%
+    for covered in (gap_covered, balance_covered):
+        assert covered / runs >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / runs)
+
+
+def test_an_unbalanced_game_is_detected_and_named():
+    rng = np.random.default_rng(9)
+    results = [metrics.seat_balance(s, intervals=False) for s in synthetic_shares(rng, [0.62, 0.38], 300, 200)]
+    assert np.mean([r.advantage for r in results]) >= 0.95  # power: z is about 4 at this size
+    table = by_name(metrics.balance_metrics(synthetic_table(synthetic_shares(rng, [0.62, 0.38], 300, 1)[0])))
+    assert table.loc["seat_advantage_p", "how"].startswith("seat 0 wins more often than fair: ")
+    assert table.loc["largest_seat_gap", "ci_low"] > 0
+
+
+def test_bias_correction_shrinks_the_noise_gap_of_fair_games():
+    rng = np.random.default_rng(11)
+    results = [metrics.seat_balance(s, intervals=False) for s in synthetic_shares(rng, [0.25] * 4, 200, 200)]
+    plugin, corrected = np.mean([r.gap_plugin for r in results]), np.mean([r.gap for r in results])
+    assert plugin > 0.06  # four fair seats over 200 games: the observed gap is mostly noise
+    assert abs(corrected) < 0.6 * plugin
+    # an unbalanced game keeps its gap (0.2) within a few standard errors
+    results = [metrics.seat_balance(s, intervals=False) for s in synthetic_shares(rng, [0.4, 0.2, 0.2, 0.2], 400, 200)]
+    gaps = np.array([r.gap for r in results])
+    assert abs(gaps.mean() - 0.2) < 4 * gaps.std(ddof=1) / np.sqrt(len(gaps)) + 0.01

@@ -1,7 +1,8 @@
 """Balance measures of a game, with intervals, from a simulate table (one row per game and seat).
 
-- seat advantage: each seat's win rate against the fair 1/n, and the largest gap between seats;
-- balance: how evenly wins spread over seats (1 = perfectly even), with a chi-square test;
+- seat advantage: each seat's win rate against the fair 1/n, the chi-square test of equal
+  seats, a plain statement of what it shows, and the largest gap between seats;
+- balance: how evenly wins spread over seats (1 = perfectly even);
 - duration: rounds (or actions) per game: mean, spread, quantiles;
 - decisiveness: the score margin between first and second place, and the share of games
   decided by the tie-break;
@@ -9,36 +10,35 @@
 - skill gap: a policy's win rate against another minus the fair share (see `skill_gap`).
 
 Wins are counted as `win_share` (a shared victory splits the win), so win rates of a
-game's seats always add up to 1. Intervals that are not a plain proportion or mean
-come from a seeded percentile bootstrap over games (scipy.stats.bootstrap).
-See docs/metrics.md for what a designer should read into each measure.
+game's seats always add up to 1.
+
+The seat gap and the balance are functions of all seats' win rates, and their plug-in
+values are biased away from "fair": even a perfectly fair game shows a gap from noise.
+So (see `seat_balance`) their point values are bias-corrected, and their intervals invert
+the chi-square test: the interval holds the gap (balance) of every vector of seat
+win probabilities the data do not reject, and so includes 0 (1) exactly when equal seats
+are not rejected. See docs/metrics.md for what a designer should read into each measure.
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+from scipy import optimize
 from scipy import stats as sps
 
 from tyrsim.core import stats
 
-BOOTSTRAP = 999
-BOOTSTRAP_SEED = 12345
+BIAS_DRAWS = 2000
+BIAS_SEED = 12345
 
 
 def _per_game(raw: pd.DataFrame) -> pd.DataFrame:
     """One row per game: seats' win shares as columns s0..s{n-1}."""
     return raw.pivot(index="game_id", columns="seat", values="win_share").sort_index()
-
-
-def _bootstrap_interval(data: np.ndarray, statistic, seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
-    """Percentile bootstrap interval of statistic(rows) over the rows of `data` (games)."""
-    if len(data) < 2:
-        return float("nan"), float("nan")
-    result = sps.bootstrap((np.arange(len(data)),), lambda idx: statistic(data[idx.astype(int)]),
-                           n_resamples=BOOTSTRAP, method="percentile", random_state=np.random.default_rng(seed),
-                           vectorized=False)
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
@@ -56,37 +56,208 @@ def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _balance(shares: np.ndarray) -> float:
-    """1 - total variation distance of seat win rates from uniform, scaled to [0, 1]."""
-    rates = shares.mean(axis=0)
-    n = len(rates)
-    return 1 - 0.5 * np.abs(rates - 1 / n).sum() / (1 - 1 / n)
+def _gap(rates: np.ndarray) -> np.ndarray:
+    """Best minus worst seat win rate (over the last axis)."""
+    return rates.max(axis=-1) - rates.min(axis=-1)
 
 
-def _gap(shares: np.ndarray) -> float:
+def _balance(rates: np.ndarray) -> np.ndarray:
+    """1 - total variation distance of seat win rates from uniform, scaled to [0, 1] (over the last axis)."""
+    k = rates.shape[-1]
+    return 1 - 0.5 * np.abs(rates - 1 / k).sum(axis=-1) / (1 - 1 / k)
+
+
+# Both measures are maxima of linear functions of the seat win probabilities p:
+# gap = max over seats i != j of p_i - p_j; total variation from uniform = max over
+# subsets S of the sum over S of (p_s - 1/k). `_pieces` gives those functions as
+# rows a (with offsets b) of a . p + b, so their extent over a convex set is a set
+# of small convex programs.
+def _pieces(k: int, measure: str) -> tuple[np.ndarray, np.ndarray]:
+    if measure == "gap":
+        a = np.array([np.eye(k)[i] - np.eye(k)[j] for i, j in itertools.permutations(range(k), 2)])
+        return a, np.zeros(len(a))
+    subsets = [np.isin(np.arange(k), s).astype(float) for m in range(1, k) for s in itertools.combinations(range(k), m)]
+    a = np.array(subsets)
+    return a, -a.sum(axis=1) / k
+
+
+def _support(c: np.ndarray, rates: np.ndarray, bound: float) -> tuple[np.ndarray, np.ndarray]:
+    """max of c . p over the seat win-probability vectors p with sum(rates^2 / p) <= bound, and the maximiser.
+
+    `c` holds one objective per row. Lagrange conditions give, for the seats that
+    won, p_s = C r_s / sqrt(nu - c_s); the two constraints fix C and nu through
+    h(nu) = sum(r sqrt(nu - c)) * sum(r / sqrt(nu - c)) = bound, which falls from
+    infinity to 1 as nu grows past the largest c_s of a seat that won (solved by
+    bisection on log(nu - that c_s)). A seat that never won adds nothing to the
+    constraint: it takes what is left when its c_s is above every such nu.
+    """
+    c = np.atleast_2d(c)
+    won = rates > 0
+    r = rates[won]
+    cw = c[:, won]
+    top = cw.max(axis=1)
+    spare = np.where(won, -np.inf, c).max(axis=1)  # best objective among the seats that never won
+    flat = np.ptp(cw, axis=1) <= 1e-12 * np.maximum(1.0, np.abs(top))
+
+    def h(nu):
+        root = np.sqrt(np.maximum(nu[:, None] - cw, 1e-300))
+        return (root * r).sum(axis=1) * (r / root).sum(axis=1)
+
+    use_spare = (spare > top) & (h(np.where(spare > top, spare, top + 1.0)) <= bound)
+    low_end = np.maximum(top, spare)
+    lo, hi = np.full(len(c), -60.0), np.full(len(c), 15.0)
+    for _ in range(64):  # 75 / 2^64: far below a double's resolution of nu
+        mid = (lo + hi) / 2
+        above = h(low_end + np.exp(mid)) > bound
+        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    nu = np.where(use_spare, spare, low_end + np.exp(hi))
+    root = np.sqrt(np.maximum(nu[:, None] - cw, 1e-300))
+    scale = (root * r).sum(axis=1) / bound
+    p = np.zeros_like(c, dtype=float)
+    p[:, won] = scale[:, None] * r / root
+    leftover = 1 - p.sum(axis=1)
+    spare_seat = np.argmax(np.where(won, -np.inf, c), axis=1)
+    p[np.arange(len(c)), spare_seat] += np.where(use_spare, leftover, 0.0)
+    # all seats that won share one objective value (and no other seat is better): any split of them is best
+    p[flat & ~use_spare] = rates
+    return (c * p).sum(axis=1), p
+
+
+def _extent(rates: np.ndarray, games: int, confidence: float, measure: str) -> tuple[float, float]:
+    """Lowest and highest value of max(a . p + b) over the seat win-probability vectors p not rejected.
+
+    Not rejected: Pearson's chi-square of the observed rates against p,
+    games * sum((r - p)^2 / p) = games * (sum(r^2 / p) - 1), at most its
+    `confidence` critical value with k - 1 degrees of freedom. That set is convex:
+    the highest value is the largest of the pieces' maxima (`_support`), and the
+    lowest comes from the dual problem, the largest over weights w >= 0 summing to 1
+    of w . b + min over p of (sum w a) . p, a concave maximisation over the
+    weights alone (scipy's SLSQP).
+    """
+    k = len(rates)
+    a, b = _pieces(k, measure)
+    bound = 1 + sps.chi2.ppf(confidence, k - 1) / games
+    high = float(np.max(_support(a, rates, bound)[0] + b))
+    uniform = np.full(k, 1 / k)
+    if np.sum(rates**2 / uniform) <= bound:  # equal seats are not rejected: the fair value is in the set
+        return float(np.max(a @ uniform + b)), high
+
+    def dual(w):
+        value, p = _support(-(w @ a), rates, bound)
+        return -(w @ b - value[0]), -(b + a @ p[0])
+
+    start = np.full(len(a), 1 / len(a))
+    total = {"type": "eq", "fun": lambda w: w.sum() - 1, "jac": lambda w: np.ones_like(w)}
+    fit = optimize.minimize(dual, start, jac=True, bounds=[(0, 1)] * len(a), method="SLSQP", constraints=[total],
+                            options={"ftol": 1e-12, "maxiter": 500})
+    return float(-fit.fun), high
+
+
+@dataclass(frozen=True)
+class SeatBalance:
+    """How evenly the seats win: the chi-square test of equal seats and what it lets one say."""
+
+    games: int
+    rates: np.ndarray  # each seat's win rate (win shares per game)
+    p_value: float  # chi-square test of equal seats on the seats' summed win shares
+    gap: float  # best minus worst seat win rate, bias-corrected (below 0: within noise of 0)
+    gap_plugin: float  # best minus worst seat win rate as observed (biased upward)
+    gap_variance: float  # sampling variance of the gap estimate
+    gap_low: float  # the gaps of every win-probability vector the test does not reject
+    gap_high: float
+    balance: float  # 1 - scaled distance of the rates from uniform, bias-corrected
+    balance_variance: float
+    balance_low: float
+    balance_high: float
+    statement: str  # the test's answer in words
+
+    @property
+    def advantage(self) -> bool:
+        """True where the test finds the seats unequal at 5%."""
+        return bool(self.p_value < 0.05)
+
+
+def seat_balance(shares: np.ndarray, confidence: float = stats.CONFIDENCE, intervals: bool = True) -> SeatBalance:
+    """Seat balance from a games x seats array of win shares (a shared victory split among its winners).
+
+    - Test: Pearson's chi-square of the seats' summed win shares against equal
+      shares (scipy.stats.chisquare). With fractional shares the share vector of a
+      game varies less than one whole win would, so the test is conservative, never
+      anti-conservative.
+    - Point values: the plug-in gap is biased upward (and the balance downward):
+      the estimate subtracts the bias, estimated by drawing seat win-rate vectors
+      from their normal approximation (mean the observed rates, covariance the
+      games' sample covariance / games; seeded). Near a fair game the corrected
+      gap can fall below 0, which means "within noise of 0".
+    - Intervals (`intervals=True`): every vector of seat win probabilities p the
+      same chi-square statistic does not reject at `confidence` is a plausible
+      truth; the interval runs from the smallest to the largest gap (balance) over
+      that set. It contains 0 (1) exactly when equal seats are not rejected, and
+      covers the true value at least at `confidence` (with two seats exactly:
+      it is the Wilson interval of a seat's rate, turned into a gap).
+    """
+    shares = np.asarray(shares, dtype=float)
+    games, k = shares.shape
     rates = shares.mean(axis=0)
-    return float(rates.max() - rates.min())
+    p_value = float(sps.chisquare(shares.sum(axis=0)).pvalue) if k > 1 and games > 0 else float("nan")
+    gap, bal = float(_gap(rates)), float(_balance(rates))
+    if games > 1 and k > 1:
+        values, vectors = np.linalg.eigh(np.cov(shares, rowvar=False) / games)
+        draws = np.random.default_rng(BIAS_SEED).standard_normal((BIAS_DRAWS, k))
+        simulated = rates + (draws * np.sqrt(np.clip(values, 0, None))) @ vectors.T
+        gaps, bals = _gap(simulated), _balance(simulated)
+        gap_fixed, gap_var = 2 * gap - float(gaps.mean()), float(gaps.var(ddof=1))
+        bal_fixed, bal_var = 2 * bal - float(bals.mean()), float(bals.var(ddof=1))
+    else:
+        gap_fixed = gap_var = bal_fixed = bal_var = float("nan")
+    if intervals and games > 0 and k > 1:
+        gap_low, gap_high = _extent(rates, games, confidence, "gap")
+        tv_low, tv_high = _extent(rates, games, confidence, "tv")
+        scale = 1 - 1 / k
+        bal_low, bal_high = 1 - tv_high / scale, 1 - tv_low / scale
+    else:
+        gap_low = gap_high = bal_low = bal_high = float("nan")
+    return SeatBalance(games, rates, p_value, gap_fixed, gap, gap_var, gap_low, gap_high, bal_fixed, bal_var,
+                       bal_low, bal_high, _statement(rates, games, p_value, gap_high))
+
+
+def _statement(rates: np.ndarray, games: int, p_value: float, gap_high: float) -> str:
+    k = len(rates)
+    if np.isnan(p_value):
+        return "no test: needs at least one game and two seats"
+    if p_value >= 0.05:
+        bound = f"; the seats' win rates differ by at most {gap_high:.2f}" if not np.isnan(gap_high) else ""
+        return f"no evidence of a seat advantage (chi-square p = {p_value:.2g}{bound})"
+    seat = int(np.argmax(np.abs(rates - 1 / k)))
+    low, high = stats.wilson_interval(rates[seat] * games, games)
+    more = "more" if rates[seat] > 1 / k else "less"
+    return (f"seat {seat} wins {more} often than fair: {rates[seat]:.2f} [{float(low):.2f}, {float(high):.2f}] "
+            f"against 1/{k} (chi-square p = {p_value:.2g})")
+
+
+def _shown(estimate: float, low: float, high: float, floor: float, ceiling: float) -> float:
+    """A bias-corrected value for a table: inside its interval where there is one, else inside the measure's range."""
+    if np.isnan(low):
+        low, high = floor, ceiling
+    return float(np.clip(estimate, low, high))
 
 
 def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
     """The headline measures, one row each: value, interval, and how it was computed.
 
-    `intervals=False` skips the bootstrap intervals (for many rule points at once).
+    `intervals=False` skips the seat-balance intervals (they solve small convex programs).
     """
     shares = _per_game(raw).to_numpy()
-
-    def _bootstrap(data, statistic):
-        return _bootstrap_interval(data, statistic) if intervals else (float("nan"), float("nan"))
-
     games = len(shares)
-    rows = []
-
-    gap = _gap(shares)
-    rows.append(("largest_seat_gap", gap, *_bootstrap(shares, _gap), "best minus worst seat win rate; bootstrap"))
-    chi = sps.chisquare(shares.sum(axis=0)) if shares.shape[1] > 1 else None
-    rows.append(("balance", _balance(shares), *_bootstrap(shares, _balance),
-                 "1 = every seat wins equally often; bootstrap"
-                 + (f"; chi-square p = {chi.pvalue:.3g}" if chi is not None else "")))
+    seats = seat_balance(shares, intervals=intervals)
+    rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
+    rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
+                 seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
+                 "interval: the gaps of every seat win-rate vector the chi-square test does not reject"))
+    rows.append(("balance", _shown(seats.balance, seats.balance_low, seats.balance_high, 0.0, 1.0),
+                 seats.balance_low, seats.balance_high,
+                 f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
+                 "interval as for the gap"))
 
     per_game = raw.drop_duplicates("game_id").set_index("game_id").sort_index()
     length = "rounds" if "rounds" in per_game.columns else "actions"
@@ -129,7 +300,8 @@ def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFra
     rows = [("skill_gap_vs_random", wins / games - fair, float(low) - fair, float(high) - fair,
              f"{strong} win rate against random minus 1/n; Wilson")]
     if self_play is not None:
-        shares = _per_game(self_play).to_numpy()
-        rows.append(("self_play_seat_gap", _gap(shares), *_bootstrap_interval(shares, _gap),
-                     f"{strong} against itself: best minus worst seat; bootstrap"))
+        seats = seat_balance(_per_game(self_play).to_numpy())
+        rows.append(("self_play_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
+                     seats.gap_high, f"{strong} against itself: best minus worst seat, bias-corrected; "
+                     f"{seats.statement}"))
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "how"])
