@@ -253,7 +253,7 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
     rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
                  seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
-                 "interval: the gaps of every seat win-rate vector the chi-square test does not reject"))
+                 "interval: the gaps the chi-square test does not reject"))
     rows.append(("balance", _shown(seats.balance, seats.balance_low, seats.balance_high, 0.0, 1.0),
                  seats.balance_low, seats.balance_high,
                  f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
