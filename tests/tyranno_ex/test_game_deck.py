@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tyrsim.core.datafile import DataFileError
 from tyrsim.core.rules import RuleError
-from tyrsim.games.tyranno_ex.cards import DeckError, load_deck, symbol_totals
+from tyrsim.games.tyranno_ex.cards import load_deck, symbol_totals
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -49,15 +50,15 @@ def test_user_deck_is_used(tmp_path):
 )
 def test_bad_deck_files_name_file_key_and_allowed_values(tmp_path, cards, message):
     path = write_deck(tmp_path, cards)
-    with pytest.raises(DeckError, match=message) as info:
+    with pytest.raises(DataFileError, match=message) as info:
         make_game(Rules(deck_file=path), 4)
     assert str(path) in str(info.value)
 
 
 def test_missing_deck_file_is_a_bad_rule_value(tmp_path):
-    with pytest.raises(DeckError, match="cannot read"):
+    with pytest.raises(DataFileError, match="cannot read"):
         load_deck(str(tmp_path / "nope.toml"))
-    with pytest.raises(RuleError, match="nope.toml: cannot read"):
+    with pytest.raises(RuleError, match="rule 'deck_file': .*nope.toml: cannot read"):
         Rules.from_overrides({"deck_file": str(tmp_path / "nope.toml")})
 
 

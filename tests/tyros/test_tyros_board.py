@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
+from tyrsim.core.datafile import DataFileError
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play
-from tyrsim.games.tyros.board import TYROS, BoardError, load_board, parse_board
+from tyrsim.games.tyros.board import TYROS, load_board, parse_board
 from tyrsim.games.tyros.expansion import simulate_expansion
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.rules import Rules
@@ -163,7 +164,7 @@ def test_bad_board_files_name_the_file_and_key(tmp_path, change, words):
     assert old in MINI
     path = tmp_path / "mine.toml"
     path.write_text(MINI.replace(old, new, 1))
-    with pytest.raises(BoardError) as error:
+    with pytest.raises(DataFileError) as error:
         load_board(path)
     for word in words:
         assert word in str(error.value)
@@ -172,7 +173,7 @@ def test_bad_board_files_name_the_file_and_key(tmp_path, change, words):
 def test_unreachable_tyros_is_an_error():
     text = MINI.replace('[spaces.4]\nland = [3, 5]\nsea = ["3", "5"]', '[spaces.4]\nland = [3, 5]\nsea = []')
     text = text.replace('sea = ["2", "4"]', 'sea = ["2"]').replace('sea = ["4", "6"]', 'sea = ["6"]')
-    with pytest.raises(BoardError, match=r"mine.toml: \[spaces.tyros\] sea: Tyros cannot be reached by sea from "
+    with pytest.raises(DataFileError, match=r"mine.toml: \[spaces.tyros\] sea: Tyros cannot be reached by sea from "
                                          r"spaces 4, 5, 6, 7"):
         parse_board(text, "mine.toml")
 
@@ -181,7 +182,7 @@ def test_a_space_with_several_coasts_must_be_named():
     text = MINI.replace('[spaces.2]\nland = [1, 3]\nsea = ["1", "3"]',
                         '[spaces.2]\nland = [1, 3]\ncoasts = ["north", "south"]\n'
                         'sea = { north = ["1", "3"], south = ["3"] }')
-    with pytest.raises(BoardError, match="several coasts"):
+    with pytest.raises(DataFileError, match="several coasts"):
         parse_board(text, "mine.toml")
     text = text.replace('sea = ["tyros", "2"]', 'sea = ["tyros", "2:north"]').replace(
         '[spaces.3]\nland = [2, 4]\nsea = ["2", "4"]', '[spaces.3]\nland = [2, 4]\nsea = ["2:north", "2:south", "4"]')
@@ -191,7 +192,7 @@ def test_a_space_with_several_coasts_must_be_named():
 
 
 def test_missing_board_file_is_a_clear_error(tmp_path):
-    with pytest.raises(BoardError, match="nothing.toml: cannot be read"):
+    with pytest.raises(DataFileError, match="nothing.toml: cannot read the file"):
         load_board(tmp_path / "nothing.toml")
 
 
@@ -214,7 +215,7 @@ def test_engine_and_kernel_play_on_a_users_board(tmp_path):
     ],
 )
 def test_unknown_keys_and_a_bad_open_sea_are_errors(extra, words):
-    with pytest.raises(BoardError) as error:
+    with pytest.raises(DataFileError) as error:
         parse_board(extra + MINI, "mine.toml")
     for word in words:
         assert word in str(error.value)

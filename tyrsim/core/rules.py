@@ -9,7 +9,7 @@ TOML values, and a description for `tyrsim games`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 
@@ -120,6 +120,14 @@ class RuleSet:
 
     def check(self) -> None:
         """Cross-field checks; a game's Rules overrides this and raises RuleError."""
+
+    def check_file(self, name: str, load: Callable[[str], Any]) -> Any:
+        """`load(path)` of the data file the rule `name` names ("" = the bundled file), so a bad file is
+        reported when the rules are made; its error (a RuleError naming the file) then names the rule too."""
+        try:
+            return load(getattr(self, name))
+        except RuleError as exc:
+            raise type(exc)(f"rule {name!r}: {exc}") from None
 
     @classmethod
     def data_file_rules(cls) -> list[str]:

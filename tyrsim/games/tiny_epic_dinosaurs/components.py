@@ -7,11 +7,11 @@ its file and raises `DataFileError` naming the file, the key and what is allowed
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+from tyrsim.core.datafile import DataFileError, load_data
 
 RESOURCES = ("leaf", "meat", "supply")
 FOODS = ("leaf", "meat", "either")
@@ -20,10 +20,6 @@ ACTIONS = ("hunt", "buy", "place_now", "gain", "first_player", "research", "rese
 BUY_KINDS = ("any", "herbivore", "carnivore")
 EFFECTS = ("none", "income", "cheaper", "points_per", "feed_less", "extra_fences")
 PLAYER_COUNTS = (2, 3, 4)
-
-
-class DataFileError(ValueError):
-    """A data file that is missing, not TOML, or has a bad key or value."""
 
 
 def remember(memo: dict, key: Any, value: Any, limit: int = 4096) -> Any:
@@ -37,16 +33,7 @@ def remember(memo: dict, key: Any, value: Any, limit: int = 4096) -> Any:
 
 def read_toml(path: str, bundled: str) -> tuple[str, dict[str, Any]]:
     """(name for messages, parsed TOML) of the user's `path`, or of the bundled `bundled` when path is ""."""
-    try:
-        if path:
-            with open(path, "rb") as handle:
-                return path, tomllib.load(handle)
-        text = resources.files("tyrsim.games.tiny_epic_dinosaurs").joinpath("data", bundled).read_text("utf-8")
-        return bundled, tomllib.loads(text)
-    except OSError as exc:
-        raise DataFileError(f"{path or bundled}: cannot read the file ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path or bundled}: not valid TOML ({exc})") from None
+    return load_data(path, "tyrsim.games.tiny_epic_dinosaurs", bundled)
 
 
 def _table(source: str, key: str, value: Any) -> dict[str, Any]:
@@ -291,4 +278,9 @@ def load_spaces(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Space, ...
                 tuple(players),
             )
         )
+    # the player count is not a rule, so a spaces file must serve every count the game is played with
+    for count in PLAYER_COUNTS:
+        if not any(count in space.players for space in spaces):
+            raise DataFileError(f"{source}: no [[space]] lists {count} in its players; every player count "
+                                f"({', '.join(map(str, PLAYER_COUNTS))}) needs its action spaces")
     return tuple(spaces)

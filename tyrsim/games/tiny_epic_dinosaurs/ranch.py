@@ -197,7 +197,8 @@ def load_ranch(path: str = "", border: str = "fence") -> RanchLayout:
     """The ranch layout from a TOML file ("" = bundled data/ranch.toml)."""
     source, data = read_toml(path, "ranch.toml")
     terrain_rows, symbol_rows = data.get("terrain"), data.get("symbols")
-    if not isinstance(terrain_rows, list) or not terrain_rows or not all(isinstance(r, str) for r in terrain_rows):
+    if (not isinstance(terrain_rows, list) or not terrain_rows or not all(isinstance(r, str) for r in terrain_rows)
+            or not terrain_rows[0]):
         raise DataFileError(f"{source}: terrain must be a non-empty list of strings of G, M, W")
     rows, cols = len(terrain_rows), len(terrain_rows[0])
     for key, grid, letters in (("terrain", terrain_rows, TERRAIN), ("symbols", symbol_rows, SYMBOLS)):

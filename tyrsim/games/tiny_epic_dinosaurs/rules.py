@@ -101,20 +101,21 @@ class Rules(RuleSet):
         self._check_files()
 
     def _check_files(self) -> None:
-        """Load a user's data files now, so a bad one is reported as a bad rule value."""
-        try:
-            kinds = tuple(d.name for d in load_dinosaurs(self.dinosaurs_file))
-        except DataFileError as exc:
-            raise RuleError(f"rule 'dinosaurs_file': {exc}") from None
-        checks = {
-            "ranch_file": lambda: load_ranch(self.ranch_file, self.border),
-            "spaces_file": lambda: load_spaces(self.spaces_file, kinds),
-            "contracts_file": lambda: load_contracts(self.contracts_file, kinds),
-            "research_file": lambda: load_research(self.research_file, kinds),
-        }
-        for name, load in checks.items():
-            if getattr(self, name):
-                try:
-                    load()
-                except DataFileError as exc:
-                    raise RuleError(f"rule {name!r}: {exc}") from None
+        """Load every data file now, so a bad one is reported as a bad rule value when the rules are made.
+
+        The files meet in the basic dinosaur kinds: a contract, a research card or a hunt space may
+        name only kinds of the dinosaurs file. With a user's dinosaurs file the bundled files are
+        checked against it as well, and a bundled file naming a kind it lacks is its error.
+        """
+        kinds = tuple(d.name for d in self.check_file("dinosaurs_file", load_dinosaurs))
+        self.check_file("ranch_file", lambda path: load_ranch(path, self.border))
+        for name, load in (("spaces_file", load_spaces), ("contracts_file", load_contracts),
+                           ("research_file", load_research)):
+            if getattr(self, name) or not self.dinosaurs_file:
+                self.check_file(name, lambda path, load=load: load(path, kinds))
+                continue
+            try:
+                load("", kinds)
+            except DataFileError as exc:
+                raise DataFileError(f"rule 'dinosaurs_file': {self.dinosaurs_file} does not fit the bundled "
+                                    f"file used with it: {exc}") from None

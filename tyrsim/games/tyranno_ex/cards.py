@@ -9,24 +9,14 @@ shows symbol s.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.datafile import DataFileError, load_data
 
 SYMBOLS = ("sun", "water", "leaf", "bone")  # red, blue, green, white chips
 SYMBOLS_PER_CARD = 3
 BUNDLED_DECK = "deck.toml"
-
-
-class DeckError(RuleError):
-    """A deck file that cannot be read or breaks the deck's shape; the message names file and key.
-
-    A RuleError, since the file is named by the `deck_file` rule: a bad file is a bad rule value.
-    """
 
 
 @dataclass(frozen=True)
@@ -53,26 +43,26 @@ class Card:
 def _card(entry: object, index: int, source: str) -> Card:
     where = f"{source}: card[{index}]"
     if not isinstance(entry, dict):
-        raise DeckError(f"{where} must be a table with keys name, symbols and optionally homo_sapiens")
+        raise DataFileError(f"{where} must be a table with keys name, symbols and optionally homo_sapiens")
     unknown = set(entry) - {"name", "symbols", "homo_sapiens"}
     if unknown:
-        raise DeckError(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed keys: name, symbols, homo_sapiens")
+        raise DataFileError(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed keys: name, symbols, homo_sapiens")
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise DeckError(f"{where}.name must be a non-empty string, got {name!r}")
+        raise DataFileError(f"{where}.name must be a non-empty string, got {name!r}")
     symbols = entry.get("symbols")
     if (
         not isinstance(symbols, list)
         or len(symbols) != SYMBOLS_PER_CARD
         or any(s not in SYMBOLS for s in symbols)
     ):
-        raise DeckError(
+        raise DataFileError(
             f"{where}.symbols ({name}) must be a list of {SYMBOLS_PER_CARD} symbols, each one of "
             f"{', '.join(SYMBOLS)}; got {symbols!r}"
         )
     homo = entry.get("homo_sapiens", False)
     if not isinstance(homo, bool):
-        raise DeckError(f"{where}.homo_sapiens ({name}) must be true or false, got {homo!r}")
+        raise DataFileError(f"{where}.homo_sapiens ({name}) must be true or false, got {homo!r}")
     return Card(name.strip(), tuple(SYMBOLS.index(s) for s in symbols), homo)
 
 
@@ -81,16 +71,16 @@ def parse_deck(data: dict, source: str) -> tuple[Card, ...]:
     entries = data.get("card")
     unknown = set(data) - {"card"}
     if unknown:
-        raise DeckError(f"{source}: unknown key {sorted(unknown)[0]!r}; a deck file holds only [[card]] tables")
+        raise DataFileError(f"{source}: unknown key {sorted(unknown)[0]!r}; a deck file holds only [[card]] tables")
     if not isinstance(entries, list):
-        raise DeckError(f"{source}: key 'card' must hold [[card]] tables")
+        raise DataFileError(f"{source}: key 'card' must hold [[card]] tables")
     cards = tuple(_card(entry, i, source) for i, entry in enumerate(entries))
     if len(cards) < 8:
-        raise DeckError(f"{source}: key 'card' must hold at least 8 [[card]] tables (4 piles, 2 cards each)")
+        raise DataFileError(f"{source}: key 'card' must hold at least 8 [[card]] tables (4 piles, 2 cards each)")
     seen = set()
     for i, card in enumerate(cards):
         if card.name in seen:
-            raise DeckError(f"{source}: card[{i}].name {card.name!r} appears twice; card names must be unique")
+            raise DataFileError(f"{source}: card[{i}].name {card.name!r} appears twice; card names must be unique")
         seen.add(card.name)
     return cards
 
@@ -98,19 +88,7 @@ def parse_deck(data: dict, source: str) -> tuple[Card, ...]:
 @lru_cache(maxsize=16)
 def load_deck(deck_file: str = "") -> tuple[Card, ...]:
     """The cards of `deck_file` (a TOML path), or of the bundled deck when it is empty."""
-    if deck_file:
-        source = deck_file
-        try:
-            text = Path(deck_file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DeckError(f"{source}: cannot read the deck file ({exc.strerror})") from None
-    else:
-        source = f"tyranno_ex/data/{BUNDLED_DECK}"
-        text = resources.files("tyrsim.games.tyranno_ex").joinpath("data", BUNDLED_DECK).read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{source}: not valid TOML ({exc})") from None
+    source, data = load_data(deck_file, "tyrsim.games.tyranno_ex", BUNDLED_DECK)
     return parse_deck(data, source)
 
 

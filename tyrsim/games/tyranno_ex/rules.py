@@ -115,8 +115,7 @@ class Rules(RuleSet):
                 raise RuleError(
                     f"rule {name!r}: {getattr(self, name)} is more than max_strength ({self.max_strength})"
                 )
-        if self.deck_file:
-            load_deck(self.deck_file)  # raises DeckError (a RuleError) naming the file, key and what is allowed
+        self.check_file("deck_file", load_deck)
         if not self.special_spaces or any(not isinstance(v, int) or v < 0 for v in self.special_spaces):
             raise RuleError(
                 f"rule 'special_spaces': {self.special_spaces!r} is not allowed; expected one or more "

@@ -8,22 +8,18 @@ validates a board file; with no path it reads the bundled reconstruction.
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from dataclasses import dataclass
-from importlib import resources
+from functools import lru_cache
 from pathlib import Path
 
+from tyrsim.core.datafile import DataFileError, load_data, parse_toml
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 
 TYROS = 0
 TYROS_NAME = "tyros"
 BUNDLED = "board.toml"
 TOP_KEYS = ("first_game", "open_sea", "removed_tiles", "spaces")
-
-
-class BoardError(ValueError):
-    """A board file that is missing, malformed or inconsistent."""
 
 
 @dataclass(frozen=True)
@@ -121,26 +117,16 @@ class Board:
         return dist
 
 
+@lru_cache(maxsize=16)
 def load_board(path: str | Path | None = None) -> Board:
     """The board in `path` (a TOML file), or the bundled one when `path` is None or empty."""
-    if not path:
-        text = resources.files("tyrsim.games.tyros").joinpath("data").joinpath(BUNDLED).read_text(encoding="utf-8")
-        return parse_board(text, BUNDLED)
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardError(f"board file {path}: cannot be read ({exc.strerror})") from None
-    return parse_board(text, str(path))
+    source, data = load_data(path, "tyrsim.games.tyros", BUNDLED)
+    return _Parser(data, source).board()
 
 
 def parse_board(text: str, source: str) -> Board:
     """Read and validate a board from TOML text; errors name `source` and the key."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"board file {source}: not valid TOML ({exc})") from None
-    return _Parser(data, source).board()
+    return _Parser(parse_toml(text, source), source).board()
 
 
 def reachable(starts, neighbours) -> set:
@@ -162,8 +148,8 @@ class _Parser:
         self.data = data
         self.source = source
 
-    def error(self, key: str, message: str) -> BoardError:
-        return BoardError(f"board file {self.source}: [{key}] {message}")
+    def error(self, key: str, message: str) -> DataFileError:
+        return DataFileError(f"{self.source}: [{key}] {message}")
 
     def board(self) -> Board:
         unknown = sorted(set(self.data) - set(TOP_KEYS))
@@ -203,15 +189,18 @@ class _Parser:
         if not isinstance(self.spaces, dict) or not self.spaces:
             raise self.error("spaces", "missing; give one [spaces.N] table per space and a [spaces.tyros] table")
         numbers = []
-        for key in self.spaces:
-            if key != TYROS_NAME and (not key.isdigit() or int(key) < 1):
+        for key, table in self.spaces.items():
+            # written the way a number prints (no sign, no leading zero), so "7" names exactly one space
+            if key != TYROS_NAME and not (key.isascii() and key.isdigit() and key == str(int(key)) and key != "0"):
                 raise self.error(f"spaces.{key}", "unknown space name; spaces are numbered 1, 2, ... or 'tyros'")
+            if not isinstance(table, dict):
+                raise self.error(f"spaces.{key}", f"{table!r} is not a table; write a [spaces.{key}] table")
             if key != TYROS_NAME:
                 numbers.append(int(key))
         if TYROS_NAME not in self.spaces:
             raise self.error("spaces.tyros", "missing; the board needs the Tyros space")
-        self.size = max(numbers, default=0) + 1
-        missing = sorted(set(range(1, self.size)) - set(numbers))
+        self.size = len(numbers) + 1
+        missing = sorted(set(range(1, self.size)) - set(numbers))  # as many gaps as numbers beyond the last
         if missing:
             raise self.error("spaces", f"spaces {missing} are missing; spaces must be numbered 1 to {self.size - 1}")
         self.keys = [TYROS_NAME] + [str(n) for n in range(1, self.size)]
@@ -274,6 +263,8 @@ class _Parser:
                 raise self.error(where, "sea: expected a table with one list per coast, e.g. "
                                  "{ west = ['15'], east = ['11'] }")
             targets = [connections.get(self.coasts[c].name, []) for c in own]
+            if not all(isinstance(t, list) for t in targets):
+                raise self.error(where, "sea: each coast's connections must be a list, e.g. { west = ['15'] }")
         sea = [{self.coast_ref(key, t) for t in coast_targets} for coast_targets in targets]
         if any(connected & set(own) for connected in sea):
             raise self.error(where, "sea: a space cannot be connected to its own coast")

@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 
 from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.games.tyros.board import load_board
 
 SETUPS = ("first-game", "variable")
+
+
+@lru_cache(maxsize=16)
+def variable_setup_can_stall(board_file: str) -> tuple[int, ...] | None:
+    """Tiles on which the 'variable' set-up can stall on this board: at most three starting spaces
+    that every other tile conflicts with, so a fourth empire has nowhere to start; None if there are none.
+
+    The set-up turns tiles in random order and keeps each one that conflicts with no empire chosen
+    so far, so it stalls for some order exactly when such a set (a maximal one of fewer than four) exists.
+    """
+    from tyrsim.games.tyros.game import conflicting  # the game imports these rules
+
+    board = load_board(board_file)
+    for size in range(1, 4):
+        for chosen in combinations(board.tiles, size):
+            if any(conflicting(board, a, b) for a, b in combinations(chosen, 2)):
+                continue
+            if all(t in chosen or any(conflicting(board, t, c) for c in chosen) for t in board.tiles):
+                return chosen
+    return None
 
 
 @dataclass(frozen=True)
@@ -72,6 +95,14 @@ class Rules(RuleSet):
     )
 
     def check(self) -> None:
+        self.check_file("board", load_board)
+        stall = variable_setup_can_stall(self.board) if self.setup == "variable" else None
+        if stall:
+            raise RuleError(
+                f"rule 'board': {self.board or 'the bundled board'}: the 'variable' set-up can stall: once empires "
+                f"start on {', '.join(map(str, stall))}, every other tile neighbours one of them (or Tyros with "
+                "another); use rule setup = 'first-game' or a board with room for four apart"
+            )
         for name in ("city_points", "ship_points"):
             points = getattr(self, name)
             if len(points) != 4 or not all(isinstance(p, int) and p >= 0 for p in points):

@@ -9,14 +9,11 @@ here with errors that name the file, the key and what is allowed.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.datafile import DataFileError, load_data
 
 # enclosures in the order of their target values 3 to 8
 SPECIES = ("gorilla", "bison", "antelope", "bear", "tiger", "hyena")
@@ -38,10 +35,6 @@ OFFSPRING_SPECIES = (3, 4, 5)  # bear, tiger, hyena
 # vending stands: every colour has each symbol once
 COLOURS = ("red", "green", "blue", "yellow")
 STAND_SYMBOLS = ("ice cream", "pretzel", "drink")
-
-
-class DataFileError(RuleError):
-    """A symbols or markers file that cannot be read or whose values are not allowed."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -102,15 +95,7 @@ def make_cards(symbols: tuple[tuple[int, int, int], ...]) -> tuple[Card, ...]:
 
 def _read(path: str, default: str) -> tuple[str, dict[str, Any]]:
     """(name to quote in errors, parsed TOML) of a user's file, or of the bundled default."""
-    try:
-        if path:
-            return path, tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        text = (resources.files("tyrsim.games.zooloretto_duell") / "data" / default).read_text("utf-8")
-        return default, tomllib.loads(text)
-    except OSError as exc:
-        raise DataFileError(f"file {path!r}: cannot be read ({exc.strerror or exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"file {path or default!r}: not valid TOML ({exc})") from None
+    return load_data(path, "tyrsim.games.zooloretto_duell", default)
 
 
 def _count(name: str, key: str, value: Any) -> int:

@@ -66,8 +66,8 @@ class Rules(RuleSet):
         # load the data files now, so a bad file is reported when the rules are read
         from tyrsim.games.zooloretto_duell.cards import load_markers, load_symbols
 
-        load_symbols(self.symbols_file)
-        scoring = sum(not m.final_round for m in load_markers(self.markers_file))
+        self.check_file("symbols_file", load_symbols)
+        scoring = sum(not m.final_round for m in self.check_file("markers_file", load_markers))
         # the default () gives no element type, so "--rule marker_points=2,2,..." arrives as strings
         points = tuple(int(v) if isinstance(v, str) and v.strip().isdigit() else v for v in self.marker_points)
         object.__setattr__(self, "marker_points", points)

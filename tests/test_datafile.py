@@ -1,0 +1,124 @@
+"""Data files named by rules: one safe reader, and every game's bad file is a bad rule value naming the file."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tyrsim.core.datafile import MAX_BYTES, DataFileError, load_data, read_text
+from tyrsim.core.rules import RuleError
+from tyrsim.games.tiny_epic_dinosaurs.rules import Rules as DinoRules
+from tyrsim.games.tyranno_ex.rules import Rules as TyrannoRules
+from tyrsim.games.tyros.rules import Rules as TyrosRules
+from tyrsim.games.zooloretto_duell.rules import Rules as ZooRules
+
+GAMES = Path(__file__).parent.parent / "tyrsim" / "games"
+TYROS_BOARD = (GAMES / "tyros" / "data" / "board.toml").read_text()
+TYROS_MINI = re.search(r'MINI = """(.*?)"""', (Path(__file__).parent / "tyros" / "test_tyros_board.py").read_text(),
+                       re.S).group(1)
+
+
+def test_a_regular_utf8_file_is_read(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text("a = 'é'\n", encoding="utf-8")
+    assert read_text(path) == "a = 'é'\n"
+    assert load_data(str(path), "tyrsim.games.tyros", "board.toml") == (str(path), {"a": "é"})
+    assert load_data("", "tyrsim.games.tyros", "board.toml")[0] == "board.toml"
+
+
+def test_special_files_are_refused_without_reading(tmp_path):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)  # reading it would wait for a writer for ever
+    for path, kind in ((fifo, "a FIFO"), (tmp_path, "a directory"), (Path("/dev/zero"), "a device")):
+        message = f"{path}: cannot read the file ({kind}); name a regular file"
+        with pytest.raises(DataFileError, match=re.escape(message)):
+            read_text(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"\xff\xfe x = 1", "not UTF-8 text (byte 0xff at offset 0)"),
+        (b"x" * (MAX_BYTES + 1), "larger than 1,000,000 bytes"),
+    ],
+)
+def test_not_utf8_or_too_large_is_refused(tmp_path, content, words):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    with pytest.raises(DataFileError, match=re.escape(f"{path}: {words}")):
+        read_text(path)
+
+
+def test_a_missing_file_names_itself(tmp_path):
+    with pytest.raises(DataFileError, match=re.escape(f"{tmp_path / 'none.toml'}: cannot read the file (No such")):
+        read_text(tmp_path / "none.toml")
+
+
+@pytest.mark.parametrize(
+    ("rules", "rule"),
+    [(TyrannoRules, "deck_file"), (TyrosRules, "board"), (ZooRules, "symbols_file"), (ZooRules, "markers_file"),
+     (DinoRules, "dinosaurs_file"), (DinoRules, "ranch_file"), (DinoRules, "spaces_file"),
+     (DinoRules, "contracts_file"), (DinoRules, "research_file")],
+)
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"\xe9t\xe9 = 1\n", "not UTF-8 text"), (b"x = [1,\n", "not valid TOML"), (None, "(a device)")],
+)
+def test_every_games_bad_file_is_an_error_of_its_rule(tmp_path, rules, rule, content, words):
+    path = Path("/dev/zero") if content is None else tmp_path / "mine.toml"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(RuleError) as error:
+        rules.from_overrides({rule: str(path)})
+    message = str(error.value)
+    assert message.startswith(f"rule {rule!r}: {path}: ") and words in message
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (('sea = ["2", "5"]', 'sea = ["99", "2", "5"]'), "[spaces.1] sea: unknown space '99'; spaces are 1-32"),
+        (("[spaces.1]", "[spaces.one]"), "[spaces.one] unknown space name"),
+        (("first_game = {", "first_games = {"), "[first_games] unknown key"),
+        (("orange = 7,", "orange = 'seven',"), "[first_game] unknown space 'seven'"),
+        (("[spaces.32]", "[spaces.33]"), "spaces [32] are missing"),
+        (("[spaces.32]", "[spaces.99999999999]"), "spaces [32] are missing"),  # no 10^11-space board is built
+    ],
+)
+def test_a_bad_tyros_board_is_found_when_the_rules_are_made(tmp_path, change, words):
+    old, new = change
+    assert old in TYROS_BOARD
+    path = tmp_path / "board.toml"
+    path.write_text(TYROS_BOARD.replace(old, new, 1))
+    with pytest.raises(RuleError) as error:
+        TyrosRules(board=str(path))
+    assert str(error.value).startswith(f"rule 'board': {path}: ") and words in str(error.value)
+
+
+def test_a_board_where_the_variable_setup_stalls_needs_the_first_game_setup(tmp_path):
+    path = tmp_path / "mini.toml"
+    path.write_text(TYROS_MINI)
+    with pytest.raises(RuleError, match=r"rule 'board': .*mini.toml: the 'variable' set-up can stall: once empires "
+                                        r"start on 1, 3, 6"):
+        TyrosRules(board=str(path))
+    assert TyrosRules(board=str(path), setup="first-game").board == str(path)
+
+
+def test_a_users_dinosaurs_file_is_checked_against_the_bundled_files(tmp_path):
+    bundled = (GAMES / "tiny_epic_dinosaurs" / "data" / "dinosaurs.toml").read_text()
+    path = tmp_path / "dinosaurs.toml"
+    path.write_text(bundled.split("[dinosaur.brachiosaurus]")[0])  # stegosaurus and raptor only
+    with pytest.raises(RuleError, match=re.escape(f"rule 'dinosaurs_file': {path} does not fit the bundled file "
+                                                  "used with it: spaces.toml: space[2].dinosaur is 'brachiosaurus'; "
+                                                  "allowed: stegosaurus, raptor")):
+        DinoRules(dinosaurs_file=str(path))
+
+
+def test_a_spaces_file_must_serve_every_player_count(tmp_path):
+    bundled = (GAMES / "tiny_epic_dinosaurs" / "data" / "spaces.toml").read_text()
+    path = tmp_path / "spaces.toml"
+    path.write_text(re.sub(r"players = \[[^\]]*\]", "players = [2, 4]", bundled))
+    with pytest.raises(RuleError, match=r"rule 'spaces_file': .*spaces.toml: no \[\[space\]\] lists 3 in its players; "
+                                        r"every player count \(2, 3, 4\) needs its action spaces"):
+        DinoRules(spaces_file=str(path))

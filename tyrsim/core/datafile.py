@@ -1,0 +1,78 @@
+"""Reading the files a user names: data files (a deck, a board, ...) and scenario files.
+
+One reader for every game, so every file is checked the same way before it is
+parsed: it must be a regular file (a directory, a device such as /dev/zero or a
+FIFO is refused without reading from it, so nothing hangs), at most
+`MAX_BYTES` long, UTF-8 text and, for data, valid TOML. Every problem is a
+`DataFileError` whose message starts with the file's name. It is a RuleError
+because a data file is named by a rule: a bad file is a bad rule value.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tyrsim.core.rules import RuleError
+
+MAX_BYTES = 1_000_000  # a data or scenario file is a few KB; anything over 1 MB is not one
+
+
+class DataFileError(RuleError):
+    """A data file that cannot be read, is not UTF-8 TOML, or breaks its format; the message names the file."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_text(path: str | Path) -> str:
+    """The text of the regular file `path`: at most MAX_BYTES, UTF-8; DataFileError otherwise."""
+    shown = str(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise DataFileError(f"{shown}: cannot read the file ({exc.strerror})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise DataFileError(f"{shown}: cannot read the file ({_kind(mode)}); name a regular file")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise DataFileError(f"{shown}: larger than {MAX_BYTES:,} bytes; a data or scenario file is a few KB of TOML")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{shown}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                            "save the file as UTF-8") from None
+
+
+def parse_toml(text: str, shown: str) -> dict[str, Any]:
+    """The TOML table in `text`; DataFileError naming `shown` when it is not valid TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{shown}: not valid TOML ({exc})") from None
+
+
+def load_data(path: str | Path | None, package: str, bundled: str) -> tuple[str, dict[str, Any]]:
+    """(name to quote in messages, parsed TOML) of the user's file `path`, or of the bundled
+    `package`/data/`bundled` when `path` is empty."""
+    if not path:
+        text = resources.files(package).joinpath("data", bundled).read_text(encoding="utf-8")
+        return bundled, parse_toml(text, bundled)
+    return str(path), parse_toml(read_text(path), str(path))
