@@ -31,7 +31,7 @@ def test_known_answers():
     seat = metrics.seat_advantage(raw)
     assert seat["win_rate"].tolist() == [0.625, 0.375]  # the shared victory splits its win
     assert seat["excess"].tolist() == [0.125, -0.125]
-    seats = metrics.seat_balance(metrics._per_game(raw).to_numpy())
+    seats = metrics.seat_balance(metrics.win_shares(raw).to_numpy())
     assert seats.gap_plugin == pytest.approx(0.25) and seats.rates.tolist() == [0.625, 0.375]
     m = by_name(metrics.balance_metrics(raw))
     assert "observed 0.25" in m.loc["largest_seat_gap", "how"] and "observed 0.75" in m.loc["balance", "how"]

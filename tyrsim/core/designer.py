@@ -14,15 +14,43 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.game import PolicyError
-from tyrsim.core.metrics import balance_metrics
+from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.playouts import seat_policy_check
 from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
-from tyrsim.core.sensitivity import rank_parameters, sample_points, sensitivity_figure
+from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 
-# what `explore` can measure at each rule point: balance measures (without their intervals) and scores
+# what `explore` can measure at each rule point: balance measures and scores, each with the
+# Monte Carlo variance of its estimate at the point
 EXPLORE_METRICS = ("largest_seat_gap", "balance", "mean_rounds", "mean_actions", "mean_margin",
                    "share_decided_by_tiebreak", "mean_score", "first_seat_win_rate")
+# the per-game column (metrics.per_game_measures) each mean-type metric averages
+_PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": "margin",
+             "share_decided_by_tiebreak": "decided_by_tiebreak", "mean_score": "mean_score",
+             "first_seat_win_rate": "first_seat_share"}
+
+
+def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """Every explore metric at one rule point: (estimate, Monte Carlo variance of the estimate).
+
+    Means of per-game quantities: the mean and its variance (sample variance / games).
+    The seat gap and balance: `metrics.seat_balance`'s bias-corrected estimates,
+    unclipped, so that across rule points they scatter around the true value even
+    near a fair game, where the observed gap is mostly noise and would flatten the
+    response (their variance: that of the estimate's normal approximation). A
+    quantity the game does not record (e.g. rounds) is NaN.
+    """
+    per_game = per_game_measures(raw)
+    games = len(per_game)
+    seats = seat_balance(win_shares(raw).to_numpy(), intervals=False)
+    out = {"largest_seat_gap": (seats.gap, seats.gap_variance), "balance": (seats.balance, seats.balance_variance)}
+    for metric, column in _PER_GAME.items():
+        if column in per_game.columns and games > 1:
+            values = per_game[column].to_numpy(dtype=float)
+            out[metric] = (float(values.mean()), float(values.var(ddof=1)) / games)
+        else:
+            out[metric] = (np.nan, np.nan)
+    return out
 
 
 def _spec(game: str):
@@ -137,6 +165,8 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
         if key not in defaults:
             raise ArgumentError("params", f"argument 'params': unknown rule {key!r}; the rules are: "
                                 f"{', '.join(defaults)}")
+        if key in ranges:
+            raise ArgumentError("params", f"argument 'params': rule {key!r} is given twice; give each rule once")
         kind = type(defaults[key])
         if kind not in (int, float):
             raise ArgumentError("params", f"argument 'params': rule {key!r} is not a number; only numeric rules "
@@ -157,34 +187,35 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
 
 
 def explore_analysis(game: str, default_policies: tuple[str, ...], default_params: tuple[str, ...]) -> Analysis:
-    """A sensitivity study: Latin-hypercube rule points, `games` games each, ranked by regression."""
+    """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
+    total Sobol' index with SRCs beside them."""
 
-    def design(rules, args) -> tuple[pd.DataFrame, list]:
-        spec = _spec(game)
-        ranges = parse_ranges(spec, args["params"])
-        points = sample_points(ranges, args["points"], args["design_seed"])
-        point_rules = [rules.replace({k: ranges[k][2](v) for k, v in row.items()})
-                       for row in points.to_dict("records")]
-        return points, point_rules
+    def design(rules, args) -> tuple[pd.DataFrame, dict, list]:
+        ranges = parse_ranges(_spec(game), args["params"])
+        points = sobol_design(ranges, args["points"], args["design_seed"])
+        point_rules = [rules.replace({k: ranges[k][2](row[k]) for k in ranges}) for row in points.to_dict("records")]
+        return points, ranges, point_rules
 
     def run(rules, args, first, count, rng):
-        _, point_rules = design(rules, args)
+        _, _, point_rules = design(rules, args)
         return _play_range(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point")
 
-    def point_metrics(raw: pd.DataFrame) -> dict[str, float]:
-        table = balance_metrics(raw, intervals=False).set_index("metric")["value"].to_dict()
-        table["mean_score"] = float(raw["score"].mean())
-        table["first_seat_win_rate"] = float(raw.loc[raw["seat"] == 0, "win_share"].mean())
-        return {m: table.get(m, np.nan) for m in EXPLORE_METRICS}
-
     def tables(raw, rules, args):
-        points, _ = design(rules, args)
-        measured = pd.DataFrame([point_metrics(group) for _, group in raw.groupby("point", sort=True)])
-        table = pd.concat([points.reset_index(drop=True), measured], axis=1)
-        ranking = pd.concat([rank_parameters(table, list(points.columns), m) for m in args["metrics"]],
-                            ignore_index=True)
+        points, ranges, _ = design(rules, args)
+        measured = [point_metrics(group) for _, group in raw.groupby("point", sort=True)]
+        table = points.copy()
+        for m in EXPLORE_METRICS:
+            table[m] = [values[m][0] for values in measured]
+        ranking, readings = [], []
+        for m in args["metrics"]:
+            noise = np.array([values[m][1] for values in measured])
+            table[f"{m}_se"] = np.sqrt(noise)
+            ranked = rank_rules(table, list(ranges), m, noise, seed=args["design_seed"])
+            ranking.append(ranked)
+            readings.append({"metric": m, "reading": reading(ranked, args["games"])})
         table.insert(0, "point", range(len(table)))
-        return {"sensitivity": ranking, "design": table}
+        return {"sensitivity": pd.concat(ranking, ignore_index=True), "sensitivity_notes": pd.DataFrame(readings),
+                "design": table}
 
     def figures(tables_, rules, args):
         return {f"sensitivity_{m}": sensitivity_figure(tables_["sensitivity"], m) for m in args["metrics"]}
@@ -192,19 +223,26 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
     def check_params(texts: tuple[str, ...]) -> None:
         parse_ranges(_spec(game), texts)
 
+    def check_points(n: int) -> None:
+        if n & (n - 1):
+            raise ArgumentError("points", f"argument 'points': {n} is not a power of two; the Sobol' design needs "
+                                "N = 4, 8, 16, 32, ... base samples")
+
     return Analysis(
         name="explore",
-        summary="rule sensitivity: Latin-hypercube rule points, ranked by standardised regression coefficients",
+        summary="rule sensitivity: the rule points of a Sobol' design, ranked by total Sobol' index (SRC beside it)",
         params=(
             Param("params", default_params, "rules to vary, as KEY=LOW:HIGH", item=str, validate=check_params),
             Param("metrics", ("mean_margin", "largest_seat_gap", "mean_rounds"), "metrics to rank the rules on",
                   item=str, choices=EXPLORE_METRICS),
             Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(game)),
-            Param("points", 32, "rule points sampled", low=4, high=10_000),
-            Param("games", 500, "games per rule point", low=2),
-            Param("design_seed", 0, "seed of the Latin hypercube (the games use the run seed)", low=0),
+            Param("points", 16, "base samples N of the Sobol' design, a power of two: N(d+2) rule points for d rules",
+                  low=4, high=4096, validate=check_points),
+            Param("games", 250, "games per rule point", low=2),
+            Param("design_seed", 0, "seed of the scrambled Sobol' sequence and its bootstrap (the games use the run "
+                  "seed)", low=0),
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
-        chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20,
-        count=lambda args: args["points"] * args["games"],
+        chunk_size=GAMES_PER_CHUNK * 2, quick_trials=4,
+        count=lambda args: args["points"] * (len(args["params"]) + 2) * args["games"],
     )

@@ -36,8 +36,8 @@ BIAS_DRAWS = 2000
 BIAS_SEED = 12345
 
 
-def _per_game(raw: pd.DataFrame) -> pd.DataFrame:
-    """One row per game: seats' win shares as columns s0..s{n-1}."""
+def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (in game order): the seats' win shares as columns 0..n-1."""
     return raw.pivot(index="game_id", columns="seat", values="win_share").sort_index()
 
 
@@ -247,7 +247,7 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
 
     `intervals=False` skips the seat-balance intervals (they solve small convex programs).
     """
-    shares = _per_game(raw).to_numpy()
+    shares = win_shares(raw).to_numpy()
     games = len(shares)
     seats = seat_balance(shares, intervals=intervals)
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
@@ -259,30 +259,44 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
                  f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
                  "interval as for the gap"))
 
-    per_game = raw.drop_duplicates("game_id").set_index("game_id").sort_index()
+    per_game = per_game_measures(raw)
     length = "rounds" if "rounds" in per_game.columns else "actions"
     mean, low, high = stats.mean_interval(per_game[length])
     rows.append((f"mean_{length}", mean, low, high, "t interval"))
     rows.append((f"sd_{length}", float(per_game[length].std(ddof=1)), float("nan"), float("nan"), "spread"))
-
-    scores = raw.pivot(index="game_id", columns="seat", values="score").to_numpy()
-    ordered = np.sort(scores, axis=1)
-    margin = ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else np.zeros(games)
-    mean, low, high = stats.mean_interval(margin)
+    mean, low, high = stats.mean_interval(per_game["margin"])
     rows.append(("mean_margin", mean, low, high, "first minus second score; t interval"))
-    top_tied = (scores == ordered[:, -1:]).sum(axis=1) > 1
-    winners = raw.groupby("game_id")["won"].sum().sort_index().to_numpy()
-    by_tiebreak = int(np.sum(top_tied & (winners == 1)))
-    shared = int(np.sum(winners > 1))
-    for name, k, how in (("share_decided_by_tiebreak", by_tiebreak, "top score tied, one winner; Wilson"),
-                         ("share_shared_victory", shared, "several winners; Wilson")):
+    for name, column, how in (("share_decided_by_tiebreak", "decided_by_tiebreak", "top score tied, one winner; "
+                               "Wilson"), ("share_shared_victory", "shared_victory", "several winners; Wilson")):
+        k = int(per_game[column].sum())
         low, high = stats.wilson_interval(k, games)
         rows.append((name, k / games, float(low), float(high), how))
-
     if "lead_changes" in per_game.columns:
         mean, low, high = stats.mean_interval(per_game["lead_changes"])
         rows.append(("mean_lead_changes", mean, low, high, "t interval"))
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "how"])
+
+
+def per_game_measures(raw: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (in game order): the per-game quantities the balance measures average.
+
+    `rounds`, `actions` and `lead_changes` where the table has them; `margin`
+    (first minus second score), `decided_by_tiebreak` (top score tied, one
+    winner), `shared_victory` (several winners), `mean_score` (over the seats)
+    and `first_seat_share` (seat 0's win share).
+    """
+    per_game = raw.drop_duplicates("game_id").set_index("game_id").sort_index()
+    out = per_game[[c for c in ("rounds", "actions", "lead_changes") if c in per_game.columns]].copy()
+    scores = raw.pivot(index="game_id", columns="seat", values="score").sort_index().to_numpy()
+    ordered = np.sort(scores, axis=1)
+    out["margin"] = ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else 0.0
+    winners = raw.groupby("game_id")["won"].sum().sort_index().to_numpy()
+    top_tied = (scores == ordered[:, -1:]).sum(axis=1) > 1
+    out["decided_by_tiebreak"] = top_tied & (winners == 1)
+    out["shared_victory"] = winners > 1
+    out["mean_score"] = scores.mean(axis=1)
+    out["first_seat_share"] = win_shares(raw)[0].to_numpy()
+    return out
 
 
 def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -300,7 +314,7 @@ def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFra
     rows = [("skill_gap_vs_random", wins / games - fair, float(low) - fair, float(high) - fair,
              f"{strong} win rate against random minus 1/n; Wilson")]
     if self_play is not None:
-        seats = seat_balance(_per_game(self_play).to_numpy())
+        seats = seat_balance(win_shares(self_play).to_numpy())
         rows.append(("self_play_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
                      seats.gap_high, f"{strong} against itself: best minus worst seat, bias-corrected; "
                      f"{seats.statement}"))

@@ -1,30 +1,81 @@
-"""Rule sensitivity: sample the rule space, then rank the rules by how much they move a metric.
+"""Rule sensitivity: which rules move a metric, by variance-based (Sobol') indices and by regression.
 
-Points are a Latin hypercube over the given ranges (scipy.stats.qmc), so every
-parameter's range is covered evenly even with a few dozen points. The ranking
-is regression-based: standardised regression coefficients (SRC) of the metric
-on the standardised parameters, with t intervals from the least-squares fit,
-and the fit's R^2. Why not Sobol first-order and total indices: they need
-N(d+2) evaluations with N in the hundreds, where a designer can afford a few
-dozen points of a few thousand games each; SRCs are exact for a linear
-response, their intervals are honest about noise, and R^2 says how much of the
-metric's variation a linear model explains (a low R^2 warns that interactions
-or curvature matter and a finer study is needed).
+Variance-based indices (Sobol'): with the rules drawn independently and uniformly
+over their ranges, the metric's variance splits into parts due to each rule alone
+and to rules acting together.
+
+- first-order index S_i: the share of the variance explained by rule i alone
+  (Var E[Y | x_i] / Var Y);
+- total index ST_i: the share that involves rule i at all, alone or with others
+  (1 - Var E[Y | all rules but i] / Var Y). ST_i - S_i is rule i's part in
+  interactions; a rule with ST_i near 0 can be fixed anywhere in its range.
+
+They are estimated from a Saltelli design: two N x d matrices A and B from one
+scrambled Sobol' sequence of 2d dimensions (scipy.stats.qmc), and for each rule
+i the matrix AB_i, A with column i taken from B, N(d+2) points in all, by
+scipy.stats.sobol_indices (Saltelli 2010 first-order, Jansen total estimators)
+with seeded BCa bootstrap intervals over the N rows. Integer rules map a uniform
+u to low + floor(u (high - low + 1)), so each value is equally likely.
+
+A simulated metric is measured with noise at each point (a finite number of
+games): Y = f(rules) + e, with e of variance s^2 (from the games within the
+point). The noise is a part of Var Y of its own, the noise share mean(s^2) /
+Var Y, reported beside the indices. It does not bias the first-order numerator
+(the noise of B is independent of A's and AB's), but the Jansen total numerator
+mean((y_A - y_AB)^2) / 2 carries (s_A^2 + s_AB^2) / 2 of it, which would give
+every rule, even one that does nothing, a total index of about the noise share;
+that part is subtracted. So the indices are shares of the observed variance:
+first-order indices, interactions and the noise share add up to 1, and dividing
+an index by 1 - noise share gives its share of the noise-free metric's variance
+(not done here: with much noise that division amplifies the noise). A large
+noise share means the indices are small and uncertain: play more games per
+point.
+
+Standardised regression coefficients (SRC) of the metric on the standardised
+rules, with t intervals and the fit's R^2, are fitted on the 2N points of A and
+B (independent uniform points). They are signed and exact for a linear
+response; when R^2 is low the response is curved or driven by interactions, and
+the SRC ranking can be wrong where the total index is not.
 """
 
 from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 from scipy.stats import qmc
 
+BOOTSTRAP = 999
+LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are not to be trusted
+HIGH_NOISE = 0.3  # above this share of the observed variation from playout noise, the indices are uncertain
 
-def sample_points(ranges: dict[str, tuple[float, float, type]], n: int, seed: int) -> pd.DataFrame:
-    """`n` Latin hypercube points; integer parameters take every value of their range equally often."""
-    sampler = qmc.LatinHypercube(d=len(ranges), rng=np.random.default_rng(seed))
-    unit = sampler.random(n)
-    columns = {}
+
+def _unit_design(d: int, n: int, seed: int) -> np.ndarray:
+    """The N(d+2) x d points of a Saltelli design in the unit cube: A, B, then AB_1 .. AB_d."""
+    if n < 2 or n & (n - 1):
+        raise ValueError(f"the number of base samples must be a power of two, at least 2; got {n}")
+    both = qmc.Sobol(d=2 * d, scramble=True, rng=np.random.default_rng(seed)).random(n)
+    a, b = both[:, :d], both[:, d:]
+    blocks = [a, b]
+    for i in range(d):
+        ab = a.copy()
+        ab[:, i] = b[:, i]
+        blocks.append(ab)
+    return np.vstack(blocks)
+
+
+def design_blocks(names: Sequence[str], n: int) -> list[str]:
+    """The block of each point of a Saltelli design: "A", "B", then "AB:<rule>" for each rule."""
+    return ["A"] * n + ["B"] * n + [f"AB:{name}" for name in names for _ in range(n)]
+
+
+def sobol_design(ranges: dict[str, tuple[float, float, type]], n: int, seed: int) -> pd.DataFrame:
+    """The rule points of a Sobol' study with `n` base samples: a `block` column and one column per rule."""
+    unit = _unit_design(len(ranges), n, seed)
+    columns = {"block": design_blocks(list(ranges), n)}
     for k, (name, (low, high, kind)) in enumerate(ranges.items()):
         if kind is int:
             columns[name] = np.minimum(np.floor(low + unit[:, k] * (high - low + 1)), high).astype(int)
@@ -33,16 +84,101 @@ def sample_points(ranges: dict[str, tuple[float, float, type]], n: int, seed: in
     return pd.DataFrame(columns)
 
 
+def _indices(y_a, y_b, y_ab, v_a, v_b, v_ab) -> np.ndarray:
+    """First-order and total indices with the noise taken out of their numerators, and the noise share.
+
+    `y_a`, `y_b` (..., N) and `y_ab` (..., d, N) are the responses at the points
+    of A, B and AB_1..AB_d (leading axes: bootstrap resamples), `v_*` their
+    Monte Carlo variances. The estimators are scipy.stats.sobol_indices's
+    (Saltelli 2010 first order, Jansen total, both on responses centred on the
+    mean of A and B; tests check the two agree) written over a batch axis, so a
+    bootstrap evaluates every resample at once. Returns an array (2d + 1, ...):
+    first-order, total, noise share. All are shares of the observed variance;
+    where it is 0 they are NaN.
+    """
+    both = np.concatenate([y_a, y_b], axis=-1)
+    centre = both.mean(axis=-1, keepdims=True)
+    f_a, f_b, f_ab = y_a - centre, y_b - centre, y_ab - centre[..., None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        variance = np.where(both.var(axis=-1) > 0, both.var(axis=-1), np.nan)
+        first = np.mean(f_b[..., None, :] * (f_ab - f_a[..., None, :]), axis=-1) / variance[..., None]
+        # the squared difference of two noisy points carries both points' noise: take it out
+        total = (0.5 * np.mean((f_a[..., None, :] - f_ab) ** 2 - v_a[..., None, :] - v_ab, axis=-1)
+                 / variance[..., None])
+        share = np.concatenate([v_a, v_b], axis=-1).mean(axis=-1) / variance
+    return np.concatenate([np.moveaxis(first, -1, 0), np.moveaxis(total, -1, 0), share[None]], axis=0)
+
+
+def indices_table(y, noise, n: int, names: Sequence[str], seed: int = 0,
+                  confidence: float = 0.95) -> pd.DataFrame:
+    """Sobol' indices with BCa bootstrap intervals from responses at the points of a Saltelli design.
+
+    `y` and `noise` (each point's Monte Carlo variance; zeros for an exact
+    response) are in design order (A, B, AB_1 .. AB_d, `n` points each). The
+    bootstrap resamples the design's rows (row j of A, B and every AB_i
+    together; scipy.stats.bootstrap, seeded). Returns one row per rule:
+    parameter, first_order, first_low, first_high, total, total_low, total_high,
+    noise_share (the same on every row).
+    """
+    d = len(names)
+    y, noise = (np.asarray(x, dtype=float).reshape(d + 2, n) for x in (y, noise))
+
+    def statistic(idx, axis=-1):
+        take = y[:, idx.astype(int)], noise[:, idx.astype(int)]  # (d + 2, ..., rows)
+        parts = [np.moveaxis(x, 0, -2) for x in take]  # (..., d + 2, rows)
+        return _indices(parts[0][..., 0, :], parts[0][..., 1, :], parts[0][..., 2:, :],
+                        parts[1][..., 0, :], parts[1][..., 1, :], parts[1][..., 2:, :])
+
+    point = statistic(np.arange(n))
+    low = high = np.full(point.shape, np.nan)
+    if not np.isnan(point).any():
+        with warnings.catch_warnings():  # a degenerate bootstrap distribution gives NaN, said by the NaN
+            warnings.simplefilter("ignore")
+            ci = stats.bootstrap((np.arange(n),), statistic, vectorized=True, method="BCa", n_resamples=BOOTSTRAP,
+                                 confidence_level=confidence, rng=np.random.default_rng(seed)).confidence_interval
+        low, high = ci.low, ci.high
+    return pd.DataFrame({
+        "parameter": list(names),
+        "first_order": point[:d], "first_low": low[:d], "first_high": high[:d],
+        "total": point[d:2 * d], "total_low": low[d:2 * d], "total_high": high[d:2 * d],
+        "noise_share": point[-1],
+    })
+
+
+def variance_indices(func: Callable[[np.ndarray], np.ndarray], bounds: Sequence[tuple[float, float]], n: int,
+                     seed: int = 0, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """First-order and total Sobol' indices of `func` with 95% bootstrap intervals.
+
+    `func` maps an (m, d) array of points to m responses; the parameters are
+    independent and uniform within `bounds` (one (low, high) per parameter).
+    `n` base samples (a power of two) cost n(d + 2) evaluations. Returns one row
+    per parameter: parameter, first_order, first_low, first_high, total,
+    total_low, total_high.
+    """
+    bounds = np.asarray(bounds, dtype=float)
+    d = len(bounds)
+    names = list(names) if names is not None else [f"x{i + 1}" for i in range(d)]
+    if len(names) != d:
+        raise ValueError(f"{len(names)} names for {d} parameters")
+    points = bounds[:, 0] + _unit_design(d, n, seed) * (bounds[:, 1] - bounds[:, 0])
+    y = np.asarray(func(points), dtype=float).reshape(-1)
+    if y.shape != (len(points),):
+        raise ValueError(f"func returned {y.size} responses for {len(points)} points")
+    return indices_table(y, np.zeros_like(y), n, names, seed).drop(columns="noise_share")
+
+
 def rank_parameters(design: pd.DataFrame, params: list[str], metric: str) -> pd.DataFrame:
     """SRC of each parameter on `metric` with a 95% t interval and p-value, strongest first."""
     x = design[params].to_numpy(dtype=float)
     y = design[metric].to_numpy(dtype=float)
     ok = ~np.isnan(y)
     x, y = x[ok], y[ok]
-    sx, sy = x.std(axis=0, ddof=1), y.std(ddof=1)
+    n = len(y)
+    sx = x.std(axis=0, ddof=1) if n > 1 else np.zeros(len(params))
+    sy = y.std(ddof=1) if n > 1 else 0.0
     varied = sx > 0
     rows = []
-    n, d = len(y), int(varied.sum())
+    d = int(varied.sum())
     if n > d + 1 and sy > 0 and d:
         z = (x[:, varied] - x[:, varied].mean(axis=0)) / sx[varied]
         zy = (y - y.mean()) / sy
@@ -59,28 +195,86 @@ def rank_parameters(design: pd.DataFrame, params: list[str], metric: str) -> pd.
             p = 2 * stats.t.sf(abs(b / s), dof) if s > 0 else 0.0
             rows.append({"metric": metric, "parameter": name, "src": b, "ci_low": b - t * s, "ci_high": b + t * s,
                          "p_value": p, "r2": r2})
-    for name in np.array(params)[~varied]:
-        rows.append({"metric": metric, "parameter": name, "src": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                     "p_value": np.nan, "r2": np.nan})
+    done = {row["parameter"] for row in rows}
+    for name in params:
+        if name not in done:
+            rows.append({"metric": metric, "parameter": name, "src": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                         "p_value": np.nan, "r2": np.nan})
     table = pd.DataFrame(rows, columns=["metric", "parameter", "src", "ci_low", "ci_high", "p_value", "r2"])
     table["rank"] = table["src"].abs().rank(ascending=False, method="min")
     return table.sort_values("rank", ignore_index=True, na_position="last")
 
 
+def rank_rules(design: pd.DataFrame, params: list[str], metric: str, noise, seed: int = 0) -> pd.DataFrame:
+    """One metric measured at the points of `sobol_design`: rules ranked by total index, with SRC beside it.
+
+    `design` holds the `block` column, the rules and the metric; `noise` each
+    point's Monte Carlo variance of the metric. SRCs are fitted on the A and B
+    points only. Columns: metric, parameter, rank, total (with total_low,
+    total_high), first_order (first_low, first_high), src (src_low, src_high),
+    r2, noise_share.
+    """
+    n = int((design["block"] == "A").sum())
+    sobol = indices_table(design[metric], noise, n, params, seed)
+    src = rank_parameters(design[design["block"].isin(["A", "B"])], params, metric)
+    src = src.rename(columns={"ci_low": "src_low", "ci_high": "src_high"})[
+        ["parameter", "src", "src_low", "src_high", "r2"]]
+    table = sobol.merge(src, on="parameter")
+    table.insert(0, "metric", metric)
+    table.insert(2, "rank", table["total"].rank(ascending=False, method="min"))
+    columns = ["metric", "parameter", "rank", "total", "total_low", "total_high", "first_order", "first_low",
+               "first_high", "src", "src_low", "src_high", "r2", "noise_share"]
+    return table[columns].sort_values("rank", ignore_index=True, na_position="last")
+
+
+def reading(ranking: pd.DataFrame, games: int) -> str:
+    """A plain reading of one metric's ranking (`rank_rules`): whether SRC can be trusted and whether noise is large."""
+    r2 = ranking["r2"].dropna()
+    noise = ranking["noise_share"].dropna()
+    if ranking["total"].isna().all():
+        why = (f"playout noise is {noise.iloc[0]:.0%} of the variation between rule points"
+               if len(noise) and noise.iloc[0] >= 1 else "the metric did not vary or was not measured")
+        return f"WARNING: no ranking: {why}"
+    parts = [f"{ranking['parameter'].iloc[0]} ranks first by total index"]
+    if not len(r2):
+        parts.append("no linear fit")
+    elif r2.iloc[0] < LOW_R2:
+        parts.append(f"WARNING: R² = {r2.iloc[0]:.2f} < {LOW_R2}: a linear fit misses much of the variation "
+                     "(curvature, interactions or playout noise); rank by the total index, not by SRC")
+    else:
+        parts.append(f"R² = {r2.iloc[0]:.2f}: a linear fit explains most of the variation, so SRC gives the "
+                     "direction of each effect")
+    share = noise.iloc[0]
+    if share > HIGH_NOISE:
+        parts.append(f"WARNING: playout noise is {share:.0%} of the variation between rule points ({games} games "
+                     "each): the indices are small and uncertain; play more games per point")
+    else:
+        parts.append(f"playout noise is {share:.0%} of the variation between rule points")
+    return "; ".join(parts)
+
+
 def sensitivity_figure(table: pd.DataFrame, metric: str):
-    """Standardised regression coefficients with intervals for one metric."""
+    """Total and first-order indices with intervals for one metric, largest total on top."""
     import matplotlib.pyplot as plt
 
-    part = table[table["metric"] == metric].sort_values("src", key=np.abs)
-    fig, ax = plt.subplots(figsize=(6.5, 0.5 * len(part) + 1.6))
+    part = table[table["metric"] == metric].sort_values("total", na_position="first")
+    fig, ax = plt.subplots(figsize=(6.5, 0.55 * len(part) + 1.8))
     y = np.arange(len(part))
-    ax.barh(y, part["src"], color=np.where(part["src"] >= 0, "#3b75af", "#c0504d"))
-    ax.errorbar(part["src"], y, xerr=[part["src"] - part["ci_low"], part["ci_high"] - part["src"]], fmt="none",
+    total, first = part["total"].to_numpy(dtype=float), part["first_order"].to_numpy(dtype=float)
+    ax.barh(y, np.nan_to_num(total), color="#3b75af", alpha=0.75, label="total index")
+    ax.errorbar(total, y, xerr=[total - part["total_low"], part["total_high"] - total], fmt="none",
                 ecolor="black", capsize=3)
+    ax.errorbar(first, y + 0.2, xerr=[first - part["first_low"], part["first_high"] - first], fmt="o",
+                color="#c0504d", capsize=3, label="first-order index")
     ax.set_yticks(y, part["parameter"])
     ax.axvline(0, color="grey", linewidth=0.8)
-    r2 = part["r2"].dropna()
-    ax.set_title(f"{metric}: standardised effect of each rule" + (f" (R² = {r2.iloc[0]:.2f})" if len(r2) else ""))
-    ax.set_xlabel("standardised regression coefficient (95% interval)")
+    r2, noise = part["r2"].dropna(), part["noise_share"].dropna()
+    title = f"{metric}: share of its variance due to each rule"
+    if len(r2) or len(noise):
+        title += "\n(" + ", ".join(([f"R² of the linear fit {r2.iloc[0]:.2f}"] if len(r2) else [])
+                                   + ([f"noise share {noise.iloc[0]:.0%}"] if len(noise) else [])) + ")"
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("Sobol' index (95% bootstrap interval)")
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
