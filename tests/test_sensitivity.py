@@ -93,7 +93,7 @@ def test_total_index_ranks_a_non_monotone_rule_first_and_srcs_warning_shows():
     assert abs(src["curved"]) < abs(src["linear"])  # SRC alone would rank the wrong rule first
     within_sampling_error(ranking, "total", [0.5556 / 0.6389, 0.0833 / 0.6389])
     assert ranking["r2"].iloc[0] < 0.7 and ranking["noise_share"].iloc[0] == 0
-    assert "WARNING: R²" in reading(ranking, 100)
+    assert "WARNING: R²" in reading(ranking, 100, 256)
 
 
 def test_noise_is_taken_out_of_the_total_index_and_reported():
@@ -110,7 +110,7 @@ def test_noise_is_taken_out_of_the_total_index_and_reported():
     # without the correction x2's total index would be about the noise share
     uncorrected = rank_rules(design, ["x1", "x2"], "metric", np.zeros(len(design))).set_index("parameter")
     assert uncorrected.loc["x2", "total"] > 0.4 > ranking.loc["x2", "total_high"]
-    assert "WARNING: playout noise is" in reading(ranking.reset_index(), 10)
+    assert "WARNING: playout noise is" in reading(ranking.reset_index(), 10, 512)
 
 
 def test_src_recovers_a_linear_driver():

@@ -212,7 +212,7 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
             table[f"{m}_se"] = np.sqrt(noise)
             ranked = rank_rules(table, list(ranges), m, noise, seed=args["design_seed"])
             ranking.append(ranked)
-            readings.append({"metric": m, "reading": reading(ranked, args["games"])})
+            readings.append({"metric": m, "reading": reading(ranked, args["games"], args["points"])})
         table.insert(0, "point", range(len(table)))
         return {"sensitivity": pd.concat(ranking, ignore_index=True), "sensitivity_notes": pd.DataFrame(readings),
                 "design": table}

@@ -51,6 +51,8 @@ from scipy.stats import qmc
 BOOTSTRAP = 999
 LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are not to be trusted
 HIGH_NOISE = 0.3  # above this share of the observed variation from playout noise, the indices are uncertain
+MOSTLY_NOISE = 0.8  # from here on the variation between rule points is hardly more than noise
+FEW_SAMPLES = 8  # with this many base samples or fewer, bootstrap intervals over them are rough
 
 
 def _unit_design(d: int, n: int, seed: int) -> np.ndarray:
@@ -227,8 +229,9 @@ def rank_rules(design: pd.DataFrame, params: list[str], metric: str, noise, seed
     return table[columns].sort_values("rank", ignore_index=True, na_position="last")
 
 
-def reading(ranking: pd.DataFrame, games: int) -> str:
-    """A plain reading of one metric's ranking (`rank_rules`): whether SRC can be trusted and whether noise is large."""
+def reading(ranking: pd.DataFrame, games: int, samples: int) -> str:
+    """A plain reading of one metric's ranking (`rank_rules`) from `samples` base samples of `games` games a point:
+    which rule ranks first, whether SRC can be trusted, whether the noise is large."""
     r2 = ranking["r2"].dropna()
     noise = ranking["noise_share"].dropna()
     if ranking["total"].isna().all():
@@ -245,7 +248,10 @@ def reading(ranking: pd.DataFrame, games: int) -> str:
         parts.append(f"R² = {r2.iloc[0]:.2f}: a linear fit explains most of the variation, so SRC gives the "
                      "direction of each effect")
     share = noise.iloc[0]
-    if share > HIGH_NOISE:
+    if share >= MOSTLY_NOISE:
+        parts.append(f"WARNING: the variation between rule points is mostly playout noise (noise share {share:.2f}, "
+                     f"{games} games each): the ranking means little; play more games per point")
+    elif share > HIGH_NOISE:
         parts.append(f"WARNING: playout noise is {share:.0%} of the variation between rule points ({games} games "
                      "each): the indices are small and uncertain; play more games per point")
     else:
