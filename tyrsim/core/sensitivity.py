@@ -275,7 +275,7 @@ def sensitivity_figure(table: pd.DataFrame, metric: str):
     ax.set_yticks(y, part["parameter"])
     ax.axvline(0, color="grey", linewidth=0.8)
     r2, noise = part["r2"].dropna(), part["noise_share"].dropna()
-    title = f"{metric}: share of its variance due to each rule"
+    title = f"{metric}: share of its observed variance due to each rule"
     if len(r2) or len(noise):
         title += "\n(" + ", ".join(([f"R² of the linear fit {r2.iloc[0]:.2f}"] if len(r2) else [])
                                    + ([f"noise share {noise.iloc[0]:.0%}"] if len(noise) else [])) + ")"
