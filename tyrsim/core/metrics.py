@@ -235,10 +235,10 @@ def _statement(rates: np.ndarray, games: int, p_value: float, gap_high: float) -
             f"against 1/{k} (chi-square p = {p_value:.2g})")
 
 
-def _shown(estimate: float, low: float, high: float, floor: float, ceiling: float) -> float:
-    """A bias-corrected value for a table: inside its interval where there is one, else inside the measure's range."""
+def _shown(estimate: float, low: float, high: float) -> float:
+    """A bias-corrected value for a table: inside its interval where there is one, else inside 0..1."""
     if np.isnan(low):
-        low, high = floor, ceiling
+        low, high = 0.0, 1.0
     return float(np.clip(estimate, low, high))
 
 
@@ -251,10 +251,10 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
     games = len(shares)
     seats = seat_balance(shares, intervals=intervals)
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
-    rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
+    rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high), seats.gap_low,
                  seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
                  "interval: the gaps the chi-square test does not reject"))
-    rows.append(("balance", _shown(seats.balance, seats.balance_low, seats.balance_high, 0.0, 1.0),
+    rows.append(("balance", _shown(seats.balance, seats.balance_low, seats.balance_high),
                  seats.balance_low, seats.balance_high,
                  f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
                  "interval as for the gap"))
@@ -315,7 +315,7 @@ def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFra
              f"{strong} win rate against random minus 1/n; Wilson")]
     if self_play is not None:
         seats = seat_balance(win_shares(self_play).to_numpy())
-        rows.append(("self_play_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high, 0.0, 1.0), seats.gap_low,
+        rows.append(("self_play_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high), seats.gap_low,
                      seats.gap_high, f"{strong} against itself: best minus worst seat, bias-corrected; "
                      f"{seats.statement}"))
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "how"])
