@@ -91,11 +91,11 @@ def test_killed_run_resumes_to_identical_tables(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     store = out / ".store"
     deadline = time.time() + 120
-    while time.time() < deadline and len(list(store.glob("*.pkl"))) < 3:
+    while time.time() < deadline and len(list(store.glob("*.npz"))) < 3:
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    finished = {p.name: p.stat().st_mtime_ns for p in store.glob("*.pkl")}
+    finished = {p.name: p.stat().st_mtime_ns for p in store.glob("*.npz")}
     assert 3 <= len(finished) < 2 * 100  # part of the work, not all of it
     assert not (out / "index.html").exists()  # no half report
 
@@ -113,7 +113,6 @@ seed = 5
 attacker_strength = [3]
 attacker_dice = [2, 6]
 defender_strength = [1]
-defender_dice = [7]
 method = "mc"
 [sweep.args]
 defender_dice = [[7], [3]]
@@ -176,3 +175,88 @@ baseline = {{ max_dice = 30 }}
     rejected = np.mean(np.array(p_values) < 0.05)
     assert rejected <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 200)
     assert np.mean(np.array(p_values) < 0.5) == pytest.approx(0.5, abs=0.15)  # roughly uniform
+
+
+FEW = SCENARIO.replace("fights = 250000", "fights = 1000")  # 2 sweep points x 1 chunk: 2 tasks
+
+
+def test_loky_workers_are_capped_at_the_number_of_tasks(tmp_path, monkeypatch):
+    import joblib
+
+    asked = []
+
+    class Spy(joblib.Parallel):
+        def __init__(self, *args, **kwargs):
+            asked.append(kwargs.get("n_jobs", args[0] if args else None))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(joblib, "Parallel", Spy)
+    run_scenario(load_scenario(write(tmp_path, FEW)), n_jobs=16)
+    assert asked == [2]
+
+
+def test_a_local_dask_cluster_has_no_more_workers_than_tasks(tmp_path, monkeypatch):
+    import dask.distributed
+
+    sizes = []
+
+    class Started(Exception):
+        pass
+
+    def cluster(*args, n_workers=None, **kwargs):
+        sizes.append(n_workers)
+        raise Started
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", cluster)
+    with pytest.raises(Started):
+        run_scenario(load_scenario(write(tmp_path, FEW)), n_jobs=16, backend_name="dask")
+    assert sizes == [2]
+
+
+def test_jobs_has_an_upper_limit(tmp_path):
+    result = CliRunner().invoke(main, ["run", str(write(tmp_path, FEW)), "--jobs", "257", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "--jobs" in result.output and "256" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_malformed_scheduler_is_refused_at_once(tmp_path, monkeypatch):
+    import dask.distributed
+
+    def connect(*args, **kwargs):
+        raise AssertionError("tried to connect")
+
+    monkeypatch.setattr(dask.distributed, "Client", connect)
+    for address in ("nonsense:::x", "tcp://127.0.0.1", "http://127.0.0.1:8786", "tcp://host:99999"):
+        result = CliRunner().invoke(main, ["run", str(write(tmp_path, FEW)), "--backend", "dask", "--scheduler",
+                                           address, "--out", str(tmp_path / "o")])
+        assert result.exit_code == 2, result.output
+        assert "--scheduler" in result.stderr and "Traceback" not in result.output
+        assert result.stderr.strip().splitlines()[-1].startswith("Error: Invalid value for --scheduler:")
+        assert not (tmp_path / "o").exists()
+
+
+def test_an_unreachable_scheduler_is_one_line_after_the_timeout_and_leaves_no_store(tmp_path, monkeypatch):
+    import socket
+
+    from tyrsim.core import sweep
+
+    with socket.socket() as s:  # a port nothing listens on once the socket is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(sweep, "SCHEDULER_TIMEOUT", 1)
+    out = tmp_path / "o"
+    start = time.monotonic()
+    result = CliRunner().invoke(main, ["run", str(write(tmp_path, FEW)), "--backend", "dask", "--scheduler",
+                                       f"tcp://127.0.0.1:{port}", "--out", str(out)])
+    assert time.monotonic() - start < 15
+    assert result.exit_code == 2, result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: Invalid value for --scheduler:") and f"127.0.0.1:{port} within 1 s" in last
+    assert not out.exists()  # no empty store, no folder
+
+
+def test_the_scheduler_help_states_the_timeout():
+    from tyrsim.core.sweep import SCHEDULER_TIMEOUT
+
+    result = CliRunner().invoke(main, ["run", "--help"])
+    assert f"after {SCHEDULER_TIMEOUT} s" in " ".join(result.output.split())

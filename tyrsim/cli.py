@@ -8,7 +8,16 @@ from pathlib import Path
 
 import click
 
-from tyrsim.core.output import atomic_folder, csv_text, json_records, markdown_table, terminal_table
+from tyrsim.core.output import (
+    STORE,
+    OutFolderError,
+    atomic_folder,
+    check_out_folder,
+    csv_text,
+    json_records,
+    markdown_table,
+    terminal_table,
+)
 from tyrsim.core.rules import RuleError
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -67,12 +76,42 @@ def parse_rules(rules_cls, items: tuple[str, ...]):
 
 
 def progress_reporter(total: int, label: str) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
-    """A progress bar on a terminal; nothing when output is piped."""
-    if not sys.stderr.isatty() or total <= 0:
+    """A progress bar on a terminal; elsewhere (a log) a plain line at most every progress.LOG_INTERVAL seconds."""
+    if total <= 0:
         return None, lambda: None
+    if not sys.stderr.isatty():
+        from tyrsim.core.progress import Progress
+
+        meter = Progress(total, label, what=label)
+        return lambda n: meter.update(n, n), meter.close
     bar = click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True, show_percent=True)
     bar.__enter__()
     return bar.update, lambda: bar.__exit__(None, None, None)
+
+
+def out_folder_or_fail(path: Path, *, collection: bool = False) -> Path:
+    """`path` if tyrsim can and may write its output there, else a usage error naming --out."""
+    try:
+        check_out_folder(path, collection=collection)
+    except OutFolderError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
+    return path
+
+
+class OutFolder(click.ParamType):
+    """An --out folder, checked when the command line is read, before any work: see output.check_out_folder."""
+
+    name = "folder"
+
+    def __init__(self, collection: bool = False):
+        self.collection = collection
+
+    def convert(self, value, param, ctx):
+        try:
+            check_out_folder(value, collection=self.collection)
+        except OutFolderError as exc:
+            self.fail(str(exc), param, ctx)
+        return Path(value)
 
 
 @click.group()
@@ -97,7 +136,7 @@ def main() -> None:
               help="Change a rule (repeatable); `tyrsim games` lists them.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How to print the table.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", type=OutFolder(),
               help="Also write odds.csv, odds.md and PNG figures into this folder.")
 def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, method, fights, seed,
            rule_items, fmt, out) -> None:
@@ -158,9 +197,6 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
         click.echo(markdown_table(odds))
 
 
-STORE = ".store"  # the result store inside a report folder
-
-
 def load_or_fail(path: Path):
     from tyrsim.core.scenario import ScenarioError, load_scenario
 
@@ -171,22 +207,27 @@ def load_or_fail(path: Path):
 
 
 def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None, fresh: bool) -> Path:
-    """Run one scenario into `out` and write its report; usage errors for bad input."""
+    """Run one scenario into `out` (finished tasks in OUT/.store) and write its report; usage errors for bad input."""
     import time
 
     from tyrsim.core.report import build_report, write_report
     from tyrsim.core.scenario import ScenarioError
-    from tyrsim.core.sweep import run_scenario
+    from tyrsim.core.sweep import SchedulerError, run_and_build
 
     start = time.perf_counter()
     try:
-        results = run_scenario(scenario, store_folder=out / STORE, fresh=fresh, n_jobs=jobs,
-                               backend_name=backend, scheduler=scheduler)
-        report = build_report(scenario, results, time.perf_counter() - start)
+        report = run_and_build(scenario, lambda results: build_report(scenario, results, time.perf_counter() - start),
+                               store_folder=out / STORE, fresh=fresh, n_jobs=jobs, backend_name=backend,
+                               scheduler=scheduler)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: finished tasks are kept in {out / STORE}; run the same command again "
-                   "to complete the work", err=True)
+        if (out / STORE).is_dir():
+            click.echo(f"\ninterrupted: finished tasks are kept in {out / STORE}; run the same command again "
+                       "to complete the work", err=True)
+        else:
+            click.echo("\ninterrupted before any task finished", err=True)
         sys.exit(130)
+    except SchedulerError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     except ScenarioError as exc:
         raise click.UsageError(str(exc)) from None
     except (ValueError, RuleError) as exc:
@@ -194,24 +235,29 @@ def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None,
     return write_report(report, out)
 
 
+MAX_JOBS = 256  # the most worker processes --jobs may ask for
+
+
 def default_jobs() -> int:
+    """The cores this process may use, at most MAX_JOBS."""
     import os
 
-    return os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(cores or 1, MAX_JOBS)
 
 
-JOBS = click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+JOBS = click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
+                    help=f"Worker processes, 1 to {MAX_JOBS}; never more than there are tasks [default: all cores].")
 
 
 @main.command()
 @click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @JOBS
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Report folder [default: reports/<scenario name>].")
+@click.option("--out", type=OutFolder(), help="Report folder [default: reports/<scenario name>].")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
               help="joblib's local processes, or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); "
-              "without it --backend dask starts a local cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786), given up on "
+              "after 10 s without an answer; without it --backend dask starts a local cluster.")
 @click.option("--fresh", is_flag=True, help="Recompute everything instead of reusing finished tasks.")
 def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     """Run a scenario file and write its report.
@@ -220,21 +266,34 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     interruption completes the work, and a changed scenario recomputes only
     what changed. Same seed, same tables, whatever --jobs or --backend.
     """
-    if scheduler and backend != "dask":
-        raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+    if scheduler is not None:
+        from tyrsim.core.sweep import SchedulerError, check_scheduler
+
+        if backend != "dask":
+            raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+        try:
+            check_scheduler(scheduler)
+        except SchedulerError as exc:
+            raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     scenario = load_or_fail(scenario_file)
-    out = out or Path("reports") / scenario.name
+    out = out_folder_or_fail(out or Path("reports") / scenario.name)
     folder = execute(scenario, out, jobs or default_jobs(), backend, scheduler, fresh)
     click.echo(f"wrote {folder / 'index.html'}")
 
 
 @main.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"), show_default=True,
-              help="Folder for the reports and their index.")
+@click.option("--out", type=OutFolder(collection=True), default="reports", show_default=True,
+              help="Folder for the reports (one folder per scenario) and their index.")
 @click.option("--quick", is_flag=True, help="Cut every scenario's trials (a demo or a test).")
 @JOBS
 def report(out, quick, jobs) -> None:
-    """Run every bundled scenario of the default report and write OUT/index.html linking them."""
+    """Run every bundled scenario of the default report and write OUT/index.html linking them.
+
+    Each scenario is numbered k/N on stderr when it starts and when it finishes (with its time).
+    """
+    import time
+
+    from tyrsim.core.progress import clock_text
     from tyrsim.core.report import write_index
     from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios
 
@@ -243,15 +302,22 @@ def report(out, quick, jobs) -> None:
     # games' own analyses first, then the designer's dashboard; within a section by game, then file name
     sections = list(dict.fromkeys([DEFAULT_SECTION, *(s.section for s in scenarios)]))
     scenarios.sort(key=lambda s: (sections.index(s.section), s.game.title))
+    for scenario in scenarios:  # every folder is checked before the first game is played
+        out_folder_or_fail(out / scenario.name)
     entries = []
-    for scenario in scenarios:
+    start = time.perf_counter()
+    for k, scenario in enumerate(scenarios, 1):
         if quick:
             scenario = scenario.with_trials(scenario.quick_trials)
-        click.echo(f"{scenario.name}: {scenario.title}", err=True)
+        step = f"[{k}/{len(scenarios)}] {scenario.name}"
+        click.echo(f"{step}: {scenario.title}", err=True)
+        began = time.perf_counter()
         execute(scenario, out / scenario.name, jobs or default_jobs(), "loky", None, False)
+        click.echo(f"{step} ... {time.perf_counter() - began:.1f} s", err=True)
         entries.append((scenario.section, scenario.game.title, scenario.name, scenario.title, scenario.description))
     write_index(entries, out)
-    click.echo(f"wrote {out / 'index.html'}")
+    took = time.perf_counter() - start
+    click.echo(f"wrote {out / 'index.html'}: {len(scenarios)} scenarios in {clock_text(took)} ({took:.0f} s)")
 
 
 def game_spec(name: str):
@@ -303,8 +369,7 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 @RULE
 @SEED
 @JOBS
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Write the per-game CSV, the summary tables and figures here.")
+@click.option("--out", type=OutFolder(), help="Write the per-game CSV, the summary tables and figures here.")
 def simulate(game, n_games, policies, players, rule_items, seed, jobs, out) -> None:
     """Play many games of GAME with the given policies and summarise them with intervals."""
     spec = full_game(game)
@@ -364,7 +429,7 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
 @RULE
 @SEED
 @JOBS
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write a report here.")
+@click.option("--out", type=OutFolder(), help="Also write a report here.")
 def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
     """Rate GAME's policies: a round robin in all seat orders, fitted to Bradley-Terry.
 
@@ -397,7 +462,7 @@ def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
 @RULE
 @SEED
 @JOBS
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write a report here.")
+@click.option("--out", type=OutFolder(), help="Also write a report here.")
 def explore(game, params, metrics, points, n_games, policies, players, rule_items, seed, jobs, out) -> None:
     """Which rules matter: vary numeric rules of GAME over ranges and rank their effect on metrics."""
     spec = full_game(game)

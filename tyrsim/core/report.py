@@ -120,7 +120,8 @@ def manifest(report: Report) -> dict[str, Any]:
         "seed": s.seed,
         "points": [
             {"index": r.point.index, "label": r.point.label, "rules": r.point.rules.as_dict(),
-             "args": r.point.args, "trials": r.trials, "half_width": r.half_width, "precision_met": r.met}
+             "args": r.point.args, "trials": r.trials, "half_width": r.half_width, "precision_met": r.met,
+             "data_files_sha256": r.data_files}
             for r in report.results
         ],
         "versions": _versions(),
@@ -177,7 +178,11 @@ tr.sig td{background:#fff3c4;font-weight:600}img{max-width:100%;border:1px solid
 
 
 def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
-    """Write the report folder atomically, with `extra` {file name: text} files; returns its path."""
+    """Write the report folder atomically, with `extra` {file name: text} files; returns its path.
+
+    Files an earlier report wrote into `out` and this one does not (another scenario's tables
+    and figures) are removed; files tyrsim did not write stay (see `output.atomic_folder`).
+    """
     s = report.scenario
     with atomic_folder(out) as folder:
         for name, text in (extra or {}).items():
@@ -252,8 +257,6 @@ def write_index(entries: list[tuple[str, str, str, str, str]], out: Path) -> Non
             body.append("</ul>")
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>tyrsim reports</title><style>{STYLE}</style>"
             f"</head><body>{''.join(body)}</body></html>\n")
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in (("index.md", "\n".join(md) + "\n"), ("index.html", page)):
-        tmp = out / f".{name}.tmp"
-        tmp.write_text(text)
-        tmp.replace(out / name)
+    with atomic_folder(out) as folder:  # replaces the two index files only; each scenario's folder stays
+        (folder / "index.md").write_text("\n".join(md) + "\n")
+        (folder / "index.html").write_text(page)

@@ -5,10 +5,14 @@ Each task is (sweep point, chunk of trials). Its random stream comes from
 analysis's fixed chunk size, so a point's results are the same whatever
 `--jobs`, the backend, or the order tasks finish in.
 
-Each finished task is written at once, atomically, to the result store (a
-folder of pickled DataFrames keyed by a hash of everything that determines the
-task's result). A rerun reuses what is there, so a killed run resumes where it
-stopped, and a changed scenario recomputes only the tasks it changed.
+Each finished task is written at once, atomically, to the result store
+(`tyrsim.core.store`: data-only files that carry their own key and checksum),
+keyed by a hash of everything that determines the task's result, the content
+of every data file it reads included. A rerun reuses what is there, so a
+killed run resumes where it stopped, and a changed scenario or data file
+recomputes only the tasks it changed. A stored table is used only if its
+columns agree with its point's other chunks; tables the analysis cannot build
+from stored results are computed again from scratch, never trusted.
 
 A precision target replaces the fixed trial count: every point starts with one
 chunk; after each round the points whose headline interval is still too wide
@@ -22,25 +26,32 @@ import contextlib
 import hashlib
 import json
 import math
-import os
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 import tyrsim
 from tyrsim.core import stats
+from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng
-from tyrsim.core.scenario import Point, Scenario
+from tyrsim.core.rules import RuleSet
+from tyrsim.core.scenario import Point, Scenario, ScenarioError
+from tyrsim.core.store import STORE_FORMAT, ResultStore
 
 BACKENDS = ("loky", "dask")
-STORE_FORMAT = 1
+SCHEDULER_TIMEOUT = 10  # seconds a Dask scheduler has to answer before --scheduler is blamed
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+T = TypeVar("T")
+
+
+class SchedulerError(Exception):
+    """A Dask scheduler address that is malformed, or where no scheduler answers."""
 
 
 @dataclass(frozen=True)
@@ -59,36 +70,8 @@ class PointResult:
     trials: int
     half_width: float | None = None  # achieved, when a precision target was set
     met: bool | None = None  # whether the precision target was met
-
-
-class ResultStore:
-    """Finished task results in a folder, one file per task, written atomically."""
-
-    def __init__(self, folder: Path | None, *, read: bool = True):
-        self.folder = folder
-        self.read = read  # False: compute everything afresh (results are still stored)
-        if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-
-    def _path(self, key: str) -> Path:
-        assert self.folder is not None
-        return self.folder / f"{key}.pkl"
-
-    def get(self, key: str) -> pd.DataFrame | None:
-        if self.folder is None or not self.read or not self._path(key).exists():
-            return None
-        try:
-            return pd.read_pickle(self._path(key))
-        except Exception:  # a damaged file is recomputed, never trusted
-            return None
-
-    def put(self, key: str, result: pd.DataFrame) -> None:
-        if self.folder is None:
-            return
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-        os.close(fd)
-        result.to_pickle(tmp)
-        os.replace(tmp, self._path(key))
+    stored: int = 0  # chunks read from the result store rather than computed in this run
+    data_files: dict[str, str | None] = field(default_factory=dict)  # SHA-256 of each data file the point read
 
 
 def _jsonable(value: Any) -> Any:
@@ -97,8 +80,60 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: int) -> str:
-    """A hash of everything that determines a task's result."""
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def bundled_data_digest(game: str) -> str:
+    """SHA-256 over the names and bytes of every file in the game package's bundled `data/` folder."""
+    from importlib import resources
+
+    from tyrsim.games import REGISTRY
+
+    try:
+        folder = resources.files(REGISTRY[game]) / "data"
+    except TypeError:  # a game module that is not a package has no data folder
+        return _sha256(b"")
+    digest = hashlib.sha256()
+    pending = [("", folder)] if folder.is_dir() else []
+    while pending:
+        prefix, here = pending.pop()
+        for item in sorted(here.iterdir(), key=lambda i: i.name):
+            if item.is_dir():
+                pending.append((f"{prefix}{item.name}/", item))
+            else:
+                data = item.read_bytes()
+                digest.update(f"{prefix}{item.name} {len(data)}\n".encode())
+                digest.update(data)
+    return digest.hexdigest()
+
+
+def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
+    """Per point: the SHA-256 of the game's bundled data ("bundled") and of each file a data-file rule names.
+
+    A file that cannot be read counts as None; the task itself then reports the file.
+    """
+    bundled = bundled_data_digest(scenario.game.name)
+    files: dict[str, str | None] = {}
+    digests = {}
+    for point in scenario.points:
+        entry: dict[str, str | None] = {"bundled": bundled}
+        for name in point.rules.data_file_rules():
+            path = getattr(point.rules, name)
+            if path:
+                if path not in files:
+                    try:
+                        files[path] = _sha256(Path(path).read_bytes())
+                    except OSError:
+                        files[path] = None
+                entry[name] = files[path]
+        digests[point.index] = entry
+    return digests
+
+
+def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: int,
+             data: Mapping[str, str | None]) -> str:
+    """A hash of everything that determines a task's result; `data` is the point's `data_digests` entry."""
     trials_arg = scenario.analysis.trials
     payload = {
         "store": STORE_FORMAT,
@@ -112,6 +147,7 @@ def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: in
         "count": count,
         "rules": {k: _jsonable(v) for k, v in point.rules.as_dict().items()},
         "args": {k: _jsonable(v) for k, v in point.args.items() if k != trials_arg},
+        "data": dict(data),
     }
     text = json.dumps(payload, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -125,7 +161,7 @@ def chunk_plan(trials: int, chunk_size: int, chunks: int | None = None) -> list[
     return [(c, c * chunk_size, min(chunk_size, trials - c * chunk_size)) for c in range(n)]
 
 
-def run_task(game: str, analysis: str, rules, args: dict, seed: int, point: int, chunk: int, first: int,
+def run_task(game: str, analysis: str, rules: RuleSet, args: dict, seed: int, point: int, chunk: int, first: int,
              count: int) -> tuple[int, int, pd.DataFrame]:
     """Compute one task (in a worker process); the analysis is looked up by name."""
     from tyrsim.games import get_game
@@ -135,96 +171,145 @@ def run_task(game: str, analysis: str, rules, args: dict, seed: int, point: int,
     return point, chunk, result
 
 
-class Progress:
-    """Tasks done, trials per second and time left, on a terminal only."""
-
-    def __init__(self, total_tasks: int, unit: str, enabled: bool | None = None):
-        self.total = total_tasks
-        self.done = 0
-        self.trials = 0
-        self.unit = unit
-        self.start = time.perf_counter()
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-
-    def grow(self, tasks: int) -> None:
-        self.total += tasks
-
-    def update(self, tasks: int, trials: int) -> None:
-        self.done += tasks
-        self.trials += trials
-        if not self.enabled:
-            return
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = self.trials / elapsed
-        left = elapsed / self.done * (self.total - self.done) if self.done else float("nan")
-        eta = "--:--" if math.isnan(left) else f"{int(left // 60):02d}:{int(left % 60):02d}"
-        sys.stderr.write(f"\r  tasks {self.done}/{self.total}  {rate:,.0f} {self.unit}/s  left {eta}   ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
+def check_scheduler(address: str) -> str:
+    """`address` if it reads as a Dask scheduler address ([tcp://]HOST:PORT), else SchedulerError."""
+    scheme, sep, location = address.partition("://")
+    if not sep:
+        scheme, location = "tcp", address
+    host, _, port = location.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address is written in brackets
+        host = host[1:-1]
+    elif ":" in host:
+        host = ""
+    if (scheme not in SCHEDULER_SCHEMES or not host or any(c.isspace() or c in "/[]@" for c in host)
+            or not port.isdigit() or not 1 <= int(port) <= 65535):
+        raise SchedulerError(f"{address!r} is not a scheduler address; write tcp://HOST:PORT, "
+                             "e.g. tcp://127.0.0.1:8786")
+    return address
 
 
-@contextlib.contextmanager
-def backend(name: str, scheduler: str | None, n_jobs: int) -> Iterator[None]:
-    """joblib's loky processes, or a dask.distributed cluster (at `scheduler`, else a local one)."""
-    import joblib
+class Workers:
+    """Where tasks run: joblib's loky processes, or a Dask cluster (at `scheduler`, else a local one).
 
-    if name == "loky":
-        with joblib.parallel_config(backend="loky", n_jobs=n_jobs):
-            yield
-        return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RuntimeError("the dask backend needs the dask extra: pip install 'tyrsim[dask]'") from None
-    if scheduler:
-        client = Client(scheduler, timeout="20s")
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    try:
-        with joblib.parallel_config(backend="dask"):
-            yield
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    Nothing starts before the first task that has to be computed, so a run answered from the
+    store starts no cluster and connects to no scheduler, and no more workers start than there
+    are tasks: loky gets min(n_jobs, tasks) processes per batch, a local Dask cluster
+    min(n_jobs, `most_tasks`) (default: the first batch's size).
+    """
 
+    def __init__(self, backend_name: str, scheduler: str | None, n_jobs: int, most_tasks: int | None = None):
+        if backend_name not in BACKENDS:
+            raise ValueError(f"unknown backend {backend_name!r}; the backends are: {', '.join(BACKENDS)}")
+        if scheduler is not None:
+            check_scheduler(scheduler)
+        self.backend_name = backend_name
+        self.scheduler = scheduler
+        self.n_jobs = max(1, n_jobs)
+        self.most_tasks = most_tasks
+        self._stack = contextlib.ExitStack()
+        self._dask = False
 
-def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, n_jobs: int, backend_name: str,
-             progress: Progress) -> dict[tuple[int, int], pd.DataFrame]:
-    """Results of `tasks`, from the store where finished before, else computed and stored."""
-    from joblib import Parallel, delayed
+    def __enter__(self) -> Workers:
+        return self
 
-    results: dict[tuple[int, int], pd.DataFrame] = {}
-    todo = []
-    for task in tasks:
-        cached = store.get(task.key)
-        if cached is not None:
-            results[(task.point, task.chunk)] = cached
-            progress.update(1, 0)
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def map(self, calls: list) -> Iterator[tuple[int, int, pd.DataFrame]]:
+        """The results of `calls` (joblib delayed run_task calls), in the order they finish."""
+        import joblib
+
+        if self.backend_name == "loky":
+            parallel = joblib.Parallel(n_jobs=min(self.n_jobs, len(calls)), backend="loky",
+                                       return_as="generator_unordered")
         else:
-            todo.append(task)
-    if not todo:
-        return results
+            self._start_dask(len(calls))
+            parallel = joblib.Parallel(n_jobs=-1, return_as="generator")
+        yield from parallel(calls)
+
+    def _start_dask(self, tasks: int) -> None:
+        if self._dask:
+            return
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise RuntimeError("the dask backend needs the dask extra: pip install 'tyrsim[dask]'") from None
+        import joblib
+
+        if self.scheduler:
+            try:
+                client = Client(self.scheduler, timeout=f"{SCHEDULER_TIMEOUT}s")
+            except (OSError, TimeoutError):
+                raise SchedulerError(f"no Dask scheduler answered at {self.scheduler} within {SCHEDULER_TIMEOUT} s; "
+                                     "is `dask scheduler` running there?") from None
+            except ValueError as exc:
+                raise SchedulerError(f"{self.scheduler!r} is not a scheduler address ({exc})") from None
+        else:
+            workers = min(self.n_jobs, self.most_tasks or tasks)
+            cluster = self._stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                             dashboard_address=None))
+            client = Client(cluster)
+        self._stack.enter_context(client)
+        self._stack.enter_context(joblib.parallel_config(backend="dask"))
+        self._dask = True
+
+
+def _schema(table: pd.DataFrame) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), str(dtype)) for name, dtype in table.dtypes.items())
+
+
+def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers: Workers, progress: Progress,
+             done: dict[tuple[int, int], pd.DataFrame], stored: set[tuple[int, int]]) -> None:
+    """Add the results of `tasks` to `done`: from the store where trusted (their ids go to `stored`), else computed.
+
+    A stored table is trusted only if its columns (names and dtypes) are those of a chunk of
+    the same point computed in this run, or, where every chunk of a point comes from the store,
+    if all of them agree; the others are computed again.
+    """
+    from joblib import delayed
+
     points = {p.index: p for p in scenario.points}
-    by_id = {(t.point, t.chunk): t for t in todo}
-    calls = (
-        delayed(run_task)(scenario.game.name, scenario.analysis.name, points[t.point].rules, points[t.point].args,
-                          scenario.seed, t.point, t.chunk, t.first, t.count)
-        for t in todo
-    )
-    order = "generator_unordered" if backend_name == "loky" else "generator"
-    for point, chunk, result in Parallel(n_jobs=n_jobs if backend_name == "loky" else -1, return_as=order)(calls):
-        task = by_id[(point, chunk)]
-        store.put(task.key, result)
-        results[(point, chunk)] = result
-        progress.update(1, task.count)
-    return results
+
+    def compute(todo: list[Task]) -> dict[Task, pd.DataFrame]:
+        by_id = {(t.point, t.chunk): t for t in todo}
+        calls = [delayed(run_task)(scenario.game.name, scenario.analysis.name, points[t.point].rules,
+                                   points[t.point].args, scenario.seed, t.point, t.chunk, t.first, t.count)
+                 for t in todo]
+        fresh = {}
+        for point, chunk, result in (workers.map(calls) if calls else ()):
+            task = by_id[(point, chunk)]
+            store.put(task.key, result)
+            fresh[task] = result
+            progress.update(1, task.count)
+        return fresh
+
+    found: dict[Task, pd.DataFrame] = {}
+    for task in tasks:
+        table = store.get(task.key)
+        if table is not None:
+            found[task] = table
+            progress.skip(1)
+    fresh = compute([t for t in tasks if t not in found])
+
+    produced: dict[int, set] = {}  # point -> column schemas the analysis produced in this run
+    for (point, _), table in done.items():
+        produced.setdefault(point, set()).add(_schema(table))
+    for task, table in fresh.items():
+        produced.setdefault(task.point, set()).add(_schema(table))
+    by_point: dict[int, list[Task]] = {}
+    for task in found:
+        by_point.setdefault(task.point, []).append(task)
+    suspect = []
+    for point, items in by_point.items():
+        schemas = {_schema(found[t]) for t in items}
+        reference = produced.get(point, schemas if len(schemas) == 1 else set())
+        suspect += [t for t in items if _schema(found[t]) not in reference]
+    progress.grow(len(suspect))
+    fresh.update(compute(suspect))
+    for task in tasks:
+        done[(task.point, task.chunk)] = fresh.get(task, found.get(task))
+        if task not in fresh:
+            stored.add((task.point, task.chunk))
 
 
 def _combine(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -239,6 +324,16 @@ def headline_half_width(scenario: Scenario, point: Point, raw: pd.DataFrame, met
     return float(widths.max()) if len(widths) else 0.0
 
 
+class _StoredResultsUnusable(Exception):
+    """Tables could not be made from results that came (at least partly) from the store."""
+
+
+def _recompute_note(store_folder: Path | None, exc: BaseException) -> None:
+    cause = exc.__cause__ if isinstance(exc, _StoredResultsUnusable) and exc.__cause__ else exc
+    sys.stderr.write(f"note: the results stored in {store_folder} could not be made into tables "
+                     f"({type(cause).__name__}: {cause}); computing them again\n")
+
+
 def run_scenario(
     scenario: Scenario,
     *,
@@ -249,52 +344,87 @@ def run_scenario(
     scheduler: str | None = None,
     progress: bool | None = None,
 ) -> list[PointResult]:
-    """Run every sweep point; one PointResult per point, in point order."""
-    if backend_name not in BACKENDS:
-        raise ValueError(f"unknown backend {backend_name!r}; the backends are: {', '.join(BACKENDS)}")
-    store = ResultStore(store_folder, read=not fresh)
+    """Run every sweep point; one PointResult per point, in point order.
+
+    `progress=False` silences the progress line (see `tyrsim.core.progress`).
+    """
+    most = None
+    if scenario.precision is not None:
+        most = len(scenario.points) * math.ceil(scenario.precision.max_trials / scenario.analysis.chunk_size)
+    with Workers(backend_name, scheduler, n_jobs, most) as workers:
+        store = ResultStore(store_folder, read=not fresh)
+        try:
+            return _run(scenario, store, workers, progress is not False)
+        except _StoredResultsUnusable as exc:
+            _recompute_note(store_folder, exc)
+            return _run(scenario, ResultStore(store_folder, read=False), workers, progress is not False)
+
+
+def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], **options: Any) -> T:
+    """`build(run_scenario(scenario, **options))`; if building fails on results read from the store,
+    they are not trusted: the run is made again without reading the store, and built from that."""
+    results = run_scenario(scenario, **options)
+    try:
+        return build(results)
+    except ScenarioError:
+        raise  # the scenario asks for something the analysis does not make: not the store's doing
+    except Exception as exc:
+        if not any(r.stored for r in results):
+            raise
+        _recompute_note(options.get("store_folder"), exc)
+    return build(run_scenario(scenario, **{**options, "fresh": True}))
+
+
+def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -> list[PointResult]:
     analysis = scenario.analysis
     size = analysis.chunk_size
+    digests = data_digests(scenario)
+    done: dict[tuple[int, int], pd.DataFrame] = {}
+    stored: set[tuple[int, int]] = set()
 
     def tasks_for(point: Point, trials: int, chunks: int | None = None) -> list[Task]:
-        return [Task(point.index, c, first, count, task_key(scenario, point, c, first, count))
+        return [Task(point.index, c, first, count, task_key(scenario, point, c, first, count, digests[point.index]))
                 for c, first, count in chunk_plan(trials, size, chunks)]
 
-    with backend(backend_name, scheduler, n_jobs):
-        if scenario.precision is None:
-            plan = {p.index: tasks_for(p, scenario.trials(p)) for p in scenario.points}
-            meter = Progress(sum(len(t) for t in plan.values()), analysis.trial_unit, progress)
-            done = _execute(scenario, [t for ts in plan.values() for t in ts], store, n_jobs, backend_name, meter)
-            meter.close()
-            return [
-                PointResult(p, _combine([done[(p.index, t.chunk)] for t in plan[p.index]]),
-                            sum(t.count for t in plan[p.index]))
-                for p in scenario.points
-            ]
+    def result(point: Point, chunks: int, trials: int, **extra: Any) -> PointResult:
+        return PointResult(point, _combine([done[(point.index, c)] for c in range(chunks)]), trials,
+                           stored=sum((point.index, c) in stored for c in range(chunks)),
+                           data_files=digests[point.index], **extra)
 
-        target = scenario.precision
-        max_chunks = math.ceil(target.max_trials / size)
-        chunks = {p.index: 1 for p in scenario.points}
-        finished: dict[int, PointResult] = {}
-        done: dict[tuple[int, int], pd.DataFrame] = {}
-        meter = Progress(0, analysis.trial_unit, progress)
-        while len(finished) < len(scenario.points):
-            active = [p for p in scenario.points if p.index not in finished]
-            wanted = [t for p in active for t in tasks_for(p, target.max_trials, chunks[p.index])
-                      if (t.point, t.chunk) not in done]
-            meter.grow(len(wanted))
-            done.update(_execute(scenario, wanted, store, n_jobs, backend_name, meter))
-            for p in active:
-                parts = [done[(p.index, c)] for c in range(chunks[p.index])]
-                raw = _combine(parts)
-                trials = sum(count for _, _, count in chunk_plan(target.max_trials, size, chunks[p.index]))
-                width = headline_half_width(scenario, p, raw, target.metric)
-                if width <= target.half_width or chunks[p.index] >= max_chunks:
-                    finished[p.index] = PointResult(p, raw, trials, width, width <= target.half_width)
-                else:
-                    chunks[p.index] = min(2 * chunks[p.index], max_chunks)
+    if scenario.precision is None:
+        plan = {p.index: tasks_for(p, scenario.trials(p)) for p in scenario.points}
+        meter = Progress(sum(len(t) for t in plan.values()), analysis.trial_unit, enabled=show)
+        _execute(scenario, [t for ts in plan.values() for t in ts], store, workers, meter, done, stored)
         meter.close()
-        return [finished[p.index] for p in scenario.points]
+        return [result(p, len(plan[p.index]), sum(t.count for t in plan[p.index])) for p in scenario.points]
+
+    target = scenario.precision
+    max_chunks = math.ceil(target.max_trials / size)
+    chunks = {p.index: 1 for p in scenario.points}
+    finished: dict[int, PointResult] = {}
+    meter = Progress(0, analysis.trial_unit, enabled=show)
+    while len(finished) < len(scenario.points):
+        active = [p for p in scenario.points if p.index not in finished]
+        wanted = [t for p in active for t in tasks_for(p, target.max_trials, chunks[p.index])
+                  if (t.point, t.chunk) not in done]
+        meter.grow(len(wanted))
+        _execute(scenario, wanted, store, workers, meter, done, stored)
+        for p in active:
+            trials = sum(count for _, _, count in chunk_plan(target.max_trials, size, chunks[p.index]))
+            outcome = result(p, chunks[p.index], trials)
+            try:
+                width = headline_half_width(scenario, p, outcome.raw, target.metric)
+            except Exception as exc:
+                if outcome.stored:
+                    raise _StoredResultsUnusable() from exc
+                raise
+            if width <= target.half_width or chunks[p.index] >= max_chunks:
+                outcome.half_width, outcome.met = width, width <= target.half_width
+                finished[p.index] = outcome
+            else:
+                chunks[p.index] = min(2 * chunks[p.index], max_chunks)
+    meter.close()
+    return [finished[p.index] for p in scenario.points]
 
 
 def comparison_table(scenario: Scenario, results: list[PointResult]) -> pd.DataFrame:

@@ -1,0 +1,135 @@
+"""Feedback on long work: a live line on a terminal, a plain line now and then in a log, k/N in `report`."""
+
+import io
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core import progress
+from tyrsim.core.progress import Progress, clock_text
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_log_gets_a_plain_line_at_most_every_interval():
+    clock, log = Clock(), io.StringIO()
+    meter = Progress(40, "games", stream=log, clock=clock)
+    for _ in range(40):
+        clock.now += 3  # a task every 3 s: 120 s in all
+        meter.update(1, 250)
+    meter.close()
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue()
+    assert len(lines) == 4  # at 30, 60, 90 and 120 s
+    assert lines[0] == "  tasks 10/40, 83 games/s, about 01:30 left"
+    assert lines[-1] == "  tasks 40/40, 83 games/s, about 00:00 left"
+
+
+def test_short_work_in_a_log_prints_nothing():
+    clock, log = Clock(), io.StringIO()
+    meter = Progress(5, "games", stream=log, clock=clock)
+    for _ in range(5):
+        clock.now += 5
+        meter.update(1, 10)
+    meter.close()
+    assert log.getvalue() == ""
+
+
+def test_a_terminal_gets_the_line_redrawn_after_every_step_and_silence_when_disabled():
+    clock, screen = Clock(), Terminal()
+    meter = Progress(2, "fights", stream=screen, clock=clock)
+    clock.now += 1
+    meter.update(1, 100)
+    clock.now += 1
+    meter.update(1, 100)
+    meter.close()
+    assert screen.getvalue() == ("\r  tasks 1/2, 100 fights/s, about 00:01 left   "
+                                 "\r  tasks 2/2, 100 fights/s, about 00:00 left   \n")
+    quiet = Terminal()
+    meter = Progress(2, "fights", stream=quiet, clock=clock, enabled=False)
+    meter.update(2, 200)
+    meter.close()
+    assert quiet.getvalue() == ""
+
+
+def test_clock_text():
+    assert clock_text(80) == "01:20"
+    assert clock_text(3 * 3600 + 62) == "3:01:02"
+    assert clock_text(float("nan")) == "--:--"
+
+
+SCENARIO = """
+game = "tyranno-ex"
+analysis = "combat"
+seed = 1
+default_report = true
+title = "{title}"
+[args]
+attacker_strength = [3]
+attacker_dice = [2]
+defender_strength = [1]
+defender_dice = [7]
+method = "mc"
+fights = 1000
+[sweep.rules]
+tie_rule = ["reroll", "defender"]
+"""
+
+
+def test_run_and_combat_print_plain_progress_lines_in_a_log(tmp_path, monkeypatch):
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)  # instead of waiting 30 s
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.format(title="t"))
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "o"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  tasks 2/2, [\d,]+ fights/s, about 00:00 left$", result.stderr, re.M), result.stderr
+    result = CliRunner().invoke(main, ["combat", "--attacker-strength", "3", "--attacker-dice", "2",
+                                       "--defender-strength", "1", "--defender-dice", "7", "--method", "mc",
+                                       "--fights", "100000", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  fights 100,000/100,000, [\d,]+ fights/s, about 00:00 left$", result.stderr, re.M)
+    assert "\r" not in result.stderr
+
+
+def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypatch):
+    import tyrsim.core.scenario
+
+    files = []
+    for name in ("first", "second"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(SCENARIO.format(title=f"The {name} one"))
+        files.append(path)
+    monkeypatch.setattr(tyrsim.core.scenario, "bundled_scenarios", lambda: files)
+    out = tmp_path / "reports"
+    result = CliRunner().invoke(main, ["report", "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == "[1/2] first: The first one"
+    assert re.fullmatch(r"\[1/2\] first \.\.\. \d+\.\d s", lines[1])
+    assert lines[2] == "[2/2] second: The second one"
+    assert re.fullmatch(r"\[2/2\] second \.\.\. \d+\.\d s", lines[3])
+    summary = result.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(rf"wrote {re.escape(str(out / 'index.html'))}: 2 scenarios in \d\d:\d\d \(\d+ s\)", summary)
+    assert Path(out / "index.html").exists()
+
+
+def test_steps_read_from_the_store_do_not_shorten_the_time_left():
+    clock, log = Clock(), io.StringIO()
+    meter = Progress(20, "games", stream=log, clock=clock)
+    meter.skip(10)  # half the tasks were stored: no time at all
+    clock.now += 30
+    meter.update(2, 100)  # 2 tasks in 30 s: the other 8 need 2 minutes
+    assert log.getvalue() == "  tasks 12/20, 3 games/s, about 02:00 left\n"
