@@ -197,6 +197,7 @@ def test_stored_results_the_analysis_cannot_make_tables_from_are_recomputed(fres
     assert tables(out) == fresh
 
 
+@pytest.mark.slow
 def test_a_changed_data_file_is_a_changed_task(tmp_path):
     """Editing the user's markers file makes a rerun into the same folder recompute (a new process each run,
     as a user would)."""
@@ -243,3 +244,20 @@ def test_every_key_covers_the_bundled_data_and_each_data_file_rule(tmp_path, mon
     assert digest["bundled"] == bundled_data_digest("tyranno-ex") and digest["deck_file"]
     deck.write_text(deck.read_text() + "\n# an edit\n")
     assert data_digests(load_scenario(write(tmp_path, text, "t.toml")))[0]["deck_file"] != digest["deck_file"]
+
+
+def test_a_run_that_fails_before_any_task_finishes_leaves_no_store(tmp_path, dice_game, monkeypatch):
+    import dataclasses
+
+    from tyrsim.core.rules import RuleError
+
+    def unreadable(*args, **kwargs):
+        raise RuleError("rule 'board': board.toml: cannot read the file (Permission denied)")
+
+    monkeypatch.setitem(dice_game.analyses, "game",
+                        dataclasses.replace(dice_game.analyses["game"], run=unreadable))
+    path = write(tmp_path, 'game = "dice"\nanalysis = "game"\nseed = 1\n[args]\ngames = 10\n', "dice.toml")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 2 and "cannot read the file" in result.output
+    assert not out.exists()
