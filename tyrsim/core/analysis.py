@@ -9,6 +9,7 @@ own generator, and concatenates the chunks in index order before `tables`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -80,6 +81,8 @@ class Param:
             raise bad
         if self.choices and value not in self.choices:
             raise bad
+        if isinstance(value, float) and not math.isfinite(value):
+            raise bad  # nan passes every comparison with a bound; inf is no count or size
         if isinstance(value, int | float) and not isinstance(value, bool):
             if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
                 raise bad
@@ -135,6 +138,12 @@ class Analysis:
     count: Callable[[Mapping[str, Any]], int] | None = None
     metrics: Mapping[str, Metric] = field(default_factory=dict)
     headline: str | None = None  # the metric a precision target is set on
+    # validate(args) raises ArgumentError for combinations of arguments no single Param rules out (a size limit)
+    validate: Callable[[Mapping[str, Any]], None] | None = None
+    # outputs(args) -> (table names, figure names) the run makes, so a scenario's [report] names are checked
+    # before running; None: known only after a run. (A figure of no data is left out: combat draws none when
+    # no matchup can end.)
+    outputs: Callable[[Mapping[str, Any]], tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -157,4 +166,6 @@ class Analysis:
         args = {p.name: p.default for p in self.params}
         for name, value in given.items():
             args[name] = self.param(name).check(value)
+        if self.validate is not None:
+            self.validate(args)
         return args

@@ -71,6 +71,7 @@ def _score(by: str):
     return compute
 
 
+GAME_TABLES = ("by_policy", "by_seat", "balance", "counters")  # the tables every `game` analysis makes
 GAME_METRICS = {
     "win_rate": Metric("proportion", ("policy",), _proportion("policy"), "share of games won by each policy"),
     "mean_score": Metric("mean", ("policy",), _score("policy"), "mean final score of each policy"),
@@ -106,12 +107,14 @@ def game_analysis(
     extra_params: tuple[Param, ...] = (),
     extra_tables: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]] | None = None,
     extra_figures: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, Any]] | None = None,
+    extra_outputs: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
     default_games: int = 2000,
 ) -> Analysis:
     """The `game` analysis for the registered game `game_name`.
 
     Its arguments are `policies` (one per seat: the list's length is the player
-    count) and `games`, plus `extra_params`.
+    count) and `games`, plus `extra_params`. `extra_outputs` names the tables and
+    figures `extra_tables` and `extra_figures` make.
     """
 
     def run(rules: Any, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -157,4 +160,5 @@ def game_analysis(
         chunk_size=GAMES_PER_CHUNK * 4,
         metrics=GAME_METRICS,
         headline="win_rate",
+        outputs=lambda args: (GAME_TABLES + extra_outputs[0], extra_outputs[1]),
     )

@@ -17,13 +17,16 @@ Every problem is a `ScenarioError` naming the file, the key path and what is all
 from __future__ import annotations
 
 import itertools
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tyrsim.core.analysis import Analysis, ArgumentError
+from tyrsim.core.datafile import DataFileError, read_text
 from tyrsim.core.game import GameSpec
+from tyrsim.core.limits import MAX_POINTS, MAX_TOTAL_TRIALS, MAX_TRIALS
 from tyrsim.core.rng import MAX_SEED
 from tyrsim.core.rules import RuleError, RuleSet
 
@@ -128,18 +131,30 @@ def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
     shown = str(path)
     if text is None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScenarioError(f"{shown}: cannot read the file ({exc.strerror})") from None
+            text = read_text(path)  # a regular UTF-8 file of sane size: /dev/zero or a FIFO is refused, not read
+        except DataFileError as exc:
+            raise ScenarioError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{shown}: not valid TOML: {exc}") from None
-    return scenario_from_data(data, shown, text)
+    return scenario_from_data(data, shown, text, folder=path.parent)
 
 
-def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scenario:
-    """Validate a scenario given as a table (as read from TOML); `shown` names it in errors."""
+def _beside(folder: Path | None, value: Any) -> Any:
+    """A data-file rule's value as the run reads it: a relative path is relative to the scenario's folder
+    (made absolute, so it names the same file whatever the current folder is when it is read)."""
+    if folder is None or not isinstance(value, str) or not value or Path(value).is_absolute():
+        return value
+    return str((folder / value).absolute())
+
+
+def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder: Path | None = None) -> Scenario:
+    """Validate a scenario given as a table (as read from TOML); `shown` names it in errors.
+
+    `folder` is the scenario file's folder, against which relative data-file paths in [rules] and
+    [sweep.rules] are resolved (None: they stay relative to the current folder, as on the command line).
+    """
     from tyrsim.games import UnknownGame, game_names, get_game
 
     def fail(key: str, message: str):
@@ -164,8 +179,16 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
     if not 0 <= seed <= MAX_SEED:
         fail("seed", f"{seed} is out of range; a seed is an integer from 0 to {MAX_SEED}")
 
+    file_rules = set(game.rules.data_file_rules())
+    for kind in ("rules", "args"):
+        for key in data.get("sweep", {}).get(kind, {}):
+            if key in data.get(kind, {}):
+                fail(f"sweep.{kind}.{key}", f"also set in [{kind}]; give it once: in [{kind}] for every point "
+                     f"or in [sweep.{kind}] to vary it")
     try:
-        base_rules = game.rules.from_overrides(data.get("rules", {}))
+        base_rules = game.rules.from_overrides(
+            {k: _beside(folder, v) if k in file_rules else v for k, v in data.get("rules", {}).items()}
+        )
     except RuleError as exc:
         fail("rules", str(exc))
     base_args = data.get("args", {})
@@ -188,10 +211,14 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
                 fail(where, "lists a value twice")
             sweep[f"{kind}.{key}"] = values
 
+    size = math.prod(len(values) for values in sweep.values())
+    if size > MAX_POINTS:
+        fail("sweep", f"{size:,} sweep points (the product of the lists' lengths); at most {MAX_POINTS:,}")
     points = []
     for index, combo in enumerate(itertools.product(*sweep.values())):
         label = dict(zip((k.split(".", 1)[1] for k in sweep), combo, strict=True))
-        rule_values = {k.split(".", 1)[1]: v for k, v in zip(sweep, combo, strict=True) if k.startswith("rules.")}
+        rule_values = {k.split(".", 1)[1]: _beside(folder, v) if k.split(".", 1)[1] in file_rules else v
+                       for k, v in zip(sweep, combo, strict=True) if k.startswith("rules.")}
         arg_values = {k.split(".", 1)[1]: v for k, v in zip(sweep, combo, strict=True) if k.startswith("args.")}
         try:
             rules = base_rules.replace(rule_values)
@@ -233,22 +260,24 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
             fail("precision", f"{analysis.name} is computed exactly; it has no trials to add")
         if "half_width" not in p:
             fail("precision.half_width", "missing; the target half-width of the 95% interval")
-        if not 0 < p["half_width"]:
-            fail("precision.half_width", f"{p['half_width']} must be positive")
+        if not 0 < p["half_width"] < math.inf:  # also refuses nan, which TOML can write
+            fail("precision.half_width", f"{p['half_width']} must be positive and finite")
         metric = p.get("metric", analysis.headline)
         if metric not in analysis.metrics:
             offered = ", ".join(analysis.metrics)
             fail("precision.metric", f"unknown metric {metric!r}; {analysis.name} offers: {offered}")
         max_trials = p.get("max_trials", 100 * analysis.chunk_size)
-        if max_trials < 1:
-            fail("precision.max_trials", f"{max_trials} must be at least 1")
+        if not 1 <= max_trials <= MAX_TRIALS:
+            fail("precision.max_trials", f"{max_trials} is out of range; from 1 to {MAX_TRIALS:,} trials per point")
         precision = Precision(float(p["half_width"]), max_trials, metric)
+    _check_trials(analysis, points, precision, sweep, fail)
 
     report = data.get("report", {})
     for key in ("tables", "figures"):
         for item in report.get(key, []):
             if not isinstance(item, str):
                 fail(f"report.{key}", f"{item!r} is not a string")
+    _check_report_names(analysis, points, precision, report, fail)
     quick = report.get("quick_trials", analysis.quick_trials)
     if quick < 1:
         fail("report.quick_trials", f"{quick} must be at least 1")
@@ -264,6 +293,40 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "") -> Scen
         baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
         figures=report.get("figures"), quick_trials=quick,
     )
+
+
+def _check_trials(analysis: Analysis, points: list[Point], precision: Precision | None,
+                  sweep: dict[str, list[Any]], fail) -> None:
+    """Trials per point and in all within the limits (before a task list is made, let alone run)."""
+    if analysis.trials is None:
+        return
+    if precision is not None:
+        where, counts = "precision.max_trials", [precision.max_trials] * len(points)
+    else:
+        where = f"{'sweep.' if f'args.{analysis.trials}' in sweep else ''}args.{analysis.trials}"
+        counts = [analysis.trial_count(p.args) for p in points]
+    unit = analysis.trial_unit
+    if max(counts) > MAX_TRIALS:
+        fail(where, f"{max(counts):,} {unit} at one sweep point (from the arguments); at most {MAX_TRIALS:,}")
+    if sum(counts) > MAX_TOTAL_TRIALS:
+        fail(where, f"{sum(counts):,} {unit} over {len(points):,} sweep points; at most {MAX_TOTAL_TRIALS:,} in all")
+
+
+def _check_report_names(analysis: Analysis, points: list[Point], precision: Precision | None,
+                        report: dict[str, Any], fail) -> None:
+    """The tables and figures [report] names are ones the analysis makes (when it says which, before running)."""
+    if analysis.outputs is None:
+        return  # known only after a run: the report checks them then
+    made: dict[str, set[str]] = {"tables": {"precision"} if precision is not None else set(), "figures": set()}
+    for point in points:
+        tables, figures = analysis.outputs(point.args)
+        made["tables"].update(tables)
+        made["figures"].update(figures)
+    for key, names in made.items():
+        for name in report.get(key, []):
+            if name not in names:
+                offered = ", ".join(sorted(names)) or "none"
+                fail(f"report.{key}", f"unknown name {name!r}; {analysis.name} makes: {offered}")
 
 
 def bundled_scenarios() -> list[Path]:

@@ -104,6 +104,7 @@ HUNT = Analysis(
     run=_hunt_run,
     tables=_hunt_tables,
     trials=None,
+    outputs=lambda args: (("spaces", "hunt_value"), ()),
 )
 
 
@@ -316,6 +317,7 @@ HERD_GROWTH = Analysis(
         "shortfall": Metric("proportion", ("round",), _shortfall, "share of ranches with an unfed dinosaur"),
     },
     headline="final_herd",
+    outputs=lambda args: (("by_round",), ("herd_by_round",)),
 )
 
 
@@ -386,6 +388,7 @@ GAME = game_analysis(
     default_policies=("hunter", "breeder", "contractor"),
     extra_tables=game_tables,
     extra_figures=game_figures,
+    extra_outputs=(("points_by_source", "activity", "first_player", "bumping"), ("points_by_source",)),
     default_games=600,
 )
 

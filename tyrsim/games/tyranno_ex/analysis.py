@@ -189,6 +189,11 @@ GAME = game_analysis(
     summary="policies play whole games: win rates, points by source, survival, fights, cascades, game length",
     extra_tables=game_tables,
     extra_figures=game_figures,
+    extra_outputs=(
+        ("points_by_source", "card_worth", "survival_by_row", "survival_by_symbols", "fights", "cascades",
+         "game_length", "five_marker"),
+        ("points_by_source", "survival_by_row"),
+    ),
 )
 
 
@@ -408,4 +413,5 @@ SURVIVAL = Analysis(
         ),
     },
     headline="survival",
+    outputs=lambda args: (("survival_in_play",) if args["source"] == "games" else ("survival",), ("survival",)),
 )

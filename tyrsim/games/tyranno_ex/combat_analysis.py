@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.analysis import Analysis, Metric, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.limits import MAX_MATCHUPS
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -168,6 +170,16 @@ def _upsets(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.Data
 
 STRENGTHS = (1, 2, 3, 4, 5, 6)
 DICE = tuple(range(31))
+SIDES = ("attacker_strength", "attacker_dice", "defender_strength", "defender_dice")
+
+
+def check_matchups(args: Mapping[str, Any]) -> None:
+    """At most MAX_MATCHUPS matchups, checked before any is made: the odds table holds a row for each."""
+    count = math.prod(len(args[name]) for name in SIDES)
+    if count > MAX_MATCHUPS:
+        longest = max(SIDES, key=lambda name: len(args[name]))
+        raise ArgumentError(longest, f"argument {longest!r}: {count:,} matchups (the product of the attacker's and "
+                            f"defender's strengths and dice); at most {MAX_MATCHUPS:,}: give fewer values")
 
 COMBAT = Analysis(
     name="combat",
@@ -202,4 +214,6 @@ COMBAT = Analysis(
         ),
     },
     headline="p_attacker_wins",
+    validate=check_matchups,
+    outputs=lambda args: (("odds", "summary"), ("heatmaps", "dice_curve")),
 )

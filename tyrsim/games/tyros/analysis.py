@@ -145,6 +145,11 @@ EMPIRE_SIZES = Analysis(
         "rounds": Metric("mean", ("quantity",), _rounds, "mean number of rounds"),
     },
     headline="p_largest",
+    outputs=lambda args: (
+        ("empire_sizes", "size_distribution", "rank_matrix", "largest_smallest", "tyros_joins", "game_length",
+         "length_distribution"),
+        ("size_histograms", "rank_matrix"),
+    ),
 )
 
 
@@ -192,6 +197,7 @@ GAME = game_analysis(
     default_policies=("planner", "greedy", "random", "planner"),
     extra_tables=points_by_source,
     extra_figures=points_figure,
+    extra_outputs=(("points_by_source",), ("points_by_source",)),
     default_games=400,
 )
 

@@ -214,6 +214,11 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
         summary="expected final score per seat and policy, by source, with symbol rates, margins and game length",
         extra_tables=zoo_tables,
         extra_figures=zoo_figures,
+        extra_outputs=(
+            ("by_policy_and_seat", "points_by_source", "leader_wins", "symbols", "margin_summary",
+             "margin_distribution", "game_length", "rounds_distribution", "first_player", "end_triggers"),
+            ("points_by_source", "margin_distribution"),
+        ),
     )
     return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER})
 
