@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from tyrsim.core.limits import MAX_MATCHUPS, MAX_TRIALS
 from tyrsim.core.output import (
     STORE,
     OutFolderError,
@@ -24,14 +25,18 @@ FORMATS = ("table", "csv", "json", "markdown")
 
 
 class IntSet(click.ParamType):
-    """An integer option given as one value (3), a range (1-6) or a list (0,2,4), or a mix (0,2-4)."""
+    """An integer option given as one value (3), a range (1-6) or a list (0,2,4), or a mix (0,2-4).
+
+    It reads as (low, high) spans, not yet expanded: `values_in_range` checks the bounds first, so
+    1-10000000 is refused without building ten million values.
+    """
 
     name = "values"
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
-        values: list[int] = []
+        spans: list[tuple[int, int]] = []
         try:
             for part in str(value).split(","):
                 part = part.strip()
@@ -40,20 +45,24 @@ class IntSet(click.ParamType):
                     lo, hi = int(low), int(high)
                     if hi < lo:
                         raise ValueError
-                    values.extend(range(lo, hi + 1))
+                    spans.append((lo, hi))
                 else:
-                    values.append(int(part))
+                    spans.append((int(part), int(part)))
         except ValueError:
             self.fail(
                 f"{value!r} is not a value, a range or a list; write e.g. 3, 1-6 or 0,2,4", param, ctx
             )
-        return tuple(dict.fromkeys(values))
+        return tuple(spans)
 
 
-def check_range(option: str, values: tuple[int, ...], low: int, high: int, what: str) -> None:
-    bad = [v for v in values if not low <= v <= high]
-    if bad:
-        raise click.BadParameter(f"{bad[0]} is out of range; {what} must be from {low} to {high}", param_hint=option)
+def values_in_range(option: str, spans: tuple[tuple[int, int], ...], low: int, high: int, what: str
+                    ) -> tuple[int, ...]:
+    """The values of an IntSet option, in order without repeats, once every span lies from `low` to `high`."""
+    for lo, hi in spans:
+        if lo < low or hi > high:
+            bad = lo if lo < low else hi
+            raise click.BadParameter(f"{bad} is out of range; {what} must be from {low} to {high}", param_hint=option)
+    return tuple(dict.fromkeys(v for lo, hi in spans for v in range(lo, hi + 1)))
 
 
 def rule_overrides(items: tuple[str, ...]) -> dict[str, str]:
@@ -63,6 +72,8 @@ def rule_overrides(items: tuple[str, ...]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--rule")
+        if key.strip() in overrides:
+            raise click.BadParameter(f"rule {key.strip()!r} is given twice; give each rule once", param_hint="--rule")
         overrides[key.strip()] = value.strip()
     return overrides
 
@@ -123,14 +134,16 @@ def main() -> None:
 @main.command()
 @click.option("--attacker-strength", type=IntSet(), default="1-6", show_default=True,
               help="Attacker strength die value(s); 1 = no strength die.")
-@click.option("--attacker-dice", type=IntSet(), default="0-30", show_default=True, help="Attacker dice count(s).")
+@click.option("--attacker-dice", type=IntSet(), default="0-30", show_default=True,
+              help=f"Attacker dice count(s), 0 to the max_dice rule (30); at most {MAX_MATCHUPS:,} matchups in all.")
 @click.option("--defender-strength", type=IntSet(), default="1-6", show_default=True,
               help="Defender strength die value(s); 1 = no strength die.")
-@click.option("--defender-dice", type=IntSet(), default="0-30", show_default=True, help="Defender dice count(s).")
+@click.option("--defender-dice", type=IntSet(), default="0-30", show_default=True,
+              help=f"Defender dice count(s), 0 to the max_dice rule (30); at most {MAX_MATCHUPS:,} matchups in all.")
 @click.option("--method", type=click.Choice(["exact", "mc", "both"]), default="exact", show_default=True,
               help="Exact odds, Monte Carlo, or one row of each per matchup.")
-@click.option("--fights", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="Simulated fights per matchup (mc, both).")
+@click.option("--fights", type=click.IntRange(1, MAX_TRIALS), default=10_000, show_default=True,
+              help=f"Simulated fights per matchup (mc, both), at most {MAX_TRIALS:,}.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Seed for mc.")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
               help="Change a rule (repeatable); `tyrsim games` lists them.")
@@ -148,16 +161,25 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
       tyrsim combat --attacker-strength 1-6 --defender-strength 1 --defender-dice 5 --method both
       tyrsim combat --rule tie_rule=defender --format csv > odds.csv
     """
+    from tyrsim.core.analysis import ArgumentError
     from tyrsim.games.tyranno_ex import combat as combat_
-    from tyrsim.games.tyranno_ex.combat_analysis import dice_curve, heatmap_grid, reference_defender
+    from tyrsim.games.tyranno_ex.combat_analysis import check_matchups, dice_curve, heatmap_grid, reference_defender
     from tyrsim.games.tyranno_ex.rules import Rules
 
     rules = parse_rules(Rules, rule_items)
-    check_range("--attacker-strength", attacker_strength, 1, rules.max_strength, "a strength")
-    check_range("--defender-strength", defender_strength, 1, rules.max_strength, "a strength")
-    check_range("--attacker-dice", attacker_dice, 0, rules.max_dice, "a number of dice")
-    check_range("--defender-dice", defender_dice, 0, rules.max_dice, "a number of dice")
-    table = combat_.matchups(attacker_strength, attacker_dice, defender_strength, defender_dice, rules)
+    sides = {
+        "attacker_strength": values_in_range("--attacker-strength", attacker_strength, 1, rules.max_strength,
+                                             "a strength"),
+        "attacker_dice": values_in_range("--attacker-dice", attacker_dice, 0, rules.max_dice, "a number of dice"),
+        "defender_strength": values_in_range("--defender-strength", defender_strength, 1, rules.max_strength,
+                                             "a strength"),
+        "defender_dice": values_in_range("--defender-dice", defender_dice, 0, rules.max_dice, "a number of dice"),
+    }
+    try:
+        check_matchups(sides)
+    except ArgumentError as exc:
+        raise click.BadParameter(str(exc).split(": ", 1)[1], param_hint=f"--{exc.name.replace('_', '-')}") from None
+    table = combat_.matchups(*sides.values(), rules)
 
     parts = []
     if method in ("exact", "both"):
@@ -336,6 +358,9 @@ def seat_policies(spec, policies: tuple[str, ...], players: int | None) -> list[
     if not policies:
         if spec.make_game is None:
             raise click.BadParameter(f"{spec.name} has no full game engine yet", param_hint="GAME")
+        if players is not None and players not in spec.players:  # before a seat list that long is made
+            raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
+                                     param_hint="--players")
         default = spec.analyses["game"].param("policies").default
         count = players or len(default)
         policies = tuple(default[i % len(default)] for i in range(count))
@@ -362,8 +387,8 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 
 @main.command()
 @click.argument("game")
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games to play (seats rotate from game to game).")
+@click.option("--games", "n_games", type=click.IntRange(1, MAX_TRIALS), default=1000, show_default=True,
+              help=f"Games to play (seats rotate from game to game), at most {MAX_TRIALS:,}.")
 @POLICY
 @PLAYERS
 @RULE
@@ -375,9 +400,9 @@ def simulate(game, n_games, policies, players, rule_items, seed, jobs, out) -> N
     spec = full_game(game)
     parse_rules(spec.rules, rule_items)
     texts = seat_policies(spec, policies, players)
-    click.echo(f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
     run_inline(spec, "game", {"policies": texts, "games": n_games}, rule_items, seed, jobs, out,
-               per_game_csv="games.csv")
+               {"policies": "--policy", "games": "--games"}, per_game_csv="games.csv",
+               header=f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
 
 
 def full_game(name: str):
@@ -388,9 +413,10 @@ def full_game(name: str):
 
 
 def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], seed: int, jobs: int | None,
-               out: Path | None, option_names: dict[str, str] | None = None, per_game_csv: str | None = None):
-    """Run one analysis given on the command line: print its tables, write a report to `out` if given
-    (with the raw per-trial rows as `per_game_csv`, if named)."""
+               out: Path | None, option_names: dict[str, str] | None = None, per_game_csv: str | None = None,
+               header: str = ""):
+    """Run one analysis given on the command line: print `header` once it is checked, then its tables;
+    write a report to `out` if given (with the raw per-trial rows as `per_game_csv`, if named)."""
     import time
 
     from tyrsim.core.report import build_report, write_report
@@ -406,6 +432,8 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
         for arg, option in (option_names or {}).items():
             message = message.replace(f"args.{arg}: ", f"{option}: ")
         raise click.UsageError(message) from None
+    if header:
+        click.echo(header)
     if scenario.rules.differences():
         click.echo("rules changed: " + ", ".join(f"{k}={v}" for k, v in scenario.rules.differences().items()))
     start = time.perf_counter()
@@ -424,8 +452,8 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
 @click.argument("game")
 @POLICY
 @click.option("--players", type=click.IntRange(min=2), help="Players at each table [default: the game's most].")
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Games per ordered pairing of two policies.")
+@click.option("--games", "n_games", type=click.IntRange(1, MAX_TRIALS), default=200, show_default=True,
+              help=f"Games per ordered pairing of two policies; at most {MAX_TRIALS:,} games in all.")
 @RULE
 @SEED
 @JOBS
@@ -442,10 +470,10 @@ def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
         raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
                                  param_hint="--players")
     texts = list(policies) or list(spec.policies)
-    click.echo(f"{spec.title}: {len(texts) * (len(texts) - 1)} pairings x {n_games} games at {players}-player "
-               f"tables, seed {seed}")
     run_inline(spec, "rate", {"policies": texts, "players": players, "games": n_games}, rule_items, seed, jobs, out,
-               {"policies": "--policy", "games": "--games"})
+               {"policies": "--policy", "games": "--games"},
+               header=f"{spec.title}: {len(texts) * (len(texts) - 1)} pairings x {n_games} games at {players}-player "
+               f"tables, seed {seed}")
 
 
 @main.command()
@@ -454,9 +482,10 @@ def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
               help="A numeric rule and its range (repeat).")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME",
               help="Metric to rank the rules on (repeat) [default: mean_margin, largest_seat_gap, mean_rounds].")
-@click.option("--points", type=click.IntRange(min=4), default=32, show_default=True, help="Rule points sampled.")
-@click.option("--games", "n_games", type=click.IntRange(min=2), default=500, show_default=True,
-              help="Games per rule point.")
+@click.option("--points", type=click.IntRange(min=4), default=32, show_default=True,
+              help="Base samples N of the Sobol' design, a power of two from 4 to 4096: N x (rules + 2) rule points.")
+@click.option("--games", "n_games", type=click.IntRange(2, MAX_TRIALS), default=500, show_default=True,
+              help=f"Games per rule point; at most {MAX_TRIALS:,} games in all.")
 @POLICY
 @PLAYERS
 @RULE
@@ -467,13 +496,21 @@ def explore(game, params, metrics, points, n_games, policies, players, rule_item
     """Which rules matter: vary numeric rules of GAME over ranges and rank their effect on metrics."""
     spec = full_game(game)
     parse_rules(spec.rules, rule_items)
+    fixed = rule_overrides(rule_items)
+    for text in params:
+        key = text.partition("=")[0].strip()
+        if key in fixed:
+            raise click.BadParameter(f"rule {key!r} is both varied (--param) and fixed (--rule {key}=...); "
+                                     "give it one or the other", param_hint="--param")
     texts = seat_policies(spec, policies, players)
     args = {"params": list(params), "points": points, "games": n_games, "policies": texts}
     if metrics:
         args["metrics"] = list(metrics)
-    click.echo(f"{spec.title}: {points} rule points x {n_games} games, policies {', '.join(texts)}, seed {seed}")
     run_inline(spec, "explore", args, rule_items, seed, jobs, out,
-               {"params": "--param", "metrics": "--metric", "policies": "--policy"})
+               {"params": "--param", "metrics": "--metric", "policies": "--policy", "points": "--points",
+                "games": "--games"},
+               header=f"{spec.title}: {points * (len(params) + 2)} rule points x {n_games} games, policies "
+               f"{', '.join(texts)}, seed {seed}")
 
 
 @main.command()
@@ -525,21 +562,37 @@ def games(game) -> None:
 
 @main.command()
 @click.option("--half-width", type=click.FloatRange(min=0, min_open=True), required=True,
-              help="Target half-width of the 95% interval.")
+              help=f"Target half-width of the 95% interval; one that needs more than {MAX_TRIALS:,} trials is "
+              "refused.")
 @click.option("--p", "p", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Expected proportion (0.5 is the worst case).")
 @click.option("--sd", type=click.FloatRange(min=0, min_open=True), help="Per-trial sd: plan for a mean instead.")
 def plan(half_width, p, sd) -> None:
     """How many trials a target interval half-width needs."""
+    import math
+
     from tyrsim.core import stats
 
-    if sd is not None:
-        click.echo(f"{stats.trials_for_mean(half_width, sd)} trials for a mean with sd {sd} to +/- {half_width}")
-    elif half_width >= 1:
+    # FloatRange lets nan through (it fails no comparison with a bound), and inf where there is no upper bound
+    for option, value, allowed in (("--half-width", half_width, "above 0"), ("--p", p, "from 0 to 1"),
+                                   ("--sd", sd, "above 0")):
+        if value is not None and not math.isfinite(value):
+            raise click.BadParameter(f"{value} is not a finite number; give a number {allowed}", param_hint=option)
+    if sd is None and half_width >= 1:
         raise click.BadParameter(f"{half_width} is not below 1; a proportion's half-width is between 0 and 1",
                                  param_hint="--half-width")
+    try:
+        trials = stats.trials_for_mean(half_width, sd) if sd is not None else stats.trials_for_proportion(half_width, p)
+    except (OverflowError, ZeroDivisionError):  # the count overflows a float: far beyond any cap
+        trials = math.inf
+    if trials > MAX_TRIALS:
+        raise click.BadParameter(f"{half_width:g} needs {'over 10^308' if trials == math.inf else f'{trials:,}'} "
+                                 f"trials, more than the {MAX_TRIALS:,} one sweep point may run; ask for a wider "
+                                 "half-width", param_hint="--half-width")
+    if sd is not None:
+        click.echo(f"{trials} trials for a mean with sd {sd} to +/- {half_width}")
     else:
-        click.echo(f"{stats.trials_for_proportion(half_width, p)} trials for a proportion near {p} to +/- {half_width}")
+        click.echo(f"{trials} trials for a proportion near {p} to +/- {half_width}")
 
 
 if __name__ == "__main__":  # pragma: no cover
