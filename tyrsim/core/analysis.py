@@ -128,6 +128,9 @@ class Analysis:
     run: Callable[[Any, Mapping[str, Any], int, int, np.random.Generator], pd.DataFrame]
     # tables(raw of all chunks, rules, args) -> {table name: DataFrame}
     tables: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]]
+    # outputs(args) -> (table names, figure names) the run makes, so a scenario's [report] names are checked
+    # before running (a figure of no data is left out: combat draws none when no matchup can end)
+    outputs: Callable[[Mapping[str, Any]], tuple[tuple[str, ...], tuple[str, ...]]]
     # figures(tables, rules, args) -> {figure name: matplotlib Figure}
     figures: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, Any]] | None = None
     trials: str | None = None  # the argument holding the trial count; None: computed exactly, one task
@@ -140,10 +143,6 @@ class Analysis:
     headline: str | None = None  # the metric a precision target is set on
     # validate(args) raises ArgumentError for combinations of arguments no single Param rules out (a size limit)
     validate: Callable[[Mapping[str, Any]], None] | None = None
-    # outputs(args) -> (table names, figure names) the run makes, so a scenario's [report] names are checked
-    # before running; None: known only after a run. (A figure of no data is left out: combat draws none when
-    # no matchup can end.)
-    outputs: Callable[[Mapping[str, Any]], tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:

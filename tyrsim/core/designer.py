@@ -150,6 +150,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
             "share of comparisons a policy wins against another",
         )},
         headline="pair_win_rate",
+        outputs=lambda args: (("ratings", "pairwise", "seat_orders"), ("ratings",)),
     )
 
 
@@ -245,4 +246,6 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=4,
         count=lambda args: args["points"] * (len(args["params"]) + 2) * args["games"],
+        outputs=lambda args: (("sensitivity", "sensitivity_notes", "design"),
+                              tuple(f"sensitivity_{m}" for m in args["metrics"])),
     )

@@ -25,7 +25,7 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core.output import atomic_folder, csv_text, markdown_table, text_cells
-from tyrsim.core.scenario import Scenario, ScenarioError
+from tyrsim.core.scenario import Scenario
 from tyrsim.core.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
@@ -74,14 +74,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
             [{**r.point.label, "trials": r.trials, "half_width": r.half_width, "target": scenario.precision.half_width,
               "met": r.met} for r in results]
         )
-    for key, wanted, have in (("tables", scenario.tables, tables), ("figures", scenario.figures, None)):
-        if wanted is None:
-            continue
-        names = set(have) if have is not None else {n.split("__")[0] for n in figures}
-        unknown = [w for w in wanted if w not in names]
-        if unknown:
-            raise ScenarioError(f"{scenario.path}: report.{key}: unknown name {unknown[0]!r}; "
-                                f"this analysis produced: {', '.join(sorted(names)) or 'none'}")
+    # the [report] names were checked against the analysis's declared outputs when the scenario was read
     if scenario.tables is not None:
         order = [*scenario.tables, "precision"]
         tables = {k: tables[k] for k in order if k in tables}

@@ -314,9 +314,7 @@ def _check_trials(analysis: Analysis, points: list[Point], precision: Precision 
 
 def _check_report_names(analysis: Analysis, points: list[Point], precision: Precision | None,
                         report: dict[str, Any], fail) -> None:
-    """The tables and figures [report] names are ones the analysis makes (when it says which, before running)."""
-    if analysis.outputs is None:
-        return  # known only after a run: the report checks them then
+    """The tables and figures [report] names are ones the analysis makes."""
     made: dict[str, set[str]] = {"tables": {"precision"} if precision is not None else set(), "figures": set()}
     for point in points:
         tables, figures = analysis.outputs(point.args)
