@@ -482,9 +482,9 @@ def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
               help="A numeric rule and its range (repeat).")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME",
               help="Metric to rank the rules on (repeat) [default: mean_margin, largest_seat_gap, mean_rounds].")
-@click.option("--points", type=click.IntRange(min=4), default=32, show_default=True,
+@click.option("--points", type=click.IntRange(min=4), default=16, show_default=True,
               help="Base samples N of the Sobol' design, a power of two from 4 to 4096: N x (rules + 2) rule points.")
-@click.option("--games", "n_games", type=click.IntRange(2, MAX_TRIALS), default=500, show_default=True,
+@click.option("--games", "n_games", type=click.IntRange(2, MAX_TRIALS), default=250, show_default=True,
               help=f"Games per rule point; at most {MAX_TRIALS:,} games in all.")
 @POLICY
 @PLAYERS
@@ -493,7 +493,8 @@ def rate(game, policies, players, n_games, rule_items, seed, jobs, out) -> None:
 @JOBS
 @click.option("--out", type=OutFolder(), help="Also write a report here.")
 def explore(game, params, metrics, points, n_games, policies, players, rule_items, seed, jobs, out) -> None:
-    """Which rules matter: vary numeric rules of GAME over ranges and rank their effect on metrics."""
+    """Which rules matter: vary numeric rules of GAME together over their ranges (a Sobol' design) and rank
+    them by total Sobol' index on each metric, with the standardised regression coefficient beside it."""
     spec = full_game(game)
     parse_rules(spec.rules, rule_items)
     fixed = rule_overrides(rule_items)
@@ -583,7 +584,7 @@ def plan(half_width, p, sd) -> None:
                                  param_hint="--half-width")
     try:
         trials = stats.trials_for_mean(half_width, sd) if sd is not None else stats.trials_for_proportion(half_width, p)
-    except (OverflowError, ZeroDivisionError):  # the count overflows a float: far beyond any cap
+    except OverflowError:  # the count is beyond a float: far beyond any cap
         trials = math.inf
     if trials > MAX_TRIALS:
         raise click.BadParameter(f"{half_width:g} needs {'over 10^308' if trials == math.inf else f'{trials:,}'} "
