@@ -66,6 +66,15 @@ def test_sample_sizes():
     assert stats.trials_for_mean(0.1, 2.0) == 1537
     with pytest.raises(ValueError):
         stats.trials_for_proportion(0)
+    for bad in (float("nan"), float("inf")):  # not finite: refused, not a traceback from deeper down
+        with pytest.raises(ValueError):
+            stats.trials_for_proportion(bad)
+        with pytest.raises(ValueError):
+            stats.trials_for_mean(bad, 1.0)
+        with pytest.raises(ValueError):
+            stats.trials_for_mean(0.1, bad)
+    with pytest.raises(OverflowError):  # beyond a float, never a division by zero
+        stats.trials_for_proportion(1e-300)
 
 
 def test_comparisons_without_a_test_have_no_p_value():

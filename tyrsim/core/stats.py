@@ -186,16 +186,22 @@ def holm(p_values) -> np.ndarray:
 
 
 def trials_for_proportion(half_width: float, p: float = 0.5, confidence: float = CONFIDENCE) -> int:
-    """Trials for a proportion's interval half-width (normal approximation; p=0.5 is the worst case)."""
-    if not 0 < half_width < 1:
+    """Trials for a proportion's interval half-width (normal approximation; p=0.5 is the worst case).
+
+    Raises OverflowError when the count is beyond a float (a half-width near 1e-160 or below).
+    """
+    if not 0 < half_width < 1:  # also refuses nan
         raise ValueError(f"half-width must be between 0 and 1, got {half_width}")
     if not 0 <= p <= 1:
         raise ValueError(f"p must be between 0 and 1, got {p}")
-    return max(1, math.ceil(_z(confidence) ** 2 * p * (1 - p) / half_width**2))
+    return max(1, math.ceil((_z(confidence) * math.sqrt(p * (1 - p)) / half_width) ** 2))
 
 
 def trials_for_mean(half_width: float, sd: float, confidence: float = CONFIDENCE) -> int:
-    """Trials for a mean's interval half-width given the per-trial standard deviation."""
-    if half_width <= 0 or sd < 0:
-        raise ValueError("half-width must be positive and sd non-negative")
+    """Trials for a mean's interval half-width given the per-trial standard deviation.
+
+    Raises OverflowError when the count is beyond a float.
+    """
+    if not (0 < half_width < math.inf and 0 <= sd < math.inf):  # also refuses nan
+        raise ValueError(f"half-width must be positive and sd non-negative, both finite; got {half_width}, {sd}")
     return max(2, math.ceil((_z(confidence) * sd / half_width) ** 2))
