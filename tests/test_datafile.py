@@ -122,3 +122,20 @@ def test_a_spaces_file_must_serve_every_player_count(tmp_path):
     with pytest.raises(RuleError, match=r"rule 'spaces_file': .*spaces.toml: no \[\[space\]\] lists 3 in its players; "
                                         r"every player count \(2, 3, 4\) needs its action spaces"):
         DinoRules(spaces_file=str(path))
+
+
+def test_an_edited_data_file_is_read_again_in_the_same_process(tmp_path):
+    # the store keys a task on the file's content; a loader's cache must not hand back the old content
+    from tyrsim.games.zooloretto_duell.cards import load_markers
+
+    bundled = (GAMES / "zooloretto_duell" / "data" / "markers.toml").read_text()
+    path = tmp_path / "markers.toml"
+    path.write_text(bundled)
+    before = load_markers(str(path))
+    assert load_markers(str(path)) is before  # unchanged: served from the cache
+    edited = re.sub(r"points = (\d+)", lambda m: f"points = {int(m.group(1)) + 10}", bundled, count=1)
+    assert edited != bundled
+    path.write_text(edited)
+    os.utime(path, ns=(1, 1))  # a new stamp even on a file system with coarse times
+    after = load_markers(str(path))
+    assert after != before

@@ -10,12 +10,15 @@ because a data file is named by a rule: a bad file is a bad rule value.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import stat
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tyrsim.core.rules import RuleError
 
@@ -76,3 +79,41 @@ def load_data(path: str | Path | None, package: str, bundled: str) -> tuple[str,
         text = resources.files(package).joinpath("data", bundled).read_text(encoding="utf-8")
         return bundled, parse_toml(text, bundled)
     return str(path), parse_toml(read_text(path), str(path))
+
+
+Loader = TypeVar("Loader", bound=Callable[..., Any])
+
+
+def file_stamp(path: str | Path | None) -> tuple[int, int, int] | None:
+    """(modification time in ns, size, inode) of the user's file `path`; None for the bundled file
+    (an empty path) or a file that cannot be read (its loader then reports why)."""
+    if not path:
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
+def data_file_cache(maxsize: int) -> Callable[[Loader], Loader]:
+    """`functools.lru_cache` for a loader whose first argument names a data file, keyed also on the
+    file's stamp: a file edited while tyrsim runs (a notebook, a long-lived worker) is read again,
+    as the result store's task keys, which hash the file's content, expect. A stat per call is
+    cheap beside a game; reading and hashing the file on every call would not be."""
+
+    def decorate(load: Loader) -> Loader:
+        first = next(iter(inspect.signature(load).parameters.values()))
+
+        @functools.lru_cache(maxsize=maxsize)
+        def cached(stamp, *args, **kwargs):
+            return load(*args, **kwargs)
+
+        @functools.wraps(load)
+        def loader(*args, **kwargs):
+            path = args[0] if args else kwargs.get(first.name, first.default)
+            return cached(file_stamp(path), *args, **kwargs)
+
+        return loader  # type: ignore[return-value]
+
+    return decorate

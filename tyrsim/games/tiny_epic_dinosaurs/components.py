@@ -8,10 +8,9 @@ its file and raises `DataFileError` naming the file, the key and what is allowed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, load_data
+from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
 
 RESOURCES = ("leaf", "meat", "supply")
 FOODS = ("leaf", "meat", "either")
@@ -106,7 +105,7 @@ def _dinosaur(source: str, key: str, name: str, entry: dict[str, Any], points: i
     return Dinosaur(name, group, diet["leaf"], diet["meat"], diet["either"], points, unique)
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_dinosaurs(path: str = "") -> tuple[Dinosaur, ...]:
     """The basic dinosaur kinds, in file order."""
     source, data = read_toml(path, "dinosaurs.toml")
@@ -137,7 +136,7 @@ class Contract:
         return f"{self.name}({wants}: {self.points}pt)"
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_contracts(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Contract, ...]:
     """The contract deck; `kinds` are the basic dinosaur names a contract may ask for."""
     source, data = read_toml(path, "contracts.toml")
@@ -203,7 +202,7 @@ def _effect(source: str, key: str, value: Any, kinds: tuple[str, ...]) -> Effect
     return Effect(kind, amount=amount)
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_research(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[ResearchCard, ...]:
     """The research deck; `kinds` are the basic dinosaur names an effect may name."""
     source, data = read_toml(path, "research.toml")
@@ -246,7 +245,7 @@ class Space:
         return " + ".join(got) + (" for " + " + ".join(paid) if paid else "")
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_spaces(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Space, ...]:
     """Every action space of the central boards (all player counts)."""
     source, data = read_toml(path, "spaces.toml")

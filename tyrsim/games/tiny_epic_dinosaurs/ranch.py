@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from operator import itemgetter
 
+from tyrsim.core.datafile import data_file_cache
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml, remember
 
 TERRAIN = {"G": "grass", "M": "mountain", "W": "water"}
@@ -192,7 +192,7 @@ def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
     return f"{ra},{ca}|{rb},{cb}"
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_ranch(path: str = "", border: str = "fence") -> RanchLayout:
     """The ranch layout from a TOML file ("" = bundled data/ranch.toml)."""
     source, data = read_toml(path, "ranch.toml")

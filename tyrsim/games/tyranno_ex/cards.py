@@ -10,9 +10,8 @@ shows symbol s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from tyrsim.core.datafile import DataFileError, load_data
+from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
 
 SYMBOLS = ("sun", "water", "leaf", "bone")  # red, blue, green, white chips
 SYMBOLS_PER_CARD = 3
@@ -85,7 +84,7 @@ def parse_deck(data: dict, source: str) -> tuple[Card, ...]:
     return cards
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_deck(deck_file: str = "") -> tuple[Card, ...]:
     """The cards of `deck_file` (a TOML path), or of the bundled deck when it is empty."""
     source, data = load_data(deck_file, "tyrsim.games.tyranno_ex", BUNDLED_DECK)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from tyrsim.core.datafile import DataFileError, load_data, parse_toml
+from tyrsim.core.datafile import DataFileError, data_file_cache, load_data, parse_toml
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 
 TYROS = 0
@@ -117,7 +116,7 @@ class Board:
         return dist
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def load_board(path: str | Path | None = None) -> Board:
     """The board in `path` (a TOML file), or the bundled one when `path` is None or empty."""
     source, data = load_data(path, "tyrsim.games.tyros", BUNDLED)

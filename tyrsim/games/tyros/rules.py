@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
+from tyrsim.core.datafile import data_file_cache
 from tyrsim.core.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyros.board import load_board
 
 SETUPS = ("first-game", "variable")
 
 
-@lru_cache(maxsize=16)
+@data_file_cache(maxsize=16)
 def variable_setup_can_stall(board_file: str) -> tuple[int, ...] | None:
     """Tiles on which the 'variable' set-up can stall on this board: at most three starting spaces
     that every other tile conflicts with, so a fourth empire has nowhere to start; None if there are none.

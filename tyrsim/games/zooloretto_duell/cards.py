@@ -10,10 +10,9 @@ here with errors that name the file, the key and what is allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, load_data
+from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
 
 # enclosures in the order of their target values 3 to 8
 SPECIES = ("gorilla", "bison", "antelope", "bear", "tiger", "hyena")
@@ -104,7 +103,7 @@ def _count(name: str, key: str, value: Any) -> int:
     return value
 
 
-@lru_cache(maxsize=32)
+@data_file_cache(maxsize=32)
 def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
     """Per species (in SPECIES order): how many cards show (lightning, heart, square)."""
     name, data = _read(path, "symbols.toml")
@@ -139,7 +138,7 @@ def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=32)
+@data_file_cache(maxsize=32)
 def load_markers(path: str = "") -> tuple[Marker, ...]:
     """The 8 scoring markers, from the top of the stockpile to the bottom."""
     name, data = _read(path, "markers.toml")
