@@ -44,18 +44,34 @@ MATCHUP = ["attacker_strength", "attacker_dice", "defender_strength", "defender_
 MC_BLOCK = 1 << 20  # fights simulated per numpy block; bounds memory, not results
 
 
+@dataclass(frozen=True)
+class FightRules:
+    """The rules a fight reads, and nothing else: every function here takes one in place of a
+    full `Rules`, so rule sets that differ only off the battlefield can share a combat table."""
+
+    die_faces: int
+    rounds_to_win: int
+    tie_rule: str
+    max_strength: int
+    max_dice: int
+
+    @classmethod
+    def of(cls, rules: Rules | FightRules) -> FightRules:
+        return cls(rules.die_faces, rules.rounds_to_win, rules.tie_rule, rules.max_strength, rules.max_dice)
+
+
 def strength(die: int | None) -> int:
     """A card's strength: its strength die's value, or 1 without a die."""
     return 1 if die is None else die
 
 
-def outcome_columns(rules: Rules) -> list[str]:
+def outcome_columns(rules: Rules | FightRules) -> list[str]:
     """Outcome columns, attacker's clean win first: p_attacker_2_0, p_attacker_2_1, p_defender_2_1, p_defender_2_0."""
     r = rules.rounds_to_win
     return [f"p_attacker_{r}_{k}" for k in range(r)] + [f"p_defender_{r}_{k}" for k in reversed(range(r))]
 
 
-def columns(rules: Rules, method: str) -> list[str]:
+def columns(rules: Rules | FightRules, method: str) -> list[str]:
     """The table's columns in their published order."""
     cols = [*MATCHUP, "method", *outcome_columns(rules), "p_attacker_wins", "p_round_tie", "expected_rolls", "decisive"]
     return cols + ["n_fights", "ci_low", "ci_high"] if method == "mc" else cols
@@ -93,7 +109,7 @@ class Fight:
         return self.defender_rounds if self.winner == "attacker" else self.attacker_rounds
 
 
-def _check_matchup(sa: int, da: int, sd: int, dd: int, rules: Rules) -> None:
+def _check_matchup(sa: int, da: int, sd: int, dd: int, rules: Rules | FightRules) -> None:
     for name, value, high in (
         ("attacker strength", sa, rules.max_strength),
         ("defender strength", sd, rules.max_strength),
@@ -110,7 +126,7 @@ def resolve_fight(
     attacker_dice: int,
     defender_strength: int,
     defender_dice: int,
-    rules: Rules | None = None,
+    rules: Rules | FightRules | None = None,
     *,
     rng: np.random.Generator | None = None,
     rolls: Iterable[tuple[Sequence[int], Sequence[int]]] | None = None,
@@ -187,7 +203,7 @@ class Effects:
 
 
 def fight_effects(
-    winner_die: int | None, loser_die: int | None, loser_rounds: int, rules: Rules | None = None
+    winner_die: int | None, loser_die: int | None, loser_rounds: int, rules: Rules | FightRules | None = None
 ) -> Effects:
     """The outcome effects of a won fight.
 
@@ -215,7 +231,7 @@ def matchups(
     attacker_dice: int | Iterable[int],
     defender_strength: int | Iterable[int],
     defender_dice: int | Iterable[int],
-    rules: Rules | None = None,
+    rules: Rules | FightRules | None = None,
 ) -> pd.DataFrame:
     """Every combination of the given values, validated, as a matchup table."""
     rules = rules or Rules()
@@ -242,7 +258,7 @@ def _sure_hits(strength_: np.ndarray, dice: np.ndarray, faces: int) -> tuple[np.
     return always | (dice == 0), np.where(always, dice, 0)
 
 
-def is_decisive(sa, da, sd, dd, rules: Rules | None = None):
+def is_decisive(sa, da, sd, dd, rules: Rules | FightRules | None = None):
     """False where every roll is surely a tie and tied rolls are rerolled: the fight never ends."""
     rules = rules or Rules()
     if type(sa) is int and type(da) is int and type(sd) is int and type(dd) is int:  # one matchup: plain Python
@@ -259,7 +275,7 @@ def is_decisive(sa, da, sd, dd, rules: Rules | None = None):
     return result if np.ndim(result) else bool(result)
 
 
-def _hit_pmf(sa, da, sd, dd, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def _hit_pmf(sa, da, sd, dd, rules: Rules | FightRules) -> tuple[np.ndarray, np.ndarray]:
     """Each side's hit-count distribution, Binomial(dice, strength / faces), one row per matchup.
 
     Computed once per distinct (strength, dice) and looked up, so a table of
@@ -273,7 +289,7 @@ def _hit_pmf(sa, da, sd, dd, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return pmf[: len(sa)], pmf[len(sa) :]
 
 
-def round_probabilities(sa, da, sd, dd, rules: Rules | None = None):
+def round_probabilities(sa, da, sd, dd, rules: Rules | FightRules | None = None):
     """Exact chances that one roll has the attacker ahead, the defender ahead, or equal hits."""
     rules = rules or Rules()
     sa, da, sd, dd = np.broadcast_arrays(*(np.atleast_1d(np.asarray(x, dtype=np.int64)) for x in (sa, da, sd, dd)))
@@ -285,7 +301,7 @@ def round_probabilities(sa, da, sd, dd, rules: Rules | None = None):
     return p_attacker, p_defender, p_tie
 
 
-def counting_round_chances(p_a, p_d, p_t, rules: Rules):
+def counting_round_chances(p_a, p_d, p_t, rules: Rules | FightRules):
     """(a, d, rolls per counting round) once the tie rule is applied."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if rules.tie_rule == "reroll":
@@ -300,7 +316,7 @@ def odds(
     attacker_dice: int | Iterable[int],
     defender_strength: int | Iterable[int],
     defender_dice: int | Iterable[int],
-    rules: Rules | None = None,
+    rules: Rules | FightRules | None = None,
 ) -> pd.DataFrame:
     """Exact odds for every combination of the given values (one row per matchup)."""
     rules = rules or Rules()
@@ -308,7 +324,7 @@ def odds(
     return odds_table(table, rules)
 
 
-def odds_table(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+def odds_table(table: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
     """Exact odds for the matchups in `table` (columns MATCHUP)."""
     sa, da, sd, dd = (table[c].to_numpy() for c in MATCHUP)
     out = table[MATCHUP].reset_index(drop=True).copy()
@@ -364,7 +380,7 @@ def _race_tables(to_win: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return outcome, played, attacker_rounds
 
 
-def _simulate_block(a, p_a, p_d, p_t, n: int, rules: Rules, rng: np.random.Generator):
+def _simulate_block(a, p_a, p_d, p_t, n: int, rules: Rules | FightRules, rng: np.random.Generator):
     """Simulate n fights of each matchup in the block.
 
     Each fight draws its 2R-1 possible counting rounds as Bernoulli(a) bits and
@@ -404,7 +420,7 @@ def simulate_counts(
     table: pd.DataFrame,
     n_fights: int,
     rng: np.random.Generator,
-    rules: Rules,
+    rules: Rules | FightRules,
     progress: Callable[[int], None] | None = None,
 ) -> pd.DataFrame:
     """Raw Monte Carlo counts for each matchup of `table`: outcomes, tied rolls, rolls, fights.
@@ -450,11 +466,11 @@ def simulate_counts(
     return out
 
 
-def count_columns(rules: Rules) -> list[str]:
+def count_columns(rules: Rules | FightRules) -> list[str]:
     return [c.replace("p_", "n_", 1) for c in outcome_columns(rules)] + ["n_tied_rolls", "n_rolls", "n_fights"]
 
 
-def summarize_counts(counts: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+def summarize_counts(counts: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
     """Monte Carlo odds table from (possibly summed) raw counts."""
     counts = counts.groupby(MATCHUP, sort=False, as_index=False)[count_columns(rules)].sum()
     out = counts[MATCHUP].copy()
@@ -482,7 +498,7 @@ def simulate(
     defender_dice: int | Iterable[int],
     n_fights: int,
     seed: int | np.random.Generator,
-    rules: Rules | None = None,
+    rules: Rules | FightRules | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> pd.DataFrame:
     """Monte Carlo odds for every combination of the given values, `n_fights` fights each."""
@@ -492,7 +508,8 @@ def simulate(
     return summarize_counts(simulate_counts(table, n_fights, rng, rules, progress), rules)
 
 
-def round_check(sa: int, da: int, sd: int, dd: int, n_rolls: int, rng: np.random.Generator, rules: Rules | None = None):
+def round_check(sa: int, da: int, sd: int, dd: int, n_rolls: int, rng: np.random.Generator,
+                rules: Rules | FightRules | None = None):
     """Roll actual dice n_rolls times: observed (attacker ahead, defender ahead, tie) shares.
 
     Used to check that `round_probabilities` — and so the simulator built on it —

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tyrsim.core.game import RandomPolicy
-from tyrsim.games.tyranno_ex.combat import odds, outcome_columns, strength
+from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
 from tyrsim.games.tyranno_ex.game import (
     KEEP_FIVE,
@@ -51,15 +51,20 @@ from tyrsim.games.tyranno_ex.game import (
 from tyrsim.games.tyranno_ex.rules import Rules
 
 
-@functools.lru_cache(maxsize=8)
 def chance_table(rules: Rules) -> np.ndarray:
     """Exact fight chances for every matchup, indexed [attacker strength, dice, defender strength, dice].
 
     The last axis holds (attacker wins clean, attacker wins close, defender wins
     close, defender wins clean): a clean win (the loser won no round) eliminates
     the loser, a close one turns it face down. A fight that can never end has all
-    four 0. One vectorized `odds` call fills the table.
+    four 0. One vectorized `odds` call fills the table, once per set of fight
+    rules: a sensitivity study's rule points mostly differ in rules no fight reads.
     """
+    return _fight_chances(FightRules.of(rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _fight_chances(rules: FightRules) -> np.ndarray:
     s, d = rules.max_strength, rules.max_dice
     table = odds(range(1, s + 1), range(d + 1), range(1, s + 1), range(d + 1), rules)
     r = rules.rounds_to_win
