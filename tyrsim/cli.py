@@ -429,8 +429,10 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
         scenario = scenario_from_data(data, "the command line")
     except ScenarioError as exc:
         message = str(exc)
-        for arg, option in (option_names or {}).items():
-            message = message.replace(f"args.{arg}: ", f"{option}: ")
+        for arg, option in (option_names or {}).items():  # name the option, not the scenario key it became
+            for key in (f"the command line: args.{arg}: argument {arg!r}: ", f"the command line: args.{arg}: ",
+                        f"args.{arg}: "):
+                message = message.replace(key, f"{option}: ")
         raise click.UsageError(message) from None
     if header:
         click.echo(header)
