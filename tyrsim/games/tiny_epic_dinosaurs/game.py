@@ -32,7 +32,6 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
 from tyrsim.games.tiny_epic_dinosaurs.components import (
     RESOURCES,
     Contract,
-    DataFileError,
     Dinosaur,
     ResearchCard,
     Space,
@@ -273,10 +272,6 @@ class TinyEpicDinosaursGame:
         self.payable: dict[tuple, dict[tuple, bool]] = {}
         # dinosaurs in Holding -> the ways to place one now
         self.placeable: dict[tuple, tuple[tuple[str, str], ...]] = {}
-        if not self.spaces:
-            raise DataFileError(
-                f"{rules.spaces_file or 'spaces.toml'}: no [[space]] lists {num_players} in its players"
-            )
         faces = (
             [HUNT_NET] * rules.hunt_net_faces
             + [HUNT_INJURY] * rules.hunt_injury_faces
