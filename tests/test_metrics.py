@@ -175,3 +175,30 @@ def test_bias_correction_shrinks_the_noise_gap_of_fair_games():
     results = [metrics.seat_balance(s, intervals=False) for s in synthetic_shares(rng, [0.4, 0.2, 0.2, 0.2], 400, 200)]
     gaps = np.array([r.gap for r in results])
     assert abs(gaps.mean() - 0.2) < 4 * gaps.std(ddof=1) / np.sqrt(len(gaps)) + 0.01
+
+
+@pytest.mark.parametrize("rates,games", [([0.5, 0.3, 0.2], 150), ([0.45, 0.35, 0.2, 0.0], 80),
+                                         ([0.36, 0.33, 0.31], 300), ([0.7, 0.2, 0.1], 500)])
+def test_gap_and_balance_intervals_match_a_brute_force_search(rates, games):
+    # the slow, obvious reference: many probability vectors on the simplex, keep those the chi-square test
+    # does not reject, and take the smallest and largest gap (balance) among them
+    rates = np.asarray(rates)
+    k = len(rates)
+    rng = np.random.default_rng(13)
+    near = rng.dirichlet(np.maximum(rates, 0.01) * 400, 400_000)
+    on_face = np.where(rates > 0, near, 0.0)  # the extremes can lie where a seat that never won has p = 0
+    candidates = np.vstack([rng.dirichlet(np.ones(k), 400_000), near, on_face / on_face.sum(axis=1, keepdims=True),
+                            np.full((1, k), 1 / k)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = games * (np.sum(np.where(rates > 0, rates**2 / candidates, 0.0), axis=1) - 1)
+    kept = candidates[statistic <= metrics.sps.chi2.ppf(0.95, k - 1)]
+    gaps = np.ptp(kept, axis=1)
+    balances = 1 - 0.5 * np.abs(kept - 1 / k).sum(axis=1) / (1 - 1 / k)
+    shares = np.repeat(np.eye(k), np.round(rates * games).astype(int), axis=0)  # games whose rates are `rates`
+    seats = metrics.seat_balance(shares)
+    # the solver's interval holds every value found by search, and the search comes close to its ends
+    assert seats.gap_low - 1e-9 <= gaps.min() and gaps.max() <= seats.gap_high + 1e-9
+    assert seats.balance_low - 1e-9 <= balances.min() and balances.max() <= seats.balance_high + 1e-9
+    for found, solved in ((gaps.min(), seats.gap_low), (gaps.max(), seats.gap_high),
+                          (balances.min(), seats.balance_low), (balances.max(), seats.balance_high)):
+        assert found == pytest.approx(solved, abs=0.01)
