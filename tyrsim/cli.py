@@ -233,7 +233,6 @@ def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None,
     import time
 
     from tyrsim.core.report import build_report, write_report
-    from tyrsim.core.scenario import ScenarioError
     from tyrsim.core.sweep import SchedulerError, run_and_build
 
     start = time.perf_counter()
@@ -250,8 +249,6 @@ def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None,
         sys.exit(130)
     except SchedulerError as exc:
         raise click.BadParameter(str(exc), param_hint="--scheduler") from None
-    except ScenarioError as exc:
-        raise click.UsageError(str(exc)) from None
     except (ValueError, RuleError) as exc:
         raise click.UsageError(f"{scenario.path}: {exc}") from None
     return write_report(report, out)

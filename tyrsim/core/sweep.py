@@ -40,7 +40,7 @@ from tyrsim.core import stats
 from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng
 from tyrsim.core.rules import RuleSet
-from tyrsim.core.scenario import Point, Scenario, ScenarioError
+from tyrsim.core.scenario import Point, Scenario
 from tyrsim.core.store import STORE_FORMAT, ResultStore
 
 BACKENDS = ("loky", "dask")
@@ -366,8 +366,6 @@ def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], *
     results = run_scenario(scenario, **options)
     try:
         return build(results)
-    except ScenarioError:
-        raise  # the scenario asks for something the analysis does not make: not the store's doing
     except Exception as exc:
         if not any(r.stored for r in results):
             raise
