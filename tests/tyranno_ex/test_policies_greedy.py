@@ -7,6 +7,7 @@ import pytest
 
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.cards import Card
+from tyrsim.games.tyranno_ex.combat import odds
 from tyrsim.games.tyranno_ex.environment import Environment
 from tyrsim.games.tyranno_ex.game import NO_FIGHT, PASS, TRACK, BoardCard, Challenge, PlaceCard, SetChips, make_game
 from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy, chance_table
@@ -39,6 +40,23 @@ def test_chance_table_matches_the_combat_odds():
     assert table[6, 5, 1, 0].tolist() == [1.0, 0.0, 0.0, 0.0]  # certain hits against no dice
     assert table[1, 0, 1, 0].sum() == 0  # can never end
     assert table[3, 4, 2, 6].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("changes", [{"tie_rule": "defender", "rounds_to_win": 3}, {"die_faces": 8, "max_dice": 12}])
+def test_chance_table_is_kept_per_set_of_fight_rules(changes):
+    # rule sets that differ only off the battlefield share one table; a fight rule gives its own, read
+    # straight from the combat odds of the full rule set
+    off_the_battlefield = {"chips_per_player": 9, "five_points": 7}
+    assert chance_table(Rules(**off_the_battlefield)) is chance_table(Rules())
+    rules = Rules(**changes, **off_the_battlefield)
+    table = chance_table(rules)
+    r = rules.rounds_to_win
+    for matchup in ((3, 4, 2, 6), (5, 2, 1, 7), (2, 9, 4, 3)):
+        row = odds(*matchup, rules=rules).iloc[0]
+        wins = [row[f"p_attacker_{r}_{k}"] for k in range(r)]
+        losses = [row[f"p_defender_{r}_{k}"] for k in reversed(range(r))]
+        expected = [wins[0], sum(wins[1:]), sum(losses[:-1]), losses[-1]]
+        assert table[matchup].tolist() == pytest.approx(expected)
 
 
 def test_greedy_places_the_card_that_survives():
