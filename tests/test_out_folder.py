@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from combat_runs import write
 
 from tyrsim.cli import main
 from tyrsim.core.output import RECORD, atomic_folder
@@ -39,12 +40,6 @@ defender_dice = [7]
 method = "mc"
 fights = 1000
 """
-
-
-def write(tmp_path: Path, text: str, name: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def invoke(*args):

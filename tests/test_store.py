@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from combat_runs import run_cli, tables, write
 
 from tyrsim.cli import main
 from tyrsim.core.rng import task_rng
@@ -20,21 +21,6 @@ from tyrsim.games import REGISTRY, game_names, get_game
 
 ROOT = Path(__file__).parent.parent
 
-SCENARIO = """
-name = "small"
-game = "tyranno-ex"
-analysis = "combat"
-seed = 99
-[args]
-attacker_strength = [2, 4]
-attacker_dice = [3]
-defender_strength = [1, 3]
-defender_dice = [4]
-method = "mc"
-fights = 250000
-[sweep.rules]
-tie_rule = ["reroll", "defender"]
-"""
 
 
 def every_kind() -> pd.DataFrame:
@@ -119,22 +105,6 @@ def test_columns_the_store_cannot_keep_exactly_are_refused_when_written(tmp_path
         with pytest.raises(UnsupportedColumn):
             store.put("k", bad)
     assert not (tmp_path / "store").exists()  # the folder appears with the first entry, not before
-
-
-def write(tmp_path, text=SCENARIO, name="small.toml"):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def tables(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.csv"))}
-
-
-def run_cli(*args):
-    result = CliRunner().invoke(main, list(map(str, args)))
-    assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture

@@ -5,50 +5,26 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from combat_runs import SCENARIO as COMBAT
+from combat_runs import run_cli, tables
+from combat_runs import write as write_scenario
 
 from tyrsim.cli import main
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.sweep import comparison_table, run_scenario
 
-SCENARIO = """
-name = "small"
-game = "tyranno-ex"
-analysis = "combat"
-seed = 99
-[args]
-attacker_strength = [2, 4]
-attacker_dice = [3]
-defender_strength = [1, 3]
-defender_dice = [4]
-method = "mc"
-fights = 250000
-[sweep.rules]
-tie_rule = ["reroll", "defender"]
-[compare]
+SCENARIO = COMBAT + """[compare]
 baseline = { tie_rule = "reroll" }
 metrics = ["p_attacker_wins", "p_round_tie"]
 """
 
 
 def write(tmp_path, text=SCENARIO, name="small.toml"):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def tables(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.csv"))}
-
-
-def run_cli(*args):
-    result = CliRunner().invoke(main, list(map(str, args)))
-    assert result.exit_code == 0, result.output
-    return result
+    return write_scenario(tmp_path, text, name)
 
 
 def test_same_tables_for_one_two_jobs_and_dask(tmp_path):
