@@ -118,6 +118,16 @@ def test_precision_maximum_is_reported_when_not_met(tmp_path):
     assert "precision.csv" in page
 
 
+def test_a_point_whose_metric_has_no_interval_never_meets_a_precision_target(tmp_path):
+    # a fight that can never end has no probability of winning: nothing to be precise about
+    text = COMBAT.replace("[2, 4]", "[1]").replace("attacker_dice = [3]", "attacker_dice = [0]").replace(
+        "[1, 3]", "[1]").replace("defender_dice = [4]", "defender_dice = [0]").replace("fights = 250000\n", "")
+    text += "[precision]\nhalf_width = 0.01\nmax_trials = 200000\n"
+    rerolled, won_by_defender = run_scenario(load_scenario(write(tmp_path, text, "never.toml")))
+    assert not rerolled.met and np.isnan(rerolled.half_width)  # ties rerolled: the fight never ends
+    assert won_by_defender.met  # ties go to the defender: every fight ends at once, a sure defeat
+
+
 def test_comparison_detects_a_real_difference(tmp_path):
     scenario = load_scenario(write(tmp_path))
     table = comparison_table(scenario, run_scenario(scenario))

@@ -317,11 +317,12 @@ def _combine(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def headline_half_width(scenario: Scenario, point: Point, raw: pd.DataFrame, metric: str) -> float:
-    """The widest interval half-width of `metric` over the point's items (items without trials ignored)."""
+    """The widest interval half-width of `metric` over the point's items (items without an interval ignored);
+    NaN when no item has one, so such a point never counts as having met a precision target."""
     table = scenario.analysis.metrics[metric].estimate(raw, point.rules, point.args)
     widths = table["half_width"].to_numpy(dtype=float)
     widths = widths[~np.isnan(widths)]
-    return float(widths.max()) if len(widths) else 0.0
+    return float(widths.max()) if len(widths) else float("nan")
 
 
 class _StoredResultsUnusable(Exception):
