@@ -557,6 +557,8 @@ def games(game) -> None:
         click.echo("  rules:")
         for row in spec.rules.describe():
             click.echo(f"    {row['rule']} = {row['default']!r}  ({row['allowed']}) {row['description']}")
+            if row["ruling"]:
+                click.echo(f"      ruling; the other readings: {row['ruling']}")
         click.echo("")
 
 

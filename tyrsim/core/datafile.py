@@ -23,6 +23,9 @@ from typing import Any, TypeVar
 from tyrsim.core.rules import RuleError
 
 MAX_BYTES = 1_000_000  # a data or scenario file is a few KB; anything over 1 MB is not one
+# a data-file rule's value "bundled:NAME" names another file of the game's bundled data folder
+# (an alternative component a ruling plays against the default one)
+BUNDLED = "bundled:"
 
 
 class DataFileError(RuleError):
@@ -73,21 +76,36 @@ def parse_toml(text: str, shown: str) -> dict[str, Any]:
 
 
 def load_data(path: str | Path | None, package: str, bundled: str) -> tuple[str, dict[str, Any]]:
-    """(name to quote in messages, parsed TOML) of the user's file `path`, or of the bundled
-    `package`/data/`bundled` when `path` is empty."""
-    if not path:
-        text = resources.files(package).joinpath("data", bundled).read_text(encoding="utf-8")
-        return bundled, parse_toml(text, bundled)
+    """(name to quote in messages, parsed TOML) of the user's file `path`, of the bundled
+    `package`/data/`bundled` when `path` is empty, or of the bundled file NAME when `path` is "bundled:NAME"."""
+    if not path or is_bundled(path):
+        name = str(path)[len(BUNDLED):] if path else bundled
+        if "/" in name or "\\" in name or not resources.files(package).joinpath("data", name).is_file():
+            raise DataFileError(f"{path}: no such bundled data file; the bundled files are: "
+                                + ", ".join(f"{BUNDLED}{n}" for n in bundled_files(package)))
+        text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
+        return str(path or bundled), parse_toml(text, str(path or bundled))
     return str(path), parse_toml(read_text(path), str(path))
+
+
+def is_bundled(path: str | Path | None) -> bool:
+    """True for a data-file rule value that names a bundled file: empty, or "bundled:NAME"."""
+    return not path or str(path).startswith(BUNDLED)
+
+
+def bundled_files(package: str) -> list[str]:
+    """The names of the TOML files in `package`'s bundled data folder."""
+    return sorted(item.name for item in resources.files(package).joinpath("data").iterdir()
+                  if item.name.endswith(".toml"))
 
 
 Loader = TypeVar("Loader", bound=Callable[..., Any])
 
 
 def file_stamp(path: str | Path | None) -> tuple[int, int, int] | None:
-    """(modification time in ns, size, inode) of the user's file `path`; None for the bundled file
-    (an empty path) or a file that cannot be read (its loader then reports why)."""
-    if not path:
+    """(modification time in ns, size, inode) of the user's file `path`; None for a bundled file
+    (see `is_bundled`) or a file that cannot be read (its loader then reports why)."""
+    if is_bundled(path):
         return None
     try:
         info = os.stat(path)

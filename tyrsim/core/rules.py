@@ -25,16 +25,37 @@ def rule(
     high: float | None = None,
     choices: tuple[Any, ...] | None = None,
     data_file: bool = False,
+    ruling: bool | tuple[Any, ...] = False,
 ) -> Any:
     """Declare one rule field: its rulebook default, description and allowed values.
 
     `data_file=True` marks a rule whose value names a data file ("" = the game's bundled
     file): the result store keys a task on the file's content, not only on its path.
+
+    `ruling` marks a rule that encodes a reading of an ambiguous rule or an assumed
+    component, so `tyrsim rulings` plays each alternative reading against the default:
+    True for every other allowed value (the other `choices`, or the other truth value),
+    or a tuple naming the alternatives (a number's or a data file's, e.g. "bundled:NAME.toml").
     """
     return dataclasses.field(
         default=default,
-        metadata={"doc": doc, "low": low, "high": high, "choices": choices, "data_file": data_file},
+        metadata={"doc": doc, "low": low, "high": high, "choices": choices, "data_file": data_file,
+                  "ruling": ruling},
     )
+
+
+def _alternatives(f: dataclasses.Field) -> tuple[Any, ...]:
+    """The alternative readings of a ruling field (empty for a rule that is no ruling)."""
+    marked = f.metadata.get("ruling", False)
+    if marked is False:
+        return ()
+    if marked is True:
+        if f.metadata.get("choices"):
+            return tuple(c for c in f.metadata["choices"] if c != f.default)
+        if isinstance(f.default, bool):
+            return (not f.default,)
+        raise TypeError(f"rule {f.name!r}: ruling=True needs choices or a bool; name the alternatives as a tuple")
+    return tuple(marked)
 
 
 def _allowed(f: dataclasses.Field) -> str:
@@ -135,6 +156,12 @@ class RuleSet:
         return [f.name for f in dataclasses.fields(cls) if f.metadata.get("data_file")]  # type: ignore[arg-type]
 
     @classmethod
+    def rulings(cls) -> dict[str, tuple[Any, ...]]:
+        """{rule: its alternative readings} for every rule marked as a ruling, in declaration order."""
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        return {f.name: _alternatives(f) for f in fields if f.metadata.get("ruling", False) is not False}
+
+    @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
 
@@ -168,8 +195,9 @@ class RuleSet:
 
     @classmethod
     def describe(cls) -> list[dict[str, Any]]:
-        """One row per rule: name, default, allowed values, description."""
+        """One row per rule: name, default, allowed values, description, and for a ruling its alternatives."""
         return [
-            {"rule": f.name, "default": f.default, "allowed": _allowed(f), "description": f.metadata.get("doc", "")}
+            {"rule": f.name, "default": f.default, "allowed": _allowed(f), "description": f.metadata.get("doc", ""),
+             "ruling": ", ".join(repr(a) for a in _alternatives(f))}
             for f in dataclasses.fields(cls)  # type: ignore[arg-type]
         ]

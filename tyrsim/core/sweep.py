@@ -37,6 +37,7 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core import stats
+from tyrsim.core.datafile import is_bundled
 from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng
 from tyrsim.core.rules import RuleSet
@@ -120,7 +121,7 @@ def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
         entry: dict[str, str | None] = {"bundled": bundled}
         for name in point.rules.data_file_rules():
             path = getattr(point.rules, name)
-            if path:
+            if not is_bundled(path):  # a bundled file is in the "bundled" digest
                 if path not in files:
                     try:
                         files[path] = _sha256(Path(path).read_bytes())
