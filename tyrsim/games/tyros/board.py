@@ -116,6 +116,15 @@ class Board:
         return dist
 
 
+def conflicting(board: Board, a: int, b: int) -> bool:
+    """Whether empires may not start on both `a` and `b` (neighbours, or both next to Tyros).
+
+    Ruling: 31 and 32 are not neighbours, but both touch Tyros, whose chip joins whichever
+    empire reaches it first; two empires starting there would meet at Tyros.
+    """
+    return b in board.land[a] or (TYROS in board.land[a] and TYROS in board.land[b])
+
+
 @data_file_cache(maxsize=16)
 def load_board(path: str | Path | None = None) -> Board:
     """The board in `path` (a TOML file), or the bundled one when `path` is None or empty."""

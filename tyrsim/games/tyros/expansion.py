@@ -21,9 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tyrsim.games.tyros.board import TYROS, Board, load_board
+from tyrsim.games.tyros.board import TYROS, Board, conflicting, load_board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
-from tyrsim.games.tyros.game import conflicting
 from tyrsim.games.tyros.rules import Rules
 
 TILE_POLICIES = ("random", "largest", "smallest")

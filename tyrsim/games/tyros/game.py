@@ -31,7 +31,7 @@ from tyrsim.games.tyros.actions import (
     PlayTile,
     Refuse,
 )
-from tyrsim.games.tyros.board import TYROS, Board, load_board
+from tyrsim.games.tyros.board import TYROS, Board, conflicting, load_board
 from tyrsim.games.tyros.components import (
     CARD_KINDS,
     COLOUR_NAMES,
@@ -122,11 +122,6 @@ def place_chip(board: Board, rules: Rules, chips: list[int], space: int, empire:
     if (space != TYROS and TYROS in board.land[space] and chips[TYROS] < 0
             and chips.count(empire) < rules.chips_per_empire):
         chips[TYROS] = empire
-
-
-def conflicting(board: Board, a: int, b: int) -> bool:
-    """Whether empires may not start on both `a` and `b` (neighbours, or both next to Tyros)."""
-    return b in board.land[a] or (TYROS in board.land[a] and TYROS in board.land[b])
 
 
 class TyrosState:

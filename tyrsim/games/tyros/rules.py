@@ -7,7 +7,7 @@ from itertools import combinations
 
 from tyrsim.core.datafile import data_file_cache
 from tyrsim.core.rules import RuleError, RuleSet, rule
-from tyrsim.games.tyros.board import load_board
+from tyrsim.games.tyros.board import conflicting, load_board
 
 SETUPS = ("first-game", "variable")
 
@@ -20,8 +20,6 @@ def variable_setup_can_stall(board_file: str) -> tuple[int, ...] | None:
     The set-up turns tiles in random order and keeps each one that conflicts with no empire chosen
     so far, so it stalls for some order exactly when such a set (a maximal one of fewer than four) exists.
     """
-    from tyrsim.games.tyros.game import conflicting  # the game imports these rules
-
     board = load_board(board_file)
     for size in range(1, 4):
         for chosen in combinations(board.tiles, size):
