@@ -9,7 +9,7 @@ from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
-from tyrsim.games.zooloretto_duell.game import PLACE, Draw, ZooGame
+from tyrsim.games.zooloretto_duell.game import PLACE, Draw, TakeTruck, ZooGame
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -115,3 +115,24 @@ def test_margin_is_antisymmetric_and_values_a_lead(state, pick):
     assert lead > 1.0 and margin(state, 1) == -lead  # the final majority plus most of the next marker
     for position in positions(5, seed=2):
         assert margin(position, 0) == pytest.approx(-margin(position, 1))
+
+
+def test_mcts_horizon_counts_from_the_round_of_the_decision(state, pick, monkeypatch):
+    """horizon=1 finishes the round of the decision: a candidate that ends the round is evaluated at once,
+    not after the rollout has played the whole next round (the cut-off was once computed after the candidate)."""
+    from tyrsim.games.zooloretto_duell import policies
+
+    asked_in: list[int] = []
+
+    class Recorder(RandomPolicy):
+        def choose(self, state, rng):
+            asked_in.append(state.rounds)
+            return super().choose(state, rng)
+
+    monkeypatch.setitem(policies.ROLLOUTS, "random", Recorder)
+    state.pile = [pick("bison") for _ in range(4)]
+    state.trucks = [[pick("bear")], [], []]
+    state.taken[1] = 2  # seat 1 has quit: seat 0's taking truck 1 ends the round, drawing does not
+    choice = MctsPolicy(playouts=20, rollout="random").choose(state, np.random.default_rng(0))
+    assert isinstance(choice, TakeTruck | Draw)
+    assert asked_in and set(asked_in) == {1}  # the draw's playouts run on in round 1, none in round 2

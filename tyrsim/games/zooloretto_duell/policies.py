@@ -153,8 +153,9 @@ class MctsPolicy:
 
     Each playout re-shuffles the unseen draw pile (never the real order), plays the
     action, then lets `rollout` play both seats until `horizon` rounds have ended,
-    counting the current one (0: to the end of the game). A finished game scores 1 / 0.5 / 0 for a win / shared
-    victory / loss; a cut-off scores 0.5 + 0.5 tanh(margin / scale).
+    counting the round of the decision (0: to the end of the game). A finished game
+    scores 1 / 0.5 / 0 for a win / shared victory / loss; a cut-off scores
+    0.5 + 0.5 tanh(margin / scale).
     """
 
     name: ClassVar[str] = "mcts"
@@ -176,6 +177,9 @@ class MctsPolicy:
             return actions[0]
         p = state.current_player()
         rollout = ROLLOUTS[self.rollout]()
+        # the horizon counts from the round of the decision, before the candidate is played: a candidate that
+        # ends the round must not push its own cut-off a round further than the other candidates'
+        stop = state.rounds + self.horizon if self.horizon else math.inf
         k = len(actions)
         visits, totals = [0] * k, [0.0] * k
         for i in range(max(self.playouts, k)):
@@ -187,11 +191,11 @@ class MctsPolicy:
             world = state.determinize(rng)
             world.apply(actions[j])
             visits[j] += 1
-            totals[j] += self._playout(world, p, rollout, rng)
+            totals[j] += self._playout(world, p, rollout, stop, rng)
         return actions[max(range(k), key=lambda a: (totals[a] / visits[a], visits[a]))]
 
-    def _playout(self, world: ZooState, p: int, rollout, rng: np.random.Generator) -> float:
-        stop = world.rounds + self.horizon if self.horizon else math.inf
+    def _playout(self, world: ZooState, p: int, rollout, stop: float, rng: np.random.Generator) -> float:
+        """Play `world` on with `rollout` until it ends or reaches round `stop`; p's value of the result."""
         while not world.is_terminal() and world.rounds < stop:
             world.apply(rollout.choose(world, rng))
         if world.is_terminal():
