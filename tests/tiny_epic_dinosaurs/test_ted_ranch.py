@@ -15,8 +15,8 @@ def test_empty_ranch_yields_five_leaves_three_meat_one_supply():
     assert load_ranch().income() == (5, 3, 1)
 
 
-def test_unfenced_ranch_has_the_permanent_enclosure_and_the_rest_bounded_by_the_border():
-    layout = load_ranch()
+def test_fence_border_reading_has_the_permanent_enclosure_and_the_rest_bounded_by_the_border():
+    layout = load_ranch(border="fence")
     regions = layout.regions(set())
     assert sorted(r.capacity for r in regions) == [4, 12]
     assert all(r.enclosed for r in regions)
@@ -25,13 +25,13 @@ def test_unfenced_ranch_has_the_permanent_enclosure_and_the_rest_bounded_by_the_
 
 
 def test_one_fence_next_to_the_mountain_closes_a_two_space_enclosure():
-    layout = load_ranch()
+    layout = load_ranch(border="fence")
     sizes = sorted(r.capacity for r in layout.enclosures(ids(layout, "1,4|2,4")))
     assert sizes == [2, 4, 10]
 
 
 def test_hand_drawn_fences_split_the_open_grass():
-    layout = load_ranch()
+    layout = load_ranch(border="fence")
     # a wall down between columns 1 and 2 of rows 2-3 and across below row 1 (columns 2-4)
     fences = ids(layout, "2,1|2,2", "3,1|3,2", "1,2|2,2", "1,4|2,4")
     sizes = sorted(r.capacity for r in layout.enclosures(fences))
@@ -40,24 +40,24 @@ def test_hand_drawn_fences_split_the_open_grass():
 
 
 def test_a_gap_in_the_fence_joins_two_areas():
-    layout = load_ranch()
+    layout = load_ranch(border="fence")
     fences = ids(layout, "2,1|2,2", "1,2|2,2", "1,4|2,4")  # (3,1)|(3,2) left open
     sizes = sorted(r.capacity for r in layout.enclosures(fences))
     assert sizes == [2, 2, 4, 8]
 
 
 def test_open_border_needs_fences_on_the_ranch_edge():
-    layout = load_ranch(border="open")
+    layout = load_ranch()  # the rulebook's reading: only fences, mountains and water enclose
     regions = layout.regions(set())
     enclosed = [r.capacity for r in regions if r.enclosed]
     assert enclosed == [4]  # only the pre-printed enclosure is closed
     corner = ids(layout, "0,4|N", "0,4|E", "1,4|E", "1,4|2,4")
     assert sorted(r.capacity for r in layout.enclosures(corner)) == [2, 4]
-    assert len(layout.fence_slots) > len(load_ranch().fence_slots)
+    assert len(layout.fence_slots) > len(load_ranch(border="fence").fence_slots)
 
 
 def test_fence_slots_exclude_the_permanent_fence_and_non_grass_edges():
-    layout = load_ranch()
+    layout = load_ranch(border="fence")
     names = {layout.edge_names[e] for e in layout.fence_slots}
     assert "0,1|0,2" not in names  # pre-printed
     assert "1,4|2,4" in names
@@ -68,22 +68,24 @@ def test_fence_slots_exclude_the_permanent_fence_and_non_grass_edges():
 def test_breeding_split_makes_the_most_pairs():
     assert breeding_split(4, [3, 3], 2) == [2, 2]
     assert breeding_split(4, [4], 2) == [4]
-    assert breeding_split(3, [3, 3], 2) == [2, 1]
+    assert breeding_split(3, [3, 3], 2) == [3, 0]  # the third joins the pair: an enclosure may stay empty
+    assert breeding_split(2, [1, 4], 2) == [0, 2]  # not 1 + 1, which breeds nothing
     assert breeding_split(5, [6, 2], 2) == [3, 2]
     split = breeding_split(7, [4, 4], 2)
     assert sum(split) == 7 and sum(x // 2 for x in split) == 3
 
 
 def test_lay_out_one_kind_per_enclosure_and_the_rest_escape():
-    layout = load_ranch()
+    layout = load_ranch(border="fence")
     ranch = Ranch(layout)
     enclosures = layout.enclosures(set())  # 4 and 12 spaces
     big = next(i for i, r in enumerate(enclosures) if r.capacity == 12)
-    escaped = ranch.lay_out(enclosures, {big: "stegosaurus"}, {"stegosaurus": 3, "raptor": 2}, [], 2)
-    assert escaped == {"raptor": 2}
-    assert ranch.herd() == {"stegosaurus": 3}
+    herd = {"stegosaurus": 3, "raptor": 5, "allosaurus": 1}
+    escaped = ranch.lay_out(enclosures, {big: "stegosaurus", 1 - big: "raptor"}, herd, [])
+    assert escaped == {"raptor": 1, "allosaurus": 1}
+    assert ranch.herd() == {"stegosaurus": 3, "raptor": 4}
     # stegosauruses take spaces without resource symbols first
-    assert all(layout.symbols[c] == "" for c, k in enumerate(ranch.cells) if k)
+    assert all(layout.symbols[c] == "" for c, k in enumerate(ranch.cells) if k == "stegosaurus")
 
 
 def test_removing_takes_dinosaurs_from_the_most_valuable_spaces_first():
@@ -97,14 +99,67 @@ def test_removing_takes_dinosaurs_from_the_most_valuable_spaces_first():
     assert ranch.count("raptor") == 2  # a failed removal leaves the ranch as it was
 
 
-def test_unique_dinosaur_stands_outside_enclosures():
+def test_unique_dinosaur_stands_on_unenclosed_grass():
     layout = load_ranch()
     ranch = Ranch(layout)
-    enclosures = layout.enclosures(set())
-    escaped = ranch.lay_out(enclosures, {0: "stegosaurus", 1: "raptor"}, {"stegosaurus": 1, "raptor": 1}, ["Rex"], 2)
+    enclosures = layout.enclosures(set())  # the permanent enclosure only
+    escaped = ranch.lay_out(enclosures, {0: "stegosaurus"}, {"stegosaurus": 1}, ["Rex"])
     assert escaped == {}
     spot = ranch.cells.index("Rex")
-    assert layout.terrain[spot] in ("mountain", "water")
+    assert layout.terrain[spot] == "grass" and all(spot not in r.cells for r in enclosures)
+
+
+def test_unique_dinosaur_stays_off_mountains_and_water_unless_the_ruling_allows():
+    layout = load_ranch(border="fence")  # every grass space is enclosed
+    enclosures = layout.enclosures(set())
+    herd = {"stegosaurus": 1, "raptor": 1}
+    for anywhere in (False, True):
+        ranch = Ranch(layout, unique_anywhere=anywhere)
+        escaped = ranch.lay_out(enclosures, {0: "stegosaurus", 1: "raptor"}, herd, ["Rex"])
+        if not anywhere:
+            assert escaped == {"Rex": 1} and "Rex" not in ranch.cells  # no grass outside the enclosures
+        else:
+            spot = ranch.cells.index("Rex")
+            assert escaped == {} and layout.terrain[spot] in ("mountain", "water")
+            assert layout.symbols[spot] == ""  # it covers no resource symbol
+
+
+def test_two_of_a_kind_given_a_small_and_a_large_enclosure_stand_together_and_breed():
+    layout = load_ranch(border="fence")
+    fences = {layout.edge_id("1,4|2,4"), layout.edge_id("0,4|1,4")}  # enclosures of 1, 1, 4 and 10 spaces
+    enclosures = layout.enclosures(fences)
+    one = next(i for i, r in enumerate(enclosures) if r.capacity == 1)
+    four = next(i for i, r in enumerate(enclosures) if r.capacity == 4)
+    ranch = Ranch(layout)
+    ranch.fences = fences
+    assert ranch.lay_out(enclosures, {one: "stegosaurus", four: "stegosaurus"}, {"stegosaurus": 2}, []) == {}
+    assert ranch.breeding(set()) == {"stegosaurus": 1}  # 2 in the 4-space enclosure, not 1 + 1
+    assert sum(ranch.cells[c] == "stegosaurus" for c in enclosures[four].cells) == 2
+
+
+def test_dinosaurs_with_no_room_take_an_enclosure_their_kind_left_empty():
+    layout = load_ranch(border="fence")
+    fences = {layout.edge_id("1,4|2,4"), layout.edge_id("0,4|1,4")}
+    enclosures = layout.enclosures(fences)
+    one = next(i for i, r in enumerate(enclosures) if r.capacity == 1)
+    four = next(i for i, r in enumerate(enclosures) if r.capacity == 4)
+    ranch = Ranch(layout)
+    ranch.fences = fences
+    herd = {"stegosaurus": 2, "raptor": 1}
+    # the raptor got no enclosure; the 1-space one the stegosauruses leave empty takes it
+    assert ranch.lay_out(enclosures, {one: "stegosaurus", four: "stegosaurus"}, herd, []) == {}
+    assert ranch.herd() == herd
+
+
+def test_a_leaving_dinosaur_keeps_the_breeding_pairs():
+    layout = load_ranch()
+    ranch = Ranch(layout)
+    # the permanent enclosure holds a pair of stegosauruses, the fenced corner (0,4),(1,4) one more
+    ranch.fences = {layout.edge_id(e) for e in ("0,4|N", "0,4|E", "1,4|E", "1,4|2,4")}
+    ranch.cells = ["stegosaurus" if c in (cell(0, 0), cell(0, 1), cell(1, 4)) else None for c in range(20)]
+    ranch.remove("stegosaurus")  # (0,0) and (1,4) both have a leaf symbol: only the pair tells them apart
+    assert ranch.breeding(set()) == {"stegosaurus": 1}
+    assert ranch.cells[cell(1, 4)] is None
 
 
 def test_bad_ranch_file_names_file_and_key(tmp_path):

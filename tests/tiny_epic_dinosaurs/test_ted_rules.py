@@ -177,7 +177,7 @@ def test_fence_spaces_and_extra_fences():
 
 
 def test_one_kind_per_enclosure_and_unplaceable_dinosaurs_escape():
-    state = new_state(2)
+    state = new_state(2, border="fence")
     player = state.players[0]
     player.holding = ["stegosaurus", "raptor", "allosaurus"]
     state.supply["stegosaurus"] -= 1
@@ -195,7 +195,7 @@ def test_one_kind_per_enclosure_and_unplaceable_dinosaurs_escape():
 
 
 def test_no_room_for_a_third_kind_escapes_with_its_penalty():
-    state = new_state(2)
+    state = new_state(2, border="fence")
     player = state.players[0]
     put(state, 0, "stegosaurus", PERMANENT[:2])
     put(state, 0, "raptor", BIG[:2])
@@ -214,7 +214,7 @@ def test_no_room_for_a_third_kind_escapes_with_its_penalty():
 
 
 def test_dinosaurs_must_be_placed_when_they_can():
-    state = new_state(2)
+    state = new_state(2, border="fence")
     state.players[0].holding = ["stegosaurus"] * 5
     run(state, ("arrange", 0))
     # one kind, two enclosures: both get stegosauruses (the engine never leaves one empty while one escapes)
@@ -224,7 +224,7 @@ def test_dinosaurs_must_be_placed_when_they_can():
 
 
 def test_herbivore_penalty_once_per_round():
-    state = new_state(2)
+    state = new_state(2, border="fence")
     player = state.players[0]
     fence(state, 0, "1,4|2,4", "2,1|2,2")
     player.holding = ["stegosaurus"] * 17  # one more than the 16 grass spaces
@@ -309,7 +309,7 @@ def test_omnivore_counts_as_either():
 
 
 def test_breeding_overflow_escapes():
-    state = new_state(2)
+    state = new_state(2, border="fence")
     player = state.players[0]
     put(state, 0, "stegosaurus", PERMANENT)
     put(state, 0, "raptor", [c for c in range(20) if state.layout.terrain[c] == "grass" and c not in PERMANENT])
@@ -321,14 +321,14 @@ def test_breeding_overflow_escapes():
 
 
 def test_unenclosed_dinosaurs_do_not_breed():
-    state = new_state(2, border="open")
+    state = new_state(2)  # the rulebook's open border: the grass outside the permanent enclosure is open
     put(state, 0, "stegosaurus", BIG[:4])
     run(state, ("breed", 0))
     assert state.players[0].ranch.count("stegosaurus") == 4
 
 
 def test_breed_group_variant():
-    state = new_state(2, breed_group=3)
+    state = new_state(2, breed_group=3, border="fence")
     put(state, 0, "stegosaurus", BIG[:5])
     run(state, ("breed", 0))
     assert state.players[0].ranch.count("stegosaurus") == 6
@@ -457,3 +457,37 @@ def test_contract_options_follow_the_herd_and_the_public_contracts():
     assert contracts() == set()
     put(state, 0, "raptor", PERMANENT[:2])
     assert contracts() == {"Two raptors"}
+
+
+# --- rulings ---
+
+
+def test_the_starting_ranch_has_one_permanent_enclosure():
+    # "On each player's starting ranch there is one permanent enclosure": the board's edge is no fence
+    assert [r.capacity for r in new_state(2).players[0].ranch.enclosures()] == [4]
+    assert sorted(r.capacity for r in new_state(2, border="fence").players[0].ranch.enclosures()) == [4, 12]
+
+
+@pytest.mark.parametrize("terrain", ["grass", "any"])
+def test_a_unique_dinosaur_is_placed_now_on_a_mountain_only_under_the_ruling(terrain):
+    state = new_state(2, unique_terrain=terrain)
+    player = state.players[0]
+    give_card(state, 0, "Oviraptor")
+    grass = [c for c in range(20) if state.layout.terrain[c] == "grass"]
+    put(state, 0, "stegosaurus", grass)  # no grass space left
+    player.holding = ["Oviraptor", "raptor"]
+    player.resources = [0, 0, 1]
+    state._legal = None
+    offered = {a.choice for a in state.legal_actions() if a.space == "B4"}
+    assert offered == ({"Oviraptor"} if terrain == "any" else set())
+    if terrain == "any":
+        place(state, "B4", 1, False, "Oviraptor")
+        assert state.layout.terrain[player.ranch.cells.index("Oviraptor")] in ("mountain", "water")
+
+
+def test_rulings_are_marked_with_their_alternatives():
+    rulings = Rules.rulings()
+    assert rulings["border"] == ("fence",) and rulings["unique_terrain"] == ("any",)
+    assert rulings["injured_rancher"] == ("stays",) and rulings["rearrange_holding"] == (True,)
+    for name in ("penalty_once_per", "private_contract_timing"):
+        assert name not in rulings  # the rulebook's words are plain: these are variants, not readings

@@ -118,10 +118,10 @@ class Player:
         "kept_ways",
     )
 
-    def __init__(self, layout: RanchLayout, ranchers: int) -> None:
-        self.ranch = Ranch(layout)
+    def __init__(self, layout: RanchLayout, rules: Rules) -> None:
+        self.ranch = Ranch(layout, rules.breed_group, rules.unique_terrain == "any")
         self.resources = [0, 0, 0]  # leaf, meat, supply
-        self.ranchers = ranchers
+        self.ranchers = rules.start_ranchers
         self.ranchers_left = 0
         self.owner_left = False
         self.holding: list[str] = []  # dinosaurs in Holding
@@ -298,7 +298,7 @@ class TinyEpicDinosaursState:
         self.dinosaurs = comp.dinosaurs
         self.basic = comp.basic
         self.layout = comp.layout
-        self.players = [Player(comp.layout, rules.start_ranchers) for _ in range(n)]
+        self.players = [Player(comp.layout, rules) for _ in range(n)]
         self.supply = dict.fromkeys(comp.basic, rules.dinosaurs_per_kind)
         self.fence_supply = rules.fence_tokens
         self.contract_deck = self._shuffled(comp.contracts)
@@ -642,8 +642,12 @@ class TinyEpicDinosaursState:
     # (the herd as (kind, n) pairs, whether a grass space is free, income).
 
     def _ways_place_now(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        if not (survey[1] and player.holding):
+        if not player.holding:
             return ()
+        if not survey[1]:  # no free grass: only a unique dinosaur may stand on a free mountain or water space
+            if not (player.ranch.unique_anywhere and None in player.ranch.cells):
+                return ()
+            return tuple((kind, "") for kind in dict.fromkeys(player.holding) if self.dinosaurs[kind].unique)
         holding = tuple(player.holding)
         memo = self.game.placeable
         choices = memo.get(holding)
@@ -935,7 +939,7 @@ class TinyEpicDinosaursState:
             return
         # every enclosure is taken or every basic dinosaur placed: the layout is final
         self.players[seat].holding = []
-        escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques), self.rules.breed_group)
+        escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques))
         self._escape(seat, escaped)
 
     def _options_enclose(
@@ -1095,7 +1099,7 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         self._new_phase(player)
         escaped = {}
-        for kind, n in player.ranch.breeding(self.rules.breed_group, self.game.unique_kinds).items():
+        for kind, n in player.ranch.breeding(self.game.unique_kinds).items():
             # Ruling: only figures left in the supply can be born.
             n = min(n, self.supply[kind])
             self.supply[kind] -= n

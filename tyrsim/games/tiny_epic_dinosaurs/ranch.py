@@ -193,7 +193,7 @@ def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
 
 
 @data_file_cache(maxsize=16)
-def load_ranch(path: str = "", border: str = "fence") -> RanchLayout:
+def load_ranch(path: str = "", border: str = "open") -> RanchLayout:
     """The ranch layout from a TOML file ("" = bundled data/ranch.toml)."""
     source, data = read_toml(path, "ranch.toml")
     terrain_rows, symbol_rows = data.get("terrain"), data.get("symbols")
@@ -263,20 +263,17 @@ def load_ranch(path: str = "", border: str = "fence") -> RanchLayout:
 
 
 def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
-    """Spread `count` dinosaurs of one kind (no more than fit) over its enclosures (each gets at least one) to
-    breed the most.
+    """Spread `count` dinosaurs of one kind (no more than fit) over its enclosures to breed the most.
 
-    Breeding gives one newborn per `group` dinosaurs in an enclosure, so each
-    enclosure is first brought up to `group`, then filled in steps of `group`,
-    and what is left goes wherever there is room.
+    Breeding gives one newborn per `group` dinosaurs in an enclosure, so whole groups go
+    first, largest enclosure first, while one fits anywhere (that gives the most newborns
+    there can be); what is left joins the kind where it already stands, then goes wherever
+    there is room. An enclosure may stay empty: two of a kind given a 1-space and a 4-space
+    enclosure stand together in the 4-space one and breed.
     """
-    split = [1] * len(capacities)
-    left = count - len(capacities)
+    split = [0] * len(capacities)
+    left = count
     order = sorted(range(len(capacities)), key=lambda i: -capacities[i])
-    for i in order:
-        if capacities[i] >= group and left >= group - 1:
-            split[i] = group
-            left -= group - 1
     progress = True
     while left >= group and progress:
         progress = False
@@ -285,7 +282,7 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
                 split[i] += group
                 left -= group
                 progress = True
-    for i in order:
+    for i in sorted(order, key=lambda i: not split[i]):  # where the kind stands first (a stable sort)
         room = min(left, capacities[i] - split[i])
         split[i] += room
         left -= room
@@ -297,13 +294,16 @@ class Ranch:
 
     Both are immutable (a frozenset and a tuple) and change only by assignment, so the survey
     of the spaces is remembered until they change; the layout remembers what follows from a
-    set of fences.
+    set of fences. `breed_group` and `unique_anywhere` are the rules' `breed_group` and
+    `unique_terrain == "any"`.
     """
 
-    __slots__ = ("layout", "_fences", "_cells", "_survey")
+    __slots__ = ("layout", "breed_group", "unique_anywhere", "_fences", "_cells", "_survey")
 
-    def __init__(self, layout: RanchLayout) -> None:
+    def __init__(self, layout: RanchLayout, breed_group: int = 2, unique_anywhere: bool = False) -> None:
         self.layout = layout
+        self.breed_group = breed_group
+        self.unique_anywhere = unique_anywhere
         self.fences = frozenset()
         self.cells = (None,) * len(layout.terrain)
 
@@ -361,19 +361,29 @@ class Ranch:
         self.fences = self._fences - {edge}
 
     def remove(self, kind: str, n: int = 1) -> None:
-        """Take `n` dinosaurs of `kind` off the ranch (from the most valuable spaces first)."""
+        """Take `n` dinosaurs of `kind` off the ranch, one at a time, each the figure whose leaving costs the
+        fewest newborns, and among those the one on the most valuable space.
+
+        Ruling: the rulebook lets the player choose which figure leaves (for a contract, a research card,
+        lack of food or a penalty); the engine chooses the obvious best. A figure in an enclosure of its
+        kind alone that holds a whole number of breeding groups costs a newborn; one elsewhere (in an
+        enclosure with spare figures, unenclosed, or sharing an enclosure with another kind) costs none.
+        Of those, the figure on a supply space leaves first, then meat, leaf and no symbol (`FILL_RANK`).
+        """
         if n <= 0:
             return
-        cells = list(self._cells)
-        left = n
-        for cell in self.layout.remove_order:
-            if cells[cell] == kind:
-                cells[cell] = None
-                left -= 1
-                if not left:
-                    self.cells = cells
-                    return
-        raise ValueError(f"only {n - left} {kind} on the ranch, cannot remove {n}")
+        if self._cells.count(kind) < n:
+            raise ValueError(f"only {self._cells.count(kind)} {kind} on the ranch, cannot remove {n}")
+        group = self.breed_group
+        for _ in range(n):
+            cells = self._cells
+            breeding = set()  # spaces whose figure would cost a newborn
+            for region in self.enclosures():
+                found, count = region.contents(cells)
+                if found == kind and count % group == 0:
+                    breeding.update(region.cells)
+            cell = min((c for c in self.layout.remove_order if cells[c] == kind), key=lambda c: c in breeding)
+            self.cells = (*cells[:cell], None, *cells[cell + 1 :])
 
     def place_one(self, kind: str, unique: bool) -> bool:
         """Put one dinosaur on a free space at once (the place-now space); False if no space is free.
@@ -393,9 +403,10 @@ class Ranch:
             if not count and empty is None:
                 empty = region.fill_order
         else:
-            # Ruling: basic dinosaurs stand on grass; a unique dinosaur may also stand on a mountain or water space.
+            # basic dinosaurs stand on grass; a unique one too, unless rule `unique_terrain` is "any"
             terrain = self.layout.terrain
-            spots = empty or [c for c in self.layout.fill_order if unique or terrain[c] == "grass"]
+            anywhere = unique and self.unique_anywhere
+            spots = empty or [c for c in self.layout.fill_order if anywhere or terrain[c] == "grass"]
         # spaces are taken in fill order (FILL_RANK)
         for spot in spots:
             if cells[spot] is None:
@@ -409,14 +420,17 @@ class Ranch:
         assignment: dict[int, str],
         herd: dict[str, int],
         uniques: list[str],
-        group: int,
     ) -> dict[str, int]:
         """Clear the ranch and place the herd: `assignment` maps enclosure index -> kind.
 
-        Each kind fills its enclosures (spread to breed the most); unique dinosaurs
-        go to a mountain or water space or unenclosed grass, else alone into an
-        empty enclosure. Returns the dinosaurs that found no space (they escape).
+        Each kind fills its enclosures (spread to breed the most, which may leave one of
+        them empty); dinosaurs that found no room then go into the enclosures left empty
+        ("If you are able to place a dinosaur, you must do so"), the kind with the most of
+        them first, largest enclosure first. Unique dinosaurs go to unenclosed grass (or,
+        with `unique_anywhere`, a mountain or water space too), else alone into an empty
+        enclosure. Returns the dinosaurs that found no space (they escape).
         """
+        group = self.breed_group
         cells: list[str | None] = [None] * len(self._cells)
         escaped: dict[str, int] = {}
         by_kind: dict[str, list[int]] = {}
@@ -438,11 +452,23 @@ class Ranch:
                             cells[cell] = kind
             if placed < count:
                 escaped[kind] = count - placed
+        empty = [region for region in enclosures if all(cells[cell] is None for cell in region.cells)]
+        if escaped and empty:
+            empty.sort(key=lambda r: -r.capacity)
+            for kind in sorted(escaped, key=lambda k: -escaped[k]):
+                while escaped[kind] and empty:
+                    region = empty.pop(0)
+                    placed = min(escaped[kind], region.capacity)
+                    for cell in region.fill_order[:placed]:
+                        cells[cell] = kind
+                    escaped[kind] -= placed
+                if not escaped[kind]:
+                    del escaped[kind]
         if uniques:
-            loose = self.layout.loose_spaces(enclosures)  # a unique dinosaur may stand on any of them
-            empty = sorted(
-                (region for i, region in enumerate(enclosures) if i not in assignment), key=lambda r: r.capacity
-            )
+            loose = self.layout.loose_spaces(enclosures)
+            if not self.unique_anywhere:
+                loose = [cell for cell in loose if self.layout.terrain[cell] == "grass"]
+            empty.sort(key=lambda r: r.capacity)
             for name in uniques:
                 if loose:
                     cells[loose.pop(0)] = name
@@ -453,8 +479,10 @@ class Ranch:
         self.cells = cells
         return escaped
 
-    def breeding(self, group: int, unique: frozenset[str] | set[str]) -> dict[str, int]:
-        """Newborns by kind: one per `group` dinosaurs of a kind alone in an enclosure (not the `unique` kinds)."""
+    def breeding(self, unique: frozenset[str] | set[str]) -> dict[str, int]:
+        """Newborns by kind: one per `breed_group` dinosaurs of a kind alone in an enclosure (not the `unique`
+        kinds)."""
+        group = self.breed_group
         born: dict[str, int] = {}
         cells = self._cells
         for region in self.enclosures():

@@ -14,7 +14,8 @@ from tyrsim.games.tiny_epic_dinosaurs.components import (
 )
 from tyrsim.games.tiny_epic_dinosaurs.ranch import load_ranch
 
-BORDERS = ("fence", "open")
+BORDERS = ("open", "fence")
+UNIQUE_TERRAINS = ("grass", "any")
 INJURY_RULINGS = ("leaves", "stays")
 PRIVATE_CONTRACT_TIMINGS = ("with_public", "also_end_of_round")
 PENALTY_PERIODS = ("round", "phase")
@@ -46,20 +47,40 @@ class Rules(RuleSet):
     hunt_injury_faces: int = rule(2, "injury faces: take the dinosaur, the rancher goes to hospital", low=0, high=12)
     hunt_egg_faces: int = rule(1, "egg faces: take `egg_dinosaurs` of the pictured dinosaur", low=0, high=12)
     egg_dinosaurs: int = rule(2, "dinosaurs taken on an egg (all must be taken)", low=1, high=5)
+    # Ruling: "Injury: Take the 1st pictured dinosaur, but move the rancher to the hospital zone": the
+    # rulebook does not say whether the space is then free for the next player ('leaves') or not ('stays').
     injured_rancher: str = rule(
         "leaves",
         "an injured rancher's group 'leaves' its hunt space for the hospital (freeing it) or 'stays' blocking it",
         choices=INJURY_RULINGS,
+        ruling=True,
     )
 
     # --- the ranch ("Enclosures", "Phase 4") ---
+    # Ruling: "An enclosure is any area of grass that is fully surrounded on all sides by some
+    # combination of fences, mountains, and water. On each player's starting ranch there is one
+    # permanent enclosure": the board's edge is none of the three, so it needs fence tokens ('open');
+    # 'fence' reads the edge as a fence (the starting ranch then has two enclosures).
     border: str = rule(
-        "fence",
-        "the ranch's outer border bounds an enclosure like a 'fence', or is 'open' (needs fence tokens on it)",
+        "open",
+        "the ranch's outer edge is 'open' (a fence token must stand on it, as the rulebook names only fences, "
+        "mountains and water) or bounds an enclosure like a 'fence'",
         choices=BORDERS,
+        ruling=True,
     )
+    # Ruling: the rulebook says unique dinosaurs "do not need to be placed in an enclosure" but not that
+    # they may stand on a mountain or water space; 'grass' (default) keeps them on grass like every
+    # dinosaur, 'any' lets them stand on mountains and water too (they then cover no resource symbol).
+    unique_terrain: str = rule(
+        "grass",
+        "spaces a unique dinosaur may stand on: 'grass' only, or 'any' (mountain and water too)",
+        choices=UNIQUE_TERRAINS,
+        ruling=True,
+    )
+    # Ruling: the rulebook lets the place-now and first-player spaces "rearrange the fences on your ranch";
+    # fences gained this round are in Holding, "not yet considered to be on your ranch".
     rearrange_holding: bool = rule(
-        False, "fence rearranging may also place fences still in Holding (gained this round)"
+        False, "fence rearranging may also place fences still in Holding (gained this round)", ruling=True
     )
 
     # --- escapes, breeding, contracts ---
