@@ -3,9 +3,9 @@ before running: here the declared names are compared with what a tiny run really
 
 import matplotlib
 import matplotlib.pyplot as plt
-import numpy as np
 import pytest
 
+from tyrsim.core.rng import task_rng
 from tyrsim.games import game_names, get_game
 
 matplotlib.use("Agg")
@@ -35,7 +35,7 @@ def test_declared_outputs_are_what_a_run_makes(game, name):
         if analysis.trials is not None:
             args[analysis.trials] = max(int(analysis.param(analysis.trials).low or 1), 2)
         trials = analysis.trial_count(args)
-        raw = analysis.run(rules, args, 0, trials, np.random.default_rng(0))
+        raw = analysis.run(rules, args, 0, trials, task_rng(0, 0, 0))
         tables = analysis.tables(raw, rules, args)
         figures = analysis.figures(tables, rules, args) if analysis.figures is not None else {}
         declared_tables, declared_figures = analysis.outputs(args)

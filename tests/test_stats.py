@@ -117,3 +117,31 @@ def test_permutation_p_value_matches_scipy():
     exact = sps.permutation_test((a, b), lambda x, y: np.mean(x) - np.mean(y), permutation_type="independent",
                                  alternative="two-sided", n_resamples=np.inf)
     assert stats.compare_means(3.0, 0.0, 4, 1.0, 0.0, 3)[3] == pytest.approx(exact.pvalue)
+
+
+def test_paired_comparison_tests():
+    from itertools import product
+
+    from scipy import stats as scipy_stats
+
+    from tyrsim.core.stats import NO_PAIR_DIFFERS, PAIRED_T, SIGN_FLIP, TOO_FEW_TRIALS, compare_paired
+
+    nothing = compare_paired(np.zeros(50))
+    assert (nothing.difference, nothing.low, nothing.high, nothing.p_value, nothing.test) == (0, 0, 0, 1,
+                                                                                            NO_PAIR_DIFFERS)
+    one = compare_paired([2.0])
+    assert one.test == TOO_FEW_TRIALS and np.isnan(one.p_value) and np.isnan(one.low)
+    # a few differing pairs: the exact sign-flip p, by brute force over the 2^m signs
+    d = np.array([0, 0, 3.0, -1.0, 2.0, 0, 2.5, 0, 1.0])
+    nz = d[d != 0]
+    sums = [abs(sum(s * x for s, x in zip(signs, nz, strict=True))) for signs in product((1, -1), repeat=len(nz))]
+    few = compare_paired(d)
+    assert few.test == SIGN_FLIP and few.differing == 5
+    assert few.p_value == pytest.approx(np.mean(np.array(sums) >= abs(nz.sum()) - 1e-12))
+    # many differing pairs: scipy's paired t test, and the t interval of the mean difference
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=200), rng.normal(size=200) + 0.3
+    many = compare_paired(b - a)
+    assert many.test == PAIRED_T and many.p_value == pytest.approx(scipy_stats.ttest_rel(b, a).pvalue)
+    mean, low, high = stats.mean_interval(b - a)
+    assert (many.difference, many.low, many.high) == pytest.approx((mean, low, high))

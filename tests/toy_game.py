@@ -9,13 +9,18 @@ from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec, RandomPolicy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rules import RuleSet, rule
+from tyrsim.core.rulings import rulings_analysis
 
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
-    """The dice game's one rule."""
+    """The dice game's rules; three of them are rulings for the `rulings` analysis's tests."""
 
     turns: int = rule(3, "turns per player", low=1, high=10)
+    six_again: bool = rule(False, "a six is rolled again and added (each roll is worth 4.2 on average, not 3.5)",
+                           ruling=True)
+    bonus: int = rule(0, "points for passing", low=0, high=6, ruling=(1, 2))
+    idle: str = rule("a", "a reading the game never reads", choices=("a", "b"), ruling=True)
 
 
 class DiceState:
@@ -34,7 +39,13 @@ class DiceState:
 
     def apply(self, action: str) -> None:
         if action == "roll":
-            self.points[self.current_player()] += int(self.rng.integers(1, 7))
+            roll = int(self.rng.integers(1, 7))
+            self.points[self.current_player()] += roll
+            while roll == 6 and self.rules.six_again:
+                roll = int(self.rng.integers(1, 7))
+                self.points[self.current_player()] += roll
+        else:
+            self.points[self.current_player()] += self.rules.bonus
         self.turn += 1
 
     def is_terminal(self) -> bool:
@@ -84,5 +95,6 @@ SPEC = GameSpec(
         "game": game_analysis("dice", ("roller", "random")),
         "rate": rating_analysis("dice", ("roller", "random", "roller:eagerness=0.5"), 2),
         "explore": explore_analysis("dice", ("roller:eagerness=0.6", "random"), ("turns=1:8",)),
+        "rulings": rulings_analysis("dice", ("roller", "roller:eagerness=0.5")),
     },
 )

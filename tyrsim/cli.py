@@ -411,9 +411,10 @@ def full_game(name: str):
 
 def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], seed: int, jobs: int | None,
                out: Path | None, option_names: dict[str, str] | None = None, per_game_csv: str | None = None,
-               header: str = ""):
-    """Run one analysis given on the command line: print `header` once it is checked, then its tables;
-    write a report to `out` if given (with the raw per-trial rows as `per_game_csv`, if named)."""
+               header: str = "", shown: tuple[str, ...] | None = None):
+    """Run one analysis given on the command line: print `header` once it is checked, then its tables
+    (those named in `shown`, if given); write a report to `out` if given (with the raw per-trial rows
+    as `per_game_csv`, if named)."""
     import time
 
     from tyrsim.core.report import build_report, write_report
@@ -439,6 +440,8 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
     results = run_scenario(scenario, n_jobs=jobs or default_jobs())
     report = build_report(scenario, results, time.perf_counter() - start)
     for name, table in report.tables.items():
+        if shown is not None and name not in shown:
+            continue
         click.echo(f"\n{name}")
         click.echo(terminal_table(table, digits=3))
     if out is not None:
@@ -511,6 +514,42 @@ def explore(game, params, metrics, points, n_games, policies, players, rule_item
                 "games": "--games"},
                header=f"{spec.title}: {points * (len(params) + 2)} rule points x {n_games} games, policies "
                f"{', '.join(texts)}, seed {seed}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--games", "n_games", type=click.IntRange(2, MAX_TRIALS), default=400, show_default=True,
+              help=f"Games per reading; the same games are played under every reading. At most {MAX_TRIALS:,} "
+              "games in all.")
+@click.option("--ruling", "ruling_names", multiple=True, metavar="NAME",
+              help="Play only this ruling's readings (repeat) [default: every ruling of GAME].")
+@POLICY
+@PLAYERS
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=OutFolder(), help="Also write a report here (with rulings.csv and a figure).")
+def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jobs, out) -> None:
+    """Which readings of the rulebook change the answer: play each alternative reading of every ruling of
+    GAME against the default on the same games, and rank the rulings by their largest significant effect
+    on win rates, scores, seat balance, game length and the game's own counters."""
+    from tyrsim.core.rulings import readings
+
+    spec = full_game(game)
+    rules = parse_rules(spec.rules, rule_items)
+    if "rulings" not in spec.analyses:
+        raise click.BadParameter(f"{spec.title} marks no rule as a ruling", param_hint="GAME")
+    args: dict = {"games": n_games}
+    if ruling_names:
+        args["rulings"] = list(ruling_names)
+    if policies or players is not None:
+        args["policies"] = seat_policies(spec, policies, players)
+    texts = args.get("policies") or spec.analyses["rulings"].param("policies").default
+    played = readings(rules, tuple(ruling_names) or ("all",))  # shown once the names are checked
+    run_inline(spec, "rulings", args, rule_items, seed, jobs, out,
+               {"rulings": "--ruling", "policies": "--policy", "games": "--games"},
+               header=f"{spec.title}: {len(played)} alternative readings against the baseline x {n_games} games "
+               f"each, policies {', '.join(texts)}, seed {seed}", shown=("ruling_ranking", "findings"))
 
 
 @main.command()

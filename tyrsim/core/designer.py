@@ -17,6 +17,7 @@ from tyrsim.core.game import PolicyError
 from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.playouts import seat_policy_check
 from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
+from tyrsim.core.rng import trial_rng
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 
@@ -59,9 +60,15 @@ def _spec(game: str):
     return get_game(game)
 
 
-def _play_range(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
-                rng: np.random.Generator, block_column: str) -> pd.DataFrame:
-    """Games first..first+count-1 where block b = game // per_block is played with seatings[b]."""
+def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
+                rng: np.random.Generator, block_column: str, *, paired: bool = False) -> pd.DataFrame:
+    """Games first..first+count-1 of a study in blocks of `per_block` games: block b = game // per_block is
+    played with seatings[b] (or the only one) under rules[b] (or `rules`), numbered from 0 within its block.
+
+    `paired`: game g of every block draws from its own stream `trial_rng(rng, g)`, so all blocks play
+    the same games (common random numbers) until their rules make them differ; otherwise the chunk's
+    games draw one after another from `rng`.
+    """
     spec = _spec(game)
     parts = []
     trial = first
@@ -71,7 +78,8 @@ def _play_range(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
         seats = seatings[block] if len(seatings) > 1 else seatings[0]
         block_rules = rules[block] if isinstance(rules, list) else rules
         table = play_chunk(spec.make_game(block_rules, len(seats)), list(seats),
-                           [spec.make_policy(s) for s in seats], offset, n, rng)
+                           [spec.make_policy(s) for s in seats], offset, n, rng,
+                           game_rng=(lambda g: trial_rng(rng, g)) if paired else None)
         table.insert(0, block_column, block)
         parts.append(table)
         trial += n
@@ -113,7 +121,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         return pairings(list(args["policies"]), args["players"])
 
     def run(rules, args, first, count, rng):
-        return _play_range(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
+        return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
         pairs = pairwise_results(raw)
@@ -199,7 +207,7 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
 
     def run(rules, args, first, count, rng):
         _, _, point_rules = design(rules, args)
-        return _play_range(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point")
+        return play_blocks(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point")
 
     def tables(raw, rules, args):
         points, ranges, _ = design(rules, args)

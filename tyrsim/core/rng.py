@@ -32,6 +32,24 @@ def task_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(task_seed(seed, *key))
 
 
+# the spawn-key word that marks a trial's own stream (`trial_rng`) apart from the tasks' (point, chunk) streams
+_TRIAL = 0x7472_6961  # "tria"
+
+
+def trial_rng(task: np.random.Generator, *key: int) -> np.random.Generator:
+    """A generator for the single trial named by `key`, the same in every task of the sweep point that
+    the task generator `task` (made by `task_rng(seed, point, chunk)`) belongs to, whatever its chunk.
+
+    Analyses that compare variants on common random numbers (the same games played under
+    different rules) play trial k of every variant on `trial_rng(task, k)`: the variants then
+    see the same deals and dice until a rule makes them differ, and the comparison can be paired.
+    """
+    seq = task.bit_generator.seed_seq
+    if not isinstance(seq, np.random.SeedSequence) or len(seq.spawn_key) < 1:
+        raise ValueError("trial_rng needs a task generator made by task_rng(seed, point, ...)")
+    return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=(seq.spawn_key[0], _TRIAL, *key)))
+
+
 # how many uniform doubles `uniform` draws from a generator at once
 UNIFORM_BLOCK = 128
 

@@ -111,14 +111,19 @@ def play_chunk(
     first_game: int,
     n_games: int,
     rng: np.random.Generator,
+    *,
+    game_rng: Callable[[int], np.random.Generator] | None = None,
 ) -> pd.DataFrame:
-    """Games first_game .. first_game+n_games-1 with rotated seats, one row per game and seat."""
+    """Games first_game .. first_game+n_games-1 with rotated seats, one row per game and seat.
+
+    The games draw one after another from `rng`, or, if `game_rng` is given, game g from its
+    own generator `game_rng(g)` (common random numbers: see `rng.trial_rng`)."""
     n = game.num_players
     rows = []
     with game_collector():
         for game_id in range(first_game, first_game + n_games):
             order = [rotation(game_id, seat, n) for seat in range(n)]
-            record = play(game, [policies[i] for i in order], rng)
+            record = play(game, [policies[i] for i in order], rng if game_rng is None else game_rng(game_id))
             scores = np.asarray(record.scores, dtype=float)
             won = set(record.winners)
             for seat in range(n):

@@ -9,6 +9,9 @@
   variants compared in one study. Where no test is possible the p-value is NaN
   (never 0), and samples without variation get an exact test instead
   (`proportion_tests`, `mean_tests` name the test of each row);
+- the same trials under two variants (common random numbers): the mean of the
+  paired differences with a t interval, and the paired t test, or an exact
+  sign-flip test when few pairs differ (`compare_paired`);
 - sample size: trials needed for a target interval half-width.
 
 All distributions come from scipy.
@@ -17,6 +20,7 @@ All distributions come from scipy.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special, stats
@@ -166,6 +170,61 @@ def compare_means(m1, s1, n1, m0, s0, n0, confidence: float = CONFIDENCE):
     exact_half = np.where(separated_p < 1 - confidence, 0.0, np.inf)
     half = np.select([welch, exact], [half, exact_half], np.nan)
     return diff, diff - half, diff + half, p_value
+
+
+PAIRED_T = "paired t"
+SIGN_FLIP = "exact sign-flip"
+NO_PAIR_DIFFERS = "exact (no pair differs)"
+EXACT_SIGN_FLIP_MAX = 12  # up to this many differing pairs the sign-flip test enumerates all 2^m signs
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A paired comparison: the mean difference, its interval, the p-value and the test behind it."""
+
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    test: str
+    pairs: int
+    differing: int  # pairs whose difference is not 0
+
+
+def compare_paired(differences, confidence: float = CONFIDENCE) -> Paired:
+    """Variant minus baseline over pairs of trials that share their random numbers.
+
+    The mean difference has a t interval. The test of "no difference" depends on
+    how many pairs differ at all (m of n; the others carry no sign information):
+
+    - fewer than 2 pairs: no interval, p NaN;
+    - m = 0: nothing differed; the difference is exactly 0, and so is the interval; p = 1;
+    - m <= EXACT_SIGN_FLIP_MAX: the exact sign-flip (permutation) test: under no
+      difference each differing pair's sign is a fair coin, and p is the share of
+      the 2^m sign patterns whose sum is at least as far from 0 as the observed one.
+      The t test would be far too bold with a handful of non-zero pairs;
+    - otherwise the paired t test (scipy.stats.ttest_1samp on the differences); if
+      every difference is the same non-zero value the exact sign-flip p, 2 / 2^n.
+    """
+    d = np.asarray(differences, dtype=float)
+    d = d[~np.isnan(d)]
+    n = int(d.size)
+    nonzero = d[d != 0]
+    m = int(nonzero.size)
+    if n < 2:
+        return Paired(math.nan, math.nan, math.nan, math.nan, TOO_FEW_TRIALS, n, m)
+    if m == 0:
+        return Paired(0.0, 0.0, 0.0, 1.0, NO_PAIR_DIFFERS, n, 0)
+    mean, low, high = mean_interval(d, confidence)
+    if m <= EXACT_SIGN_FLIP_MAX:
+        signs = 1 - 2 * ((np.arange(2**m)[:, None] >> np.arange(m)) & 1)
+        sums = np.abs(signs @ nonzero)
+        observed = abs(float(nonzero.sum()))
+        p = float(np.mean(sums >= observed - 1e-9 * max(1.0, observed)))
+        return Paired(mean, low, high, p, SIGN_FLIP, n, m)
+    if d.std(ddof=1) == 0:
+        return Paired(mean, mean, mean, min(1.0, 2.0 ** (1 - n)), SIGN_FLIP, n, m)
+    return Paired(mean, low, high, float(stats.ttest_1samp(d, 0.0).pvalue), PAIRED_T, n, m)
 
 
 def holm(p_values) -> np.ndarray:

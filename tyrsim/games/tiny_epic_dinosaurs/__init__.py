@@ -2,6 +2,7 @@
 
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec
+from tyrsim.core.rulings import rulings_analysis
 from tyrsim.games.tiny_epic_dinosaurs.analysis import ANALYSES
 from tyrsim.games.tiny_epic_dinosaurs.game import make_game
 from tyrsim.games.tiny_epic_dinosaurs.policies import POLICIES
@@ -21,5 +22,6 @@ SPEC = GameSpec(
             "tiny-epic-dinosaurs", ("hunter", "breeder", "contractor"),
             ("breed_group=2:4", "hunt_net_faces=1:5", "resource_cap=8:16"),
         ),
+        "rulings": rulings_analysis("tiny-epic-dinosaurs", ("hunter", "breeder", "contractor")),
     },
 )

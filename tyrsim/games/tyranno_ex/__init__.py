@@ -2,6 +2,7 @@
 
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec
+from tyrsim.core.rulings import rulings_analysis
 from tyrsim.games.tyranno_ex.analysis import GAME, SURVIVAL
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT
 from tyrsim.games.tyranno_ex.game import make_game
@@ -24,5 +25,6 @@ SPEC = GameSpec(
             "tyranno-ex", ("greedy", "aggressive", "builder", "greedy"),
             ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
         ),
+        "rulings": rulings_analysis("tyranno-ex", ("greedy", "aggressive", "builder", "greedy")),
     },
 )

@@ -2,6 +2,7 @@
 
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec, RandomPolicy
+from tyrsim.core.rulings import rulings_analysis
 from tyrsim.games.tyros.analysis import EMPIRE_SIZES, GAME
 from tyrsim.games.tyros.game import make_game
 from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
@@ -22,5 +23,6 @@ SPEC = GameSpec(
             "tyros", ("planner", "greedy", "planner", "greedy"),
             ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
         ),
+        "rulings": rulings_analysis("tyros", ("planner", "greedy", "planner", "greedy")),
     },
 )

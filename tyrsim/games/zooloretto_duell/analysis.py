@@ -19,6 +19,7 @@ from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
+from tyrsim.core.rulings import rulings_analysis
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
 GAME = "zooloretto-duell"
@@ -230,4 +231,5 @@ ANALYSES = {
     "explore": explore_analysis(
         GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4")
     ),
+    "rulings": rulings_analysis(GAME, ("heuristic", "greedy")),
 }

@@ -1,0 +1,137 @@
+"""The `rulings` analysis: readings played against the baseline on the same games, on the toy dice game
+(whose rulings have effects known exactly) and on every game's declared rulings."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core.rng import task_rng, trial_rng
+from tyrsim.core.rulings import readings
+from tyrsim.core.scenario import scenario_from_data
+from tyrsim.core.sweep import run_scenario
+from tyrsim.games import game_names, get_game
+
+
+def dice_rulings(games: int, rules: dict | None = None, **args):
+    data = {"name": "r", "game": "dice", "analysis": "rulings", "seed": 11, "rules": rules or {},
+            "args": {"games": games, **args}}
+    scenario = scenario_from_data(data, "test")
+    result = run_scenario(scenario, n_jobs=1)[0]
+    return scenario.analysis.tables(result.raw, scenario.rules, scenario.points[0].args)
+
+
+def row(table: pd.DataFrame, ruling: str, alternative: str, measure: str) -> pd.Series:
+    hit = table[(table["ruling"] == ruling) & (table["alternative"] == alternative) & (table["measure"] == measure)]
+    assert len(hit) == 1, (ruling, alternative, measure)
+    return hit.iloc[0]
+
+
+def within_sampling_error(r: pd.Series, exact: float, k: float = 4.0) -> None:
+    se = (r["diff_high"] - r["diff_low"]) / (2 * 1.96)
+    assert abs(r["difference"] - exact) < k * se, (r["difference"], exact, se)
+
+
+def test_effects_match_their_exact_values(dice_game):
+    # policies: "roller" always rolls (3 turns), "roller:eagerness=0.5" rolls half its turns
+    tables = dice_rulings(3000)
+    table = tables["rulings"]
+    # six again: a roll is worth 3.5 / (5/6) = 4.2 instead of 3.5; 4.5 rolls per game over two seats
+    within_sampling_error(row(table, "six_again", "True", "mean_score"), 0.7 * 4.5 / 2)
+    # a bonus of 2 for passing: 1.5 passes per game, over two seats, and nothing random changes
+    within_sampling_error(row(table, "bonus", "2", "mean_score"), 2 * 1.5 / 2)
+    within_sampling_error(row(table, "bonus", "1", "mean_score"), 1 * 1.5 / 2)
+    assert row(table, "bonus", "2", "mean_score")["significant"]
+    # the game length never depends on a ruling here: every pair equal, exactly 0, p = 1
+    length = row(table, "six_again", "True", "actions")
+    assert (length["difference"], length["diff_low"], length["diff_high"], length["p_holm"]) == (0, 0, 0, 1)
+    assert not length["significant"]
+
+
+def test_a_reading_the_game_never_reads_never_fires_and_ranks_last(dice_game):
+    tables = dice_rulings(200)
+    ranking = tables["ruling_ranking"]
+    idle = ranking[ranking["ruling"] == "idle"].iloc[0]
+    assert idle["games_changed"] == 0 and idle["measures_moved"] == 0 and idle["rank"] == len(ranking)
+    assert not tables["rulings"].query("ruling == 'idle'")["significant"].any()
+    finding = tables["findings"].query("ruling == 'idle'")["finding"].iloc[0]
+    assert "never fired" in finding
+
+
+def test_pairing_makes_a_rare_effect_visible(dice_game):
+    # the same games under both readings: only games with a six differ, so the paired test sees an
+    # effect of +1.6 points that independent games of this size could hardly tell from noise
+    table = dice_rulings(300)["rulings"]
+    six = row(table, "six_again", "True", "mean_score")
+    assert six["significant"] and six["games_differing"] < six["games"]
+    assert six["diff_high"] - six["diff_low"] < 1.0  # the unpaired interval is about 1.5 wide here
+
+
+def test_readings_against_a_changed_baseline(dice_game):
+    rules = get_game("dice").rules
+    assert readings(rules(), ("all",)) == [("six_again", True), ("bonus", 1), ("bonus", 2), ("idle", "b")]
+    # the baseline plays an alternative: the default becomes a reading
+    assert readings(rules(bonus=2), ("bonus",)) == [("bonus", 0), ("bonus", 1)]
+    # a value that is none of the declared readings stands in for the default: as many readings as before
+    assert readings(rules(bonus=5), ("bonus",)) == [("bonus", 1), ("bonus", 2)]
+    tables = dice_rulings(40, rules={"bonus": 2}, rulings=["bonus"])
+    ranking = tables["ruling_ranking"]
+    assert sorted(ranking["alternative"]) == ["0", "1"]
+    assert (row(tables["rulings"], "bonus", "0", "mean_score")["difference"]) < 0
+
+
+def test_game_g_is_the_same_game_in_every_chunk_and_reading(dice_game):
+    analysis = get_game("dice").analyses["rulings"]
+    rules = get_game("dice").rules()
+    args = analysis.check_args({"games": 30})
+    whole = analysis.run(rules, args, 0, 150, task_rng(5, 0, 0))
+    split = pd.concat([analysis.run(rules, args, first, count, task_rng(5, 0, chunk))
+                       for chunk, (first, count) in enumerate([(0, 7), (7, 60), (67, 83)])], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, split)
+    # the reading that changes nothing plays exactly the baseline's games
+    idle = 1 + [name for name, _ in readings(rules, ("all",))].index("idle")
+    base = whole[whole["block"] == 0].drop(columns="block").reset_index(drop=True)
+    same = whole[whole["block"] == idle].drop(columns="block").reset_index(drop=True)
+    pd.testing.assert_frame_equal(base, same)
+
+
+def test_trial_streams():
+    a = trial_rng(task_rng(3, 2, 0), 7).random(4)
+    assert np.array_equal(a, trial_rng(task_rng(3, 2, 9), 7).random(4))  # any chunk of the point
+    assert not np.array_equal(a, trial_rng(task_rng(3, 1, 0), 7).random(4))  # another point
+    assert not np.array_equal(a, trial_rng(task_rng(4, 2, 0), 7).random(4))  # another run seed
+    assert not np.array_equal(a, trial_rng(task_rng(3, 2, 0), 8).random(4))  # another trial
+    with pytest.raises(ValueError, match="task_rng"):
+        trial_rng(np.random.default_rng(), 0)
+
+
+def test_cli_rulings_and_bad_input(dice_game, tmp_path):
+    out = tmp_path / "o"
+    result = CliRunner().invoke(main, ["rulings", "dice", "--games", "20", "--ruling", "bonus", "--jobs", "1",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 alternative readings against the baseline x 20 games" in result.output
+    table = pd.read_csv(out / "rulings.csv")
+    assert list(table.columns[:10]) == ["ruling", "alternative", "measure", "baseline", "value", "difference",
+                                        "diff_low", "diff_high", "p_holm", "significant"]
+    assert set(table["ruling"]) == {"bonus"} and (out / "rulings.png").exists()
+    bad = CliRunner().invoke(main, ["rulings", "dice", "--ruling", "turns", "--jobs", "1"])
+    assert bad.exit_code == 2 and "'turns' is not a ruling of Dice; the rulings are: six_again, bonus, idle" \
+        in bad.output
+    assert "Traceback" not in bad.output
+    bad = CliRunner().invoke(main, ["rulings", "dice", "--games", "1"])
+    assert bad.exit_code == 2 and "--games" in bad.output
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_rulings_alternative_is_a_valid_rule_set(game):
+    rules = get_game(game).rules
+    marked = rules.rulings()
+    assert marked, f"{game} marks no rule as a ruling"
+    for name, alternatives in marked.items():
+        assert alternatives, f"{game}: ruling {name!r} has no alternative reading"
+        for value in alternatives:
+            assert getattr(rules.from_overrides({name: value}), name) == value
+    assert "rulings" in get_game(game).analyses
+

@@ -1,0 +1,248 @@
+"""Which readings of the rulebook change the answer: the `rulings` analysis every full game engine gets.
+
+A game marks each rule that encodes a reading of an ambiguous rule or an assumed
+component as a ruling, with its alternative readings (`rules.rule(..., ruling=...)`).
+This analysis plays `games` games under the run's rules (the baseline) and the same
+number under each alternative reading, one ruling changed at a time, with the same
+policies and seats. Game g of every reading draws from the same stream
+(`rng.trial_rng`), so the readings play the same deals, dice and choices until the
+ruling makes them differ, and every measure is compared game by game
+(`stats.compare_paired`): a ruling that fires in 2% of games shows its effect
+instead of drowning in the noise between independent games.
+
+Measures, one value per game: each policy's win rate (when it does not hold every
+seat), the mean score, the first seat's win rate (seat balance), the winning
+margin, the game's length (actions, and rounds where the engine counts them) and
+every counter the engine reports. Holm's correction runs over all the
+comparisons of the study. Rulings are ranked by their largest significant effect
+in standard deviations of the measure under the baseline (a scale shared by
+measures of any unit), then by how often they changed a game at all.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core import stats
+from tyrsim.core.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.designer import play_blocks
+from tyrsim.core.metrics import per_game_measures
+from tyrsim.core.playouts import BASE_COLUMNS, seat_policy_check
+from tyrsim.core.runner import GAMES_PER_CHUNK
+
+ALL = "all"
+# the per-game columns of metrics.per_game_measures compared, under the names the tables use
+_PER_GAME = {"mean_score": "mean_score", "first_seat_win_rate": "first_seat_share", "margin": "margin",
+             "actions": "actions", "rounds": "rounds"}
+RESULT_COLUMNS = ("ruling", "alternative", "measure", "baseline", "value", "difference", "diff_low", "diff_high",
+                  "p_holm", "significant")
+
+
+def _spec(game: str):
+    from tyrsim.games import get_game
+
+    return get_game(game)
+
+
+def readings(rules: Any, chosen: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """(ruling, value) for each reading played against `rules`, for each chosen ruling: its declared readings
+    (the default and the alternatives) other than the one `rules` plays. Where `rules` plays a value that is
+    none of them (a user's own data file, say), that value stands in for the default: the alternatives are
+    played against it. Either way a ruling gives as many readings as it has alternatives."""
+    rows = []
+    for name, alternatives in type(rules).rulings().items():
+        if ALL not in chosen and name not in chosen:
+            continue
+        declared = (type(rules)().as_dict()[name], *alternatives)
+        current = getattr(rules, name)
+        rows.extend((name, value) for value in (declared if current in declared else alternatives)
+                    if value != current)
+    return rows
+
+
+def game_measures(raw: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (index game_id) and one column per measure: see the module's docstring."""
+    per_game = per_game_measures(raw)
+    out = pd.DataFrame(index=per_game.index)
+    for name, column in _PER_GAME.items():
+        if column in per_game.columns:
+            out[name] = per_game[column].astype(float)
+    seats = raw["seat"].nunique()
+    for policy, rows in raw.groupby("policy", sort=True):
+        if len(rows) < len(raw) and seats > 1:  # a policy holding every seat wins 1/n of every game
+            out[f"win_rate[{policy}]"] = rows.groupby("game_id")["win_share"].mean().reindex(out.index)
+    counters = [c for c in raw.columns if c not in BASE_COLUMNS and c not in out.columns and c != "rounds"
+                and c not in ("block",) and pd.api.types.is_numeric_dtype(raw[c])]
+    if counters:
+        means = raw.groupby("game_id")[counters].mean().astype(float)
+        out = out.join(means)
+    return out
+
+
+def changed_games(base: pd.DataFrame, other: pd.DataFrame) -> np.ndarray:
+    """Per game, whether the reading changed the game's record at all (any seat's score, the winners,
+    the number of actions or any counter)."""
+    columns = [c for c in base.columns if c in other.columns and c not in ("block",)]
+    a = base.sort_values(["game_id", "seat"])[columns].reset_index(drop=True)
+    b = other.sort_values(["game_id", "seat"])[columns].reset_index(drop=True)
+    same = ((a == b) | (a.isna() & b.isna())).all(axis=1)
+    return ~same.groupby(a["game_id"]).all().to_numpy()
+
+
+def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(one row per ruling, alternative and measure; one row per ruling and alternative) from the games of
+    every block (block 0: the baseline; block k: reading k - 1)."""
+    played = readings(rules, args["rulings"])
+    blocks = {b: group.drop(columns="block") for b, group in raw.groupby("block", sort=True)}
+    base = game_measures(blocks[0])
+    rows, summary = [], []
+    for k, (name, value) in enumerate(played, start=1):
+        other = game_measures(blocks[k])
+        changed = changed_games(blocks[0], blocks[k])
+        for measure in base.columns:
+            if measure not in other.columns:
+                continue
+            b, v = base[measure], other[measure].reindex(base.index)
+            paired = stats.compare_paired((v - b).to_numpy())
+            sd = float(b.std(ddof=1)) if b.notna().sum() > 1 else math.nan
+            with np.errstate(divide="ignore", invalid="ignore"):
+                effect = paired.difference / sd if sd > 0 else math.nan
+            rows.append({"ruling": name, "alternative": str(value), "measure": measure,
+                         "baseline": float(b.mean()), "value": float(v.mean()), "difference": paired.difference,
+                         "diff_low": paired.low, "diff_high": paired.high, "p_value": paired.p_value,
+                         "effect_size": effect, "games": paired.pairs, "games_differing": paired.differing,
+                         "test": paired.test})
+        summary.append({"ruling": name, "alternative": str(value), "games": len(changed),
+                        "games_changed": int(changed.sum()), "share_changed": float(changed.mean())})
+    table = pd.DataFrame(rows, columns=[*RESULT_COLUMNS, "p_value", "effect_size", "games", "games_differing",
+                                        "test"])
+    table["p_holm"] = stats.holm(table["p_value"].to_numpy()) if len(table) else []
+    table["significant"] = (table["p_holm"] < 1 - stats.CONFIDENCE).astype(bool)  # NaN compares False
+    strength = table["effect_size"].abs().where(table["significant"], 0.0).fillna(0.0)
+    table = table.assign(_strength=strength, _size=table["effect_size"].abs().fillna(0.0))
+    ranking = _ranking(table, pd.DataFrame(summary, columns=["ruling", "alternative", "games", "games_changed",
+                                                             "share_changed"]))
+    order = {(r, a): i for i, (r, a) in enumerate(zip(ranking["ruling"], ranking["alternative"], strict=True))}
+    table["_rank"] = [order[(r, a)] for r, a in zip(table["ruling"], table["alternative"], strict=True)]
+    table = table.sort_values(["_rank", "significant", "_strength", "_size"], ascending=[True, False, False, False],
+                              kind="stable")
+    return table.drop(columns=["_strength", "_size", "_rank"]).reset_index(drop=True), ranking
+
+
+def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """One row per reading: how often it changed a game, how many measures it moved significantly, and
+    its largest significant effect; ordered by that effect (in baseline standard deviations), then by
+    how often it changed a game."""
+    rows = []
+    for record in summary.to_dict("records"):
+        mine = table[(table["ruling"] == record["ruling"]) & (table["alternative"] == record["alternative"])]
+        moved = mine[mine["significant"]]
+        top = moved.sort_values("_strength", ascending=False).head(1) if len(moved) else mine.iloc[0:0]
+        first = top.iloc[0] if len(top) else None
+        rows.append({**record, "measures_moved": int(len(moved)),
+                     "largest_effect_measure": first["measure"] if first is not None else "",
+                     "largest_effect_size": float(first["effect_size"]) if first is not None else math.nan,
+                     "largest_effect_difference": float(first["difference"]) if first is not None else math.nan,
+                     "largest_effect_low": float(first["diff_low"]) if first is not None else math.nan,
+                     "largest_effect_high": float(first["diff_high"]) if first is not None else math.nan})
+    ranking = pd.DataFrame(rows, columns=[*summary.columns, "measures_moved", "largest_effect_measure",
+                                          "largest_effect_size", "largest_effect_difference",
+                                          "largest_effect_low", "largest_effect_high"])
+    ranking["_key"] = ranking["largest_effect_size"].abs().fillna(0.0)
+    ranking = ranking.sort_values(["_key", "share_changed"], ascending=[False, False], kind="stable")
+    ranking = ranking.drop(columns="_key").reset_index(drop=True)
+    ranking.insert(0, "rank", range(1, len(ranking) + 1))
+    return ranking
+
+
+def findings(ranking: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """One sentence per reading, largest effect first: what it changed, with its interval."""
+    rows = []
+    for r in ranking.to_dict("records"):
+        head = f"{r['ruling']} = {r['alternative']}: changed {r['games_changed']} of {r['games']} games"
+        if r["measures_moved"]:
+            head += (f"; moves {r['largest_effect_measure']} by {r['largest_effect_difference']:+.4g} "
+                     f"[{r['largest_effect_low']:.4g}, {r['largest_effect_high']:.4g}] "
+                     f"({r['largest_effect_size']:+.2f} sd), significant after Holm's correction")
+            if r["measures_moved"] > 1:
+                head += f", and {r['measures_moved'] - 1} more measure{'s' if r['measures_moved'] > 2 else ''}"
+        elif r["games_changed"]:
+            head += "; no measure moved significantly after Holm's correction"
+        else:
+            head += "; it never fired, so these games cannot tell whether it matters"
+        rows.append({"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"], "finding": head})
+    return pd.DataFrame(rows, columns=["rank", "ruling", "alternative", "finding"])
+
+
+def rulings_figure(ranking: pd.DataFrame):
+    """Each reading's largest significant effect (baseline sd units) with its interval, largest first."""
+    import matplotlib.pyplot as plt
+
+    shown = ranking.iloc[::-1]
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(shown) + 1.6))
+    y = np.arange(len(shown))
+    size = shown["largest_effect_size"].fillna(0.0).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(shown["largest_effect_difference"].to_numpy() != 0,
+                         size / shown["largest_effect_difference"].to_numpy(), 0.0)
+    low = np.nan_to_num(shown["largest_effect_low"].to_numpy() * scale)
+    high = np.nan_to_num(shown["largest_effect_high"].to_numpy() * scale)
+    lo, hi = np.minimum(low, high), np.maximum(low, high)
+    ax.barh(y, size, color=np.where(shown["measures_moved"] > 0, "tab:red", "lightgrey"))
+    ax.errorbar(size, y, xerr=[size - lo, hi - size], fmt="none", ecolor="black", capsize=3)
+    ax.set_yticks(y, [f"{r} = {a} ({m or 'nothing significant'})" for r, a, m in
+                      zip(shown["ruling"], shown["alternative"], shown["largest_effect_measure"], strict=True)])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("largest significant effect, in standard deviations of the measure under the default reading")
+    ax.set_title("Which readings of the rulebook change the answer")
+    fig.tight_layout()
+    return fig
+
+
+def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games: int = 400) -> Analysis:
+    """Every alternative reading of each ruling of `game` played against the run's rules, paired by game."""
+
+    def plan(rules: Any, args: Mapping[str, Any]) -> list[Any]:
+        return [rules] + [rules.replace({name: value}) for name, value in readings(rules, args["rulings"])]
+
+    def run(rules, args, first, count, rng):
+        return play_blocks(game, plan(rules, args), [tuple(args["policies"])], args["games"], first, count, rng,
+                           "block", paired=True)
+
+    def tables(raw, rules, args):
+        table, ranking = compare_readings(raw, rules, args)
+        return {"rulings": table, "ruling_ranking": ranking, "findings": findings(ranking, table)}
+
+    def figures(tables_, rules, args):
+        return {"rulings": rulings_figure(tables_["ruling_ranking"])}
+
+    def check_rulings(names: tuple[str, ...]) -> None:
+        known = _spec(game).rules.rulings()
+        if not known:
+            raise ArgumentError("rulings", f"argument 'rulings': {_spec(game).title} marks no rule as a ruling")
+        for name in names:
+            if name != ALL and name not in known:
+                raise ArgumentError("rulings", f"argument 'rulings': {name!r} is not a ruling of "
+                                    f"{_spec(game).title}; the rulings are: {', '.join(known)} (or {ALL!r})")
+
+    def count(args):
+        return (1 + len(readings(_spec(game).rules(), args["rulings"]))) * args["games"]
+
+    return Analysis(
+        name="rulings",
+        summary="which readings of the rulebook change the answer: each alternative reading of every ruling "
+                "played against the default on the same games",
+        params=(
+            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(game)),
+            Param("games", default_games, "games per reading (the same games under each)", low=2),
+            Param("rulings", (ALL,), f"the rulings to play ({ALL!r}: every one)", item=str, validate=check_rulings),
+        ),
+        run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
+        chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20, count=count,
+        outputs=lambda args: (("rulings", "ruling_ranking", "findings"), ("rulings",)),
+    )
