@@ -95,13 +95,28 @@ class Rules(RuleSet):
     )
 
     # --- data files ("" = the bundled file) ---
-    ranch_file: str = rule("", "TOML file with the ranch layout (empty: bundled data/ranch.toml)", data_file=True)
-    spaces_file: str = rule("", "TOML file with the central boards' action spaces (empty: bundled)", data_file=True)
-    dinosaurs_file: str = rule(
-        "", "TOML file with the basic dinosaurs' diets and points (empty: bundled)", data_file=True
+    # Each is an assumed component (the rulebook prints none of them; each file says what it assumes),
+    # so each is a ruling whose alternative is another bundled reading.
+    ranch_file: str = rule(
+        "", "TOML file with the ranch layout (empty: bundled data/ranch.toml)", data_file=True,
+        ruling=("bundled:ranch_alt.toml",),
     )
-    contracts_file: str = rule("", "TOML file with the contract cards (empty: bundled)", data_file=True)
-    research_file: str = rule("", "TOML file with the research cards (empty: bundled)", data_file=True)
+    spaces_file: str = rule(
+        "", "TOML file with the central boards' action spaces (empty: bundled)", data_file=True,
+        ruling=("bundled:spaces_allosaurus_hunt.toml",),
+    )
+    dinosaurs_file: str = rule(
+        "", "TOML file with the basic dinosaurs' diets and points (empty: bundled)", data_file=True,
+        ruling=("bundled:dinosaurs_alt.toml",),
+    )
+    contracts_file: str = rule(
+        "", "TOML file with the contract cards (empty: bundled)", data_file=True,
+        ruling=("bundled:contracts_bonus1.toml",),
+    )
+    research_file: str = rule(
+        "", "TOML file with the research cards (empty: bundled)", data_file=True,
+        ruling=("bundled:research_no_abilities.toml",),
+    )
 
     def hunt_odds(self) -> dict[str, float]:
         """Exact distribution of one hunt: expected dinosaurs (and sd), chances of an injury and of an egg."""
