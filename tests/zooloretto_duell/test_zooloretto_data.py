@@ -8,10 +8,12 @@ from tyrsim.core.rules import RuleError
 from tyrsim.games.zooloretto_duell.cards import (
     HEART,
     LIGHTNING,
+    SPECIES,
     SQUARE,
     STAND,
     DataFileError,
     load_markers,
+    load_stands,
     load_symbols,
     make_cards,
 )
@@ -19,17 +21,37 @@ from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 
+def symbol_counts(cards) -> dict[str, tuple[int, int, int]]:
+    """Per species: how many of its animal cards show (lightning, heart, square)."""
+    animals = [c for c in cards if c.species >= 0 and not c.offspring]
+    return {name: tuple(sum(c.species == s and c.symbol == sym for c in animals) for sym in (LIGHTNING, HEART, SQUARE))
+            for s, name in enumerate(SPECIES)}
+
+
 def test_bundled_components():
-    cards = make_cards(load_symbols())
+    cards = make_cards(load_symbols(), load_stands())
     assert len(cards) == 61
     animals = [c for c in cards if c.species >= 0 and not c.offspring]
     assert len(animals) == 45 and len([c for c in cards if c.offspring]) == 3
     stands = [c for c in cards if c.species == STAND]
     assert sorted((c.colour, c.symbol) for c in stands) == [(c, s) for c in range(4) for s in range(3)]
-    per_symbol = {sym: sum(c.symbol == sym for c in animals) for sym in (LIGHTNING, HEART, SQUARE)}
-    assert per_symbol == {LIGHTNING: 12, HEART: 6, SQUARE: 6}
+    # a third card with one symbol in the three largest species, so the third-symbol rule and a wasted heart
+    # can happen without a steal (hyena: 4 hearts, a pair for each player)
+    assert symbol_counts(cards) == {"gorilla": (2, 0, 0), "bison": (2, 0, 0), "antelope": (2, 0, 2),
+                                    "bear": (3, 2, 0), "tiger": (2, 2, 3), "hyena": (2, 4, 2)}  # fmt: skip
     assert [repr(m) for m in load_markers()] == ["4", "3 + coin", "3", "2 + coin", "final-round marker", "2",
                                                   "1 + coin", "1"]  # fmt: skip
+    assert "".join(m.letter for m in load_markers()) == "ABBCDEFF"  # "A" to "F" on 8 markers
+
+
+def test_bundled_alternatives():
+    two_each = make_cards(load_symbols("bundled:symbols_two_each.toml"), load_stands())
+    assert set(symbol_counts(two_each).values()) == {(2, 0, 0), (2, 0, 2), (2, 2, 0), (2, 2, 2)}
+    by_colour = load_stands("bundled:stands_by_colour.toml")
+    assert sorted(by_colour) == sorted([(0, 0)] * 3 + [(1, 1)] * 3 + [(2, 2)] * 3 + [(3, 0), (3, 1), (3, 2)])
+    threes = load_markers("bundled:markers_threes.toml")
+    assert [m.points for m in threes if not m.final_round] == [3, 3, 2, 2, 2, 1, 1]
+    assert "".join(m.letter for m in threes) == "AABBCDEF"
 
 
 def test_user_files(tmp_path):
@@ -63,6 +85,38 @@ def test_bad_symbols_file(tmp_path, text, message):
 
 
 @pytest.mark.parametrize(
+    ("stands", "message"),
+    [
+        ('{colour = "red", symbol = "drink"}, ' * 12, "12 red stands"),
+        ('{colour = "pink", symbol = "drink"}, ', "'stands[0].colour': 'pink'"),
+        ('{colour = "red", symbol = "popcorn"}, ', "'stands[0].symbol'"),
+        ('{colour = "red"}, ', "'stands[0]'"),
+        ("".join(f'{{colour = "{c}", symbol = "drink"}}, ' for c in ("red", "green", "blue", "yellow") * 3),
+         "three yellow stands must show three different symbols"),
+    ],
+)
+def test_bad_stands_file(tmp_path, stands, message):
+    path = tmp_path / "stands.toml"
+    path.write_text(f"stands = [{stands}]\n")
+    with pytest.raises(DataFileError) as error:
+        Rules.from_overrides({"stands_file": str(path)})
+    assert message in str(error.value) and "stands.toml" in str(error.value)
+
+
+def test_a_stands_file_sets_each_stands_symbol(tmp_path):
+    path = tmp_path / "stands.toml"
+    colours = ("red", "green", "blue")
+    path.write_text("stands = [" + "".join(f'{{colour = "{c}", symbol = "pretzel"}}, ' for c in colours * 3)
+                    + "".join(f'{{colour = "yellow", symbol = "{s}"}}, ' for s in ("ice cream", "pretzel", "drink"))
+                    + "]\n")
+    stands = [c for c in ZooGame(Rules(stands_file=str(path))).cards if c.species == STAND]
+    assert sum(c.symbol == 1 for c in stands) == 10 and repr(stands[0]) == "red pretzel stand"
+
+
+SEVEN = "{points = 1}, " * 6 + "{final_round = true}, {points = 1}"  # a valid marker list, without its "]"
+
+
+@pytest.mark.parametrize(
     ("markers", "message"),
     [
         ("{points = 1}, " * 7 + "{points = 1}", "0 final-round markers"),
@@ -70,6 +124,10 @@ def test_bad_symbols_file(tmp_path, text, message):
         ("{points = 1}, " * 6 + "{final_round = true}, {points = 1, coin = 2}", "markers[7].coin"),
         ("{points = 1}, " * 6 + "{final_round = true}, {coin = true}", "needs 'points'"),
         ("{points = 1}, " * 6 + "{final_round = true}, {points = 1, bonus = 1}", "markers[7]"),
+        (SEVEN + ']\nletters = ["A", "B"', "'letters'"),
+        (SEVEN + ']\nletters = ["A", "B", "C", "D", "E", "F", "G", "a"', "8 capital letters"),
+        (SEVEN + ']\nletters = ["B", "A", "C", "D", "E", "F", "F", "F"', "not in order"),
+        (SEVEN + ']\nlabels = ["A"', "optionally 'letters'"),
     ],
 )
 def test_bad_markers_file(tmp_path, markers, message):

@@ -314,7 +314,7 @@ def test_rulebook_interim_scoring_example(state, pick):
 def test_interim_scoring_waits_on_a_tie(state, pick):
     state.pile = [pick("gorilla")]
     state.pens[0][BEAR] = [pick("bear"), pick("bear", "lightning")]
-    state.pens[1][BEAR] = [pick("bear"), pick("bear", "heart"), pick("bear", "lightning")]
+    state.pens[1][BEAR] = [pick("bear", "heart"), pick("bear", "heart"), pick("bear", "lightning")]
     state.trucks[0] = [pick("bear")]
     take(state, 0)  # 3 : 3, total 6 = the bear's target value: a tie, no scoring yet
     assert not state.scored[BEAR] and not state.won[0] and not state.won[1]
@@ -384,7 +384,7 @@ def test_final_round_card_ends_the_game(state, pick, game):
 
 
 def test_final_round_marker_ends_the_game(state, pick):
-    state.pile = [pick("hyena") for _ in range(3)]
+    state.pile = [pick("antelope") for _ in range(3)]
     state.markers = state.markers[3:]  # the 2 + coin marker on top, then the final-round marker
     state.pens[0][GORILLA] = [pick("gorilla"), pick("gorilla")]
     state.trucks[0] = [pick("gorilla")]
@@ -445,3 +445,87 @@ def test_expert_discard_needs_a_coin_and_the_variant(table, state, pick):
     state.pile = [pick("gorilla"), pick("bison")]
     state.apply(DRAW)
     assert not any(isinstance(a, DiscardDrawn) for a in state.legal_actions())
+
+
+# --- rulings: the order of a symbol action and the interim scoring; the marker stack ----------------
+
+
+def test_heart_offspring_after_the_interim_scoring_unless_ruled_otherwise(table):
+    """Tigers (target 7) 4 : 2, seat 0 places a second heart tiger: 4 : 3 reaches the target. The scoring
+    interrupts play at once and seat 1 wins it; with `symbol_before_scoring` the offspring comes first: 4 : 4,
+    a tie, no scoring yet."""
+    for symbol_first in (False, True):
+        state, pick = table(Rules(symbol_before_scoring=symbol_first))
+        state.pens[1][TIGER] = [pick("tiger"), pick("tiger"), pick("tiger", "lightning"), pick("tiger", "square")]
+        state.pens[0][TIGER] = [pick("tiger", "heart"), pick("tiger", "square")]
+        state.trucks[0] = [pick("tiger", "heart")]
+        take(state, 0)
+        assert state.game.offspring[TIGER] in state.pens[0][TIGER]  # the offspring comes either way
+        assert state.scored[TIGER] is not symbol_first
+        assert len(state.won[1]) == (0 if symbol_first else 1) and not state.won[0]
+
+
+def test_square_donation_after_the_interim_scoring_unless_ruled_otherwise(table):
+    """Antelopes (target 5) 3 : 1, seat 0 places a second square antelope: 3 : 2 reaches the target. Seat 1
+    wins the scoring before the donation; with `symbol_before_scoring` the check waits for the donated
+    antelope: 3 : 3, a tie, no scoring."""
+    for symbol_first in (False, True):
+        state, pick = table(Rules(symbol_before_scoring=symbol_first))
+        state.pens[1][ANTELOPE] = [pick("antelope"), pick("antelope"), pick("antelope", "lightning")]
+        state.pens[0][ANTELOPE] = [pick("antelope", "square")]
+        gift = pick("antelope")
+        state.discard = [gift]
+        state.trucks[0] = [pick("antelope", "square")]
+        take(state, 0)
+        assert state.phase == DONATION and state.scored[ANTELOPE] is not symbol_first
+        state.apply(Donate(gift))
+        assert len(state.pens[0][ANTELOPE]) == 3 and state.pending_check == -1
+        assert state.scored[ANTELOPE] is not symbol_first and len(state.won[1]) == (0 if symbol_first else 1)
+
+
+def test_symbol_first_still_scores_after_the_donation(table):
+    """With `symbol_before_scoring`, the waiting check is made once the donation is in: here the donated card
+    is a stand, and seat 1 (ahead 3 : 2) wins the antelopes then."""
+    state, pick = table(Rules(symbol_before_scoring=True))
+    state.pens[1][ANTELOPE] = [pick("antelope"), pick("antelope"), pick("antelope", "lightning")]
+    state.pens[0][ANTELOPE] = [pick("antelope", "square")]
+    stand = pick("red", "drink")
+    state.discard = [stand]
+    state.trucks[0] = [pick("antelope", "square")]
+    take(state, 0)
+    assert not state.scored[ANTELOPE] and state.pending_check == ANTELOPE
+    state.apply(Donate(stand))
+    assert state.scored[ANTELOPE] and len(state.won[1]) == 1 and state.to_move == 1
+
+
+def test_bundled_symbols_let_a_second_heart_pair_go_to_waste(state, pick, game):
+    """The bundled data has 4 heart hyenas: each player can make a pair; the second finds the offspring gone."""
+    state.trucks[1] = [pick("hyena", "heart"), pick("hyena", "heart")]
+    take(state, 1)
+    assert game.offspring[HYENA] in state.pens[0][HYENA]
+    state.trucks[2] = [pick("hyena", "heart"), pick("hyena", "heart")]
+    take(state, 2)
+    assert state.counts[1][COUNTERS.index("heart_wasted")] == 1 and len(state.pens[1][HYENA]) == 2
+
+
+def test_bundled_symbols_have_a_third_animal_with_the_same_symbol(state, pick):
+    third = pick("bear", "lightning")
+    state.pens[0][BEAR] = [pick("bear", "lightning"), pick("bear", "lightning")]
+    state.trucks[0] = [third]
+    take(state, 0)
+    assert state.discard == [third] and state.minus[0] == 1
+
+
+def test_markers_sharing_a_letter_are_shuffled_unless_printed(game):
+    printed_game = type(game)(Rules(marker_order="printed"))
+    orders = set()
+    for seed in range(30):
+        shuffled = game.new_state(np.random.default_rng(seed))
+        printed = printed_game.new_state(np.random.default_rng(seed))
+        assert [c.id for c in shuffled.pile] == [c.id for c in printed.pile]  # the same seed, the same draw pile
+        assert [repr(m) for m in printed.markers] == [repr(m) for m in game.markers]  # the file's order
+        assert [m.letter for m in shuffled.markers] == [m.letter for m in game.markers]  # still sorted by letter
+        orders.add(tuple(repr(m) for m in shuffled.markers))
+    # the B pair (3 + coin, 3) and the F pair (1 + coin, 1) each in both orders; A, C, D, E in place
+    assert len(orders) == 4
+    assert {order[1:3] for order in orders} == {("3 + coin", "3"), ("3", "3 + coin")}

@@ -1,10 +1,12 @@
 """Zooloretto Duell components: the cards, the scoring markers, and their data files.
 
 The rulebook prints the card counts (45 animals, 12 vending stands, 3 offspring,
-the "final round" card) but not which animal cards carry which symbol, nor the
-scoring markers' values. Those come from `data/symbols.toml` and
-`data/markers.toml` (a stated assumption) or from a user's own files, validated
-here with errors that name the file, the key and what is allowed.
+the "final round" card) but not which animal cards carry which symbol, which
+symbol each vending stand shows (only that the three yellow ones differ), nor
+the scoring markers' values and letters. Those come from `data/symbols.toml`,
+`data/stands.toml` and `data/markers.toml` (stated assumptions; other bundled
+files hold the alternatives the rulings play) or from a user's own files,
+validated here with errors that name the file, the key and what is allowed.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ SYMBOL_SPECIES = {
 }
 OFFSPRING_SPECIES = (3, 4, 5)  # bear, tiger, hyena
 
-# vending stands: every colour has each symbol once
+# vending stands: 3 of each colour; which symbol each shows comes from a data file
 COLOURS = ("red", "green", "blue", "yellow")
 STAND_SYMBOLS = ("ice cream", "pretzel", "drink")
+STANDS_PER_COLOUR = 3
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -61,11 +64,12 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """A scoring marker: plus points and maybe a coin, or the "final round" marker."""
+    """A scoring marker: plus points and maybe a coin, or the "final round" marker; `letter` is on its back."""
 
     points: int = 0
     coin: bool = False
     final_round: bool = False
+    letter: str = ""
 
     def __repr__(self) -> str:
         if self.final_round:
@@ -78,14 +82,16 @@ def _card(id_: int, species: int, symbol: int, colour: int = -1, offspring: bool
     return Card(id_, species, symbol, colour, offspring, kind)
 
 
-def make_cards(symbols: tuple[tuple[int, int, int], ...]) -> tuple[Card, ...]:
+def make_cards(
+    symbols: tuple[tuple[int, int, int], ...], stands: tuple[tuple[int, int], ...]
+) -> tuple[Card, ...]:
     """All 61 cards: 45 animals (symbols per species as (lightning, heart, square)),
-    12 vending stands, 3 offspring and the "final round" card."""
+    12 vending stands (each as (colour, symbol)), 3 offspring and the "final round" card."""
     faces: list[tuple] = []  # (species, symbol, colour, offspring) of each card
     for s, count in enumerate(SPECIES_CARDS):
         marks = [LIGHTNING] * symbols[s][0] + [HEART] * symbols[s][1] + [SQUARE] * symbols[s][2]
         faces += [(s, mark, -1, False) for mark in marks + [NO_SYMBOL] * (count - len(marks))]
-    faces += [(STAND, symbol, colour, False) for colour in range(len(COLOURS)) for symbol in range(len(STAND_SYMBOLS))]
+    faces += [(STAND, symbol, colour, False) for colour, symbol in stands]
     faces += [(s, NO_SYMBOL, -1, True) for s in OFFSPRING_SPECIES]
     faces.append((FINAL_ROUND, NO_SYMBOL, -1, False))
     cards = [_card(i, *face) for i, face in enumerate(faces)]
@@ -139,14 +145,67 @@ def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
 
 
 @data_file_cache(maxsize=32)
+def load_stands(path: str = "") -> tuple[tuple[int, int], ...]:
+    """The 12 vending stands as (colour, symbol) indices into COLOURS and STAND_SYMBOLS."""
+    name, data = _read(path, "stands.toml")
+    stands = data.get("stands")
+    if set(data) != {"stands"} or not isinstance(stands, list):
+        raise DataFileError(f"file {name!r}: expected exactly one key 'stands', a list of 12 stand tables")
+    out = []
+    for i, item in enumerate(stands):
+        key = f"stands[{i}]"
+        if not isinstance(item, dict) or set(item) != {"colour", "symbol"}:
+            raise DataFileError(
+                f"file {name!r}: key {key!r}: {item!r} is not allowed; expected {{colour = ..., symbol = ...}}"
+            )
+        for field, allowed in (("colour", COLOURS), ("symbol", STAND_SYMBOLS)):
+            if item[field] not in allowed:
+                raise DataFileError(
+                    f"file {name!r}: key '{key}.{field}': {item[field]!r} is not allowed; "
+                    f"expected one of {', '.join(allowed)}"
+                )
+        out.append((COLOURS.index(item["colour"]), STAND_SYMBOLS.index(item["symbol"])))
+    for c, colour in enumerate(COLOURS):
+        count = sum(colour_ == c for colour_, _ in out)
+        if count != STANDS_PER_COLOUR:
+            raise DataFileError(
+                f"file {name!r}: key 'stands': {count} {colour} stands; the game has {STANDS_PER_COLOUR} of each colour"
+            )
+    # printed in the rulebook: "There are three yellow vending stands, each with a different symbol."
+    yellow = COLOURS.index("yellow")
+    if len({symbol for colour, symbol in out if colour == yellow}) != STANDS_PER_COLOUR:
+        raise DataFileError(
+            f"file {name!r}: key 'stands': the three yellow stands must show three different symbols (the rulebook)"
+        )
+    return tuple(out)
+
+
+@data_file_cache(maxsize=32)
 def load_markers(path: str = "") -> tuple[Marker, ...]:
-    """The 8 scoring markers, from the top of the stockpile to the bottom."""
+    """The 8 scoring markers sorted by the letters on their backs, from the top of the stockpile to the bottom."""
     name, data = _read(path, "markers.toml")
     markers = data.get("markers")
-    if set(data) != {"markers"} or not isinstance(markers, list):
-        raise DataFileError(f"file {name!r}: expected exactly one key 'markers', a list of 8 marker tables")
+    if not isinstance(markers, list) or set(data) - {"markers", "letters"}:
+        raise DataFileError(
+            f"file {name!r}: expected the key 'markers', a list of 8 marker tables, "
+            "and optionally 'letters', the 8 letters on their backs"
+        )
     if len(markers) != 8:
         raise DataFileError(f"file {name!r}: key 'markers': {len(markers)} markers; the game has 8")
+    letters = data.get("letters", [])
+    if "letters" in data and (
+        not isinstance(letters, list)
+        or len(letters) != 8
+        or not all(isinstance(x, str) and len(x) == 1 and "A" <= x <= "Z" for x in letters)
+    ):
+        raise DataFileError(
+            f"file {name!r}: key 'letters': {letters!r} is not allowed; expected 8 capital letters, one per marker"
+        )
+    if letters != sorted(letters):
+        raise DataFileError(
+            f"file {name!r}: key 'letters': {letters!r} is not in order; the stockpile is sorted by letter, "
+            "'A' on top, so list the markers from the top"
+        )
     out = []
     for i, item in enumerate(markers):
         key = f"markers[{i}]"
@@ -158,7 +217,7 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
         if item.get("final_round", False) is True:
             if set(item) != {"final_round"}:
                 raise DataFileError(f"file {name!r}: key {key!r}: the final-round marker has no points or coin")
-            out.append(Marker(final_round=True))
+            out.append(Marker(final_round=True, letter=letters[i] if letters else ""))
             continue
         if "final_round" in item and item["final_round"] is not False:
             raise DataFileError(f"file {name!r}: key '{key}.final_round': expected true or false")
@@ -167,7 +226,7 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
             raise DataFileError(f"file {name!r}: key '{key}.coin': {coin!r} is not allowed; expected true or false")
         if "points" not in item:
             raise DataFileError(f"file {name!r}: key {key!r}: a scoring marker needs 'points'")
-        out.append(Marker(_count(name, f"{key}.points", item["points"]), coin))
+        out.append(Marker(_count(name, f"{key}.points", item["points"]), coin, letter=letters[i] if letters else ""))
     finals = sum(m.final_round for m in out)
     if finals != 1:
         raise DataFileError(f"file {name!r}: key 'markers': {finals} final-round markers; the game has exactly 1")

@@ -4,9 +4,10 @@ Two players (seat 0 begins the first round). A turn is one action in phase
 `TURN`; drawing a card (action A) leads to phase `PLACE`, where the same player
 connects it to a truck (or, in the expert variant, pays to discard it); a
 square symbol leads to phase `DONATION`, where the player picks a card from the
-discard pile. The only chance is the shuffle at set-up, drawn from the
-generator given to `new_state`; policies never read the draw pile's order
-(search policies use `determinize`).
+discard pile. The only chance is at set-up, drawn from the generator given to
+`new_state`: the shuffle of the draw pile, then (rule `marker_order`) the order
+of scoring markers that share a letter. Policies never read the draw pile's
+order (search policies use `determinize`); the stockpile lies face up.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tyrsim.games.zooloretto_duell.cards import (
     Card,
     Marker,
     load_markers,
+    load_stands,
     load_symbols,
     make_cards,
 )
@@ -162,7 +164,7 @@ class ZooGame:
             raise ValueError(f"Zooloretto Duell is for 2 players, not {num_players}")
         self.rules = rules or Rules()
         self.num_players = 2
-        self.cards = make_cards(load_symbols(self.rules.symbols_file))
+        self.cards = make_cards(load_symbols(self.rules.symbols_file), load_stands(self.rules.stands_file))
         self.markers: tuple[Marker, ...] = load_markers(self.rules.markers_file)
         if self.rules.marker_points:  # a designer's values for the scoring markers, in stockpile order
             points = iter(self.rules.marker_points)
@@ -177,9 +179,12 @@ class ZooGame:
         self.takes: dict[tuple, list[TakeTruck]] = {}  # (truck, its cards) -> the take actions, made on first use
 
     def new_state(self, rng: np.random.Generator) -> ZooState:
-        """Set-up: shuffle, turn the top card onto the discard pile, insert the final-round card."""
+        """Set-up: shuffle, turn the top card onto the discard pile, insert the final-round card, sort the
+        scoring markers by letter."""
         pile = [self.deck[i] for i in rng.permutation(len(self.deck))]  # top of the pile = end of the list
-        state = ZooState(self)
+        # drawn after the pile, so a ruling on the markers leaves the same seed's draw pile unchanged
+        markers = _shuffle_within_letters(self.markers, rng) if self.rules.marker_order == "shuffled" else self.markers
+        state = ZooState(self, markers)
         state.discard.append(pile.pop())
         depth = min(self.rules.final_round_card_depth, len(pile))
         pile.insert(depth, self.final_card)
@@ -206,6 +211,7 @@ class ZooState:
         "drawn",
         "queue",
         "square_fired",
+        "pending_check",
         "pens",
         "stands",
         "offspring",
@@ -224,7 +230,8 @@ class ZooState:
         "counts",
     )
 
-    def __init__(self, game: ZooGame) -> None:
+    def __init__(self, game: ZooGame, markers: Iterable[Marker] | None = None) -> None:
+        """The table after set-up; `markers`: the stockpile from the top (default: the game's order)."""
         rules = game.rules
         self.game = game
         self.rules = rules
@@ -241,10 +248,12 @@ class ZooState:
         self.drawn: Card | None = None
         self.queue: list[Card] = []  # cards of a taken truck still to be placed
         self.square_fired = False  # a square's donation became due this turn
+        # rule `symbol_before_scoring`: the species whose interim-scoring check waits for the square's donation
+        self.pending_check = -1
         self.pens: list[list[list[Card]]] = [[[] for _ in SPECIES] for _ in range(2)]
         self.stands: list[list[Card]] = [[], []]
         self.offspring: dict[int, Card | None] = dict(game.offspring)  # species -> card still in the supply
-        self.markers: list[Marker] = list(game.markers)  # top first
+        self.markers: list[Marker] = list(game.markers if markers is None else markers)  # top first
         self.won: list[list[Marker]] = [[], []]
         self.final_card_aside = False
         self.final_marker_aside = False
@@ -326,6 +335,7 @@ class ZooState:
             self.discard.remove(action.card)
             self.phase = TURN
             self._place(p, action.card, donated=True)  # a square triggered here goes to waste
+            self._check_pending()
             self._unload(p)
         elif kind is Steal:
             self._steal(p, action.card)
@@ -400,7 +410,7 @@ class ZooState:
         new = ZooState.__new__(ZooState)
         new.game, new.rules, new.targets, new.capacities = self.game, self.rules, self.targets, self.capacities
         new.last_taker, new.to_move, new.phase, new.drawn = self.last_taker, self.to_move, self.phase, self.drawn
-        new.square_fired = self.square_fired
+        new.square_fired, new.pending_check = self.square_fired, self.pending_check
         new.final_card_aside, new.final_marker_aside = self.final_card_aside, self.final_marker_aside
         new.final_round, new.end_trigger, new.rounds = self.final_round, self.end_trigger, self.rounds
         new.vending_scored = self.vending_scored
@@ -443,7 +453,11 @@ class ZooState:
         Returns the clone and how many square donations became due (not carried out).
         """
         new = self.clone()
-        due = sum(new._place(player, card, donated=False) for card in cards)
+        due = 0
+        for card in cards:
+            if new._place(player, card, donated=False):
+                due += 1
+                new._check_pending()  # as if the donation had added nothing
         return new, due
 
     def __repr__(self) -> str:
@@ -546,6 +560,11 @@ class ZooState:
         square goes to waste (a different symbol is carried out). Ruling: only the donated
         card's square; with the rule `one_square_per_turn`, every square after the first
         of the turn (the other reading of "an additional square").
+
+        Ruling (rule `symbol_before_scoring`, default false): the interim scoring "immediately"
+        interrupts play once the card is placed, so a heart's offspring and a square's donation join
+        the zoo after the card's species has been checked; with true, the species is checked only
+        after them.
         """
         counts = self.counts[p]
         symbol = card.symbol
@@ -590,6 +609,8 @@ class ZooState:
                 elif symbol == HEART:
                     child = self.offspring.get(s)
                     if child is not None:
+                        if not self.rules.symbol_before_scoring:
+                            self._check_species(s)  # ruling: the scoring interrupts play before the offspring comes
                         self.offspring[s] = None
                         pen.append(child)
                         counts[HEART_FIRED] += 1
@@ -600,10 +621,19 @@ class ZooState:
                 else:
                     counts[SQUARE_FIRED] += 1
                     self.square_fired = due = True
+                    if self.rules.symbol_before_scoring:  # the other reading: check after the donation
+                        self.pending_check = s
+                        return True
         else:
             pen.append(card)
         self._check_species(s)
         return due
+
+    def _check_pending(self) -> None:
+        """The interim-scoring check that waited for a square's donation (rule `symbol_before_scoring`)."""
+        if self.pending_check >= 0:
+            s, self.pending_check = self.pending_check, -1
+            self._check_species(s)
 
     def _check_species(self, s: int) -> None:
         """Interim scoring: once the enclosures together have reached the target value, the first moment
@@ -657,6 +687,21 @@ class ZooState:
         self.rounds += 1
         self.taken = [None, None]
         self.to_move = self.last_taker
+
+
+def _shuffle_within_letters(markers: tuple[Marker, ...], rng: np.random.Generator) -> list[Marker]:
+    """The stockpile sorted by letter: markers sharing a letter (next to each other in the file) in random order
+    among themselves; a marker without a letter keeps its place."""
+    out: list[Marker] = []
+    start = 0
+    while start < len(markers):
+        end = start + 1
+        while end < len(markers) and markers[start].letter and markers[end].letter == markers[start].letter:
+            end += 1
+        run = markers[start:end]
+        out += [run[i] for i in rng.permutation(len(run))] if len(run) > 1 else run
+        start = end
+    return out
 
 
 def _take_options(t: int, truck: list[Card]) -> list[TakeTruck]:

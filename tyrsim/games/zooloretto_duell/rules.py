@@ -1,4 +1,10 @@
-"""Zooloretto Duell rules as data; every default is the rulebook's."""
+"""Zooloretto Duell rules as data; every default is the rulebook's.
+
+Rules marked `ruling=` encode a reading of a sentence the rulebook leaves open, or
+a component it does not print; `tyrsim rulings zooloretto-duell` plays each
+alternative against the default. docs/zooloretto_duell.md quotes the sentence
+behind each one and says why its default was chosen.
+"""
 
 from __future__ import annotations
 
@@ -26,12 +32,24 @@ class Rules(RuleSet):
     money_action_cost: int = rule(
         2, "coins paid for a money action (steal an animal, dispose of minus points)", low=1, high=12
     )
+    # "Take any animal card from your opponent's side and place it in the respective enclosure on your side."
     steal_triggers_symbols: bool = rule(
-        True, "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)"
+        True,
+        "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)",
+        ruling=True,
     )
+    # "If another symbol action is triggered by an additional square, it is not carried out but goes to waste."
     one_square_per_turn: bool = rule(
         False,
         "the chain rule wastes every square after the first of a turn, not only the donated card's (ruling: false)",
+        ruling=True,
+    )
+    # "As soon as there are as many animals ... play is immediately interrupted for an interim scoring."
+    symbol_before_scoring: bool = rule(
+        False,
+        "a heart's offspring and a square's donation join the zoo before the interim-scoring check of the card "
+        "that triggered them (ruling: false, the scoring interrupts play as soon as the card is placed)",
+        ruling=True,
     )
     expert: bool = rule(
         False, "expert variant: after drawing, pay to discard the card instead (not in the final round)"
@@ -42,10 +60,30 @@ class Rules(RuleSet):
     coins_per_point: int = rule(2, "coins worth one plus point at the final scoring", low=1)
     # --- data the rulebook does not print ---
     symbols_file: str = rule(
-        "", "TOML file with the symbols on the animal cards ('' = bundled assumption)", data_file=True
+        "",
+        "TOML file with the symbols on the animal cards ('' = bundled assumption)",
+        data_file=True,
+        ruling=("bundled:symbols_two_each.toml",),
+    )
+    stands_file: str = rule(
+        "",
+        "TOML file with the colour and symbol of each vending stand ('' = bundled assumption)",
+        data_file=True,
+        ruling=("bundled:stands_by_colour.toml",),
     )
     markers_file: str = rule(
-        "", "TOML file with the scoring markers from the top ('' = bundled assumption)", data_file=True
+        "",
+        "TOML file with the scoring markers and their letters from the top ('' = bundled assumption)",
+        data_file=True,
+        ruling=("bundled:markers_threes.toml",),
+    )
+    # "Sort the 8 scoring markers by the letters on their backs": markers sharing a letter lie in no set order
+    marker_order: str = rule(
+        "shuffled",
+        "markers sharing a letter: 'shuffled' at set-up (sorting by letter leaves their order open) "
+        "or 'printed' (the markers file's order)",
+        choices=("shuffled", "printed"),
+        ruling=True,
     )
     marker_points: tuple = rule(
         (), "points of the 7 scoring markers from the top, replacing the file's (coins kept); () = the file's"
@@ -64,9 +102,10 @@ class Rules(RuleSet):
                 "(gorilla, bison, antelope, bear, tiger, hyena)"
             )
         # load the data files now, so a bad file is reported when the rules are read
-        from tyrsim.games.zooloretto_duell.cards import load_markers, load_symbols
+        from tyrsim.games.zooloretto_duell.cards import load_markers, load_stands, load_symbols
 
         self.check_file("symbols_file", load_symbols)
+        self.check_file("stands_file", load_stands)
         scoring = sum(not m.final_round for m in self.check_file("markers_file", load_markers))
         # the default () gives no element type, so "--rule marker_points=2,2,..." arrives as strings
         points = tuple(int(v) if isinstance(v, str) and v.strip().isdigit() else v for v in self.marker_points)
