@@ -20,6 +20,20 @@ def test_bundled_deck_is_balanced():
     assert [c.name for c in deck if c.homo_sapiens] == ["Homo sapiens"]
 
 
+def test_alternative_bundled_deck_shows_three_different_symbols_on_every_card():
+    deck = load_deck("bundled:deck_distinct.toml")
+    assert len(deck) == 28 and symbol_totals(deck) == [21, 21, 21, 21]
+    assert all(c.distinct == 3 for c in deck)
+    assert sorted({c.mask for c in deck}) == [7, 11, 13, 14] and all(
+        sum(c.mask == m for c in deck) == 7 for m in (7, 11, 13, 14)
+    )  # 7 cards of each combination of three symbols
+    assert [c.name for c in deck if c.homo_sapiens] == ["Homo sapiens"]
+    assert sorted(c.name for c in deck) == sorted(c.name for c in load_deck())
+    assert Rules.rulings()["deck_file"] == ("bundled:deck_distinct.toml",)
+    state = make_game(Rules(deck_file="bundled:deck_distinct.toml"), 4).new_state(np.random.default_rng(0))
+    assert all(c.distinct == 3 for p in state.piles for c in p)
+
+
 def write_deck(tmp_path, cards: list[str]) -> str:
     path = tmp_path / "deck.toml"
     path.write_text("\n".join(cards), encoding="utf-8")

@@ -22,6 +22,9 @@ from tyrsim.games.tyranno_ex.game import (
     Trade,
     UseFive,
     make_game,
+    spot_name,
+    track_space,
+    track_spot,
 )
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -179,7 +182,7 @@ def test_cascade_of_three_changes():
 
 
 def test_tie_chooser_picks_among_the_tied_symbols():
-    state = scripted()
+    state = scripted(Rules(majority_tie="chooser"))
     environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: tied
@@ -192,7 +195,8 @@ def test_tie_chooser_picks_among_the_tied_symbols():
 
 
 def test_tie_no_change_leaves_the_space():
-    state = scripted(Rules(majority_tie="no_change"))
+    """The default reading: a tie for the most revealed chips is no "simple majority", so nothing changes."""
+    state = scripted()
     environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(SetChips(((LEAF, 0),)))
@@ -427,42 +431,90 @@ def test_face_down_cards_fight_only_if_the_rule_allows():
 # --- shifting, the special track, scoring ------------------------------------------------
 
 
-def test_shifting_moves_cards_up_with_empty_spaces():
-    state = scripted()
+def track(state) -> list[list[str]]:
+    """The names of the cards on each special space (13, 10, 7)."""
+    n = len(state.rules.special_spaces)
+    return [[bc.card.name for bc in state.spots[track_spot(i):track_spot(i + 1)] if bc] for i in range(n)]
+
+
+def test_special_space_spots_and_names():
+    assert [track_spot(i) for i in range(4)] == [TRACK, TRACK + 1, TRACK + 3, TRACK + 6]
+    assert [track_space(s) for s in range(TRACK, TRACK + 7)] == [0, 1, 1, 2, 2, 2, 3]
+    assert [spot_name(s) for s in (TRACK, TRACK + 1, TRACK + 2, TRACK + 5)] == ["s0", "s1", "s1.1", "s2.2"]
+    assert len(scripted().spots) == TRACK + 6 == len(scripted(Rules(special_space_holds="one")).spots)
+
+
+@pytest.mark.parametrize("holds", ["several", "one"])
+def test_shifting_moves_cards_up_with_empty_spaces(holds):
+    state = scripted(Rules(special_space_holds=holds))
     a = put(state, spot(0, 0), card("A", SUN, SUN, SUN), 0)
     b = put(state, spot(0, 6), card("B", SUN, SUN, SUN), 0)
     state._shift()
     assert state.spots[spot(0, 3)] is a and state.spots[spot(0, 9)] is b
     assert state.spots[spot(0, 0)] is None and state.spots[spot(0, 6)] is None
     state._shift()
-    assert state.spots[TRACK] is b and state.spots[spot(0, 6)] is a
+    assert state.spots[track_spot(0)] is b and state.spots[spot(0, 6)] is a
     state._shift()
-    assert state.spots[TRACK + 1] is b and state.spots[TRACK] is None and state.spots[spot(0, 9)] is a
+    assert state.spots[track_spot(1)] is b and state.spots[track_spot(0)] is None and state.spots[spot(0, 9)] is a
     state._shift()
     state._shift()
     state._shift()
-    assert state.spots[TRACK + 2] is a and b.card in state.out
+    assert state.spots[track_spot(2)] is a and b.card in state.out
 
 
-def test_several_cards_enter_the_special_track_face_down_first_then_strongest():
-    state = scripted()
-    old = put(state, TRACK, card("Old", SUN, SUN, SUN), 3)
-    weak = put(state, spot(0, 9), card("Weak", SUN, WATER, LEAF), 0)
-    strong = put(state, spot(1, 9), card("Strong", SUN, WATER, LEAF), 1, die=4)
-    down = put(state, spot(2, 9), card("Down", SUN, WATER, LEAF), 2, die=6, face_down=True)
+@pytest.mark.parametrize(("holds", "expected", "old_out"), [
+    ("several", [["Down"], ["Old", "Strong"], ["Weak"]], False),  # Old moves one space, beside Strong
+    ("one", [["Down"], ["Strong"], ["Weak"]], True),  # three entering cards push Old three spaces on: out
+])
+def test_several_cards_enter_the_special_track_face_down_first_then_strongest(holds, expected, old_out):
+    state = scripted(Rules(special_space_holds=holds))
+    old = put(state, track_spot(0), card("Old", SUN, SUN, SUN), 3)
+    put(state, spot(0, 9), card("Weak", SUN, WATER, LEAF), 0)
+    put(state, spot(1, 9), card("Strong", SUN, WATER, LEAF), 1, die=4)
+    put(state, spot(2, 9), card("Down", SUN, WATER, LEAF), 2, die=6, face_down=True)
     state._shift()
     # the face-down card takes 13, then the strongest; the weakest is furthest along
-    assert state.spots[TRACK:] == [down, strong, weak]
-    assert old.card in state.out  # the track advanced three spaces for three entering cards
+    assert track(state) == expected
+    assert (old.card in state.out) is old_out
+
+
+@pytest.mark.parametrize(("holds", "expected"), [
+    ("several", [["Strong"], ["Old", "Weak"], []]),  # Old on 13 moves on to 10, as on any shift
+    ("one", [["Strong"], ["Weak"], ["Old"]]),  # two entering cards push Old from 13 to 7
+])
+def test_two_cards_entering_while_one_sits_on_13(holds, expected):
+    state = scripted(Rules(special_space_holds=holds))
+    put(state, track_spot(0), card("Old", SUN, SUN, SUN), 3)
+    put(state, spot(0, 9), card("Weak", SUN, WATER, LEAF), 0)
+    put(state, spot(1, 9), card("Strong", SUN, WATER, LEAF), 1, die=4)
+    state._shift()
+    assert track(state) == expected
+    state._score()  # every card on a special space scores that space's points
+    assert state.points["special"] == ([10, 13, 0, 10] if holds == "several" else [10, 13, 0, 7])
+
+
+@pytest.mark.parametrize(("holds", "expected", "out"), [
+    ("several", [["S6"], ["S5"], ["Old", "S4"]], ["S3"]),  # Old on 10 moves to 7 beside S4
+    ("one", [["S6"], ["S5"], ["S4"]], ["S3", "Old"]),  # four entering cards push Old off the track
+])
+def test_four_cards_entering_at_once(holds, expected, out):
+    state = scripted(Rules(special_space_holds=holds))
+    put(state, track_spot(1), card("Old", SUN, SUN, SUN), 3)
+    for column, die in enumerate((3, 4, 5, 6)):
+        put(state, spot(column, 9), card(f"S{die}", SUN, WATER, LEAF), column, die=die)
+    state._shift()
+    # "each card after the first is placed one space further along": the fourth (weakest) goes past 7
+    assert track(state) == expected
+    assert [c.name for c in state.out] == out
 
 
 def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch):
     state = scripted()
     first = put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0, die=3)
-    second = put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
+    put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
     monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 1, 2))
     state._shift()
-    assert state.spots[TRACK:TRACK + 2] == [second, first]  # the winner counts as stronger: placed first
+    assert track(state) == [["Second"], ["First"], []]  # the winner counts as stronger: placed first
     assert state.counters["track_tie_fights"] == 1
     assert (first.die, first.face_down) == (3, False)  # the ordering fight has no other effect
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from tyranno_positions import environment_phase, put
 
+from tyrsim.core.runner import play
 from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.environment import Environment
 from tyrsim.games.tyranno_ex.game import (
@@ -19,6 +20,7 @@ from tyrsim.games.tyranno_ex.game import (
     UseFive,
     make_game,
 )
+from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 
 SUN, WATER, LEAF, BONE = range(4)
@@ -67,7 +69,7 @@ def test_any_change_ruling_rewards_already_complete_cards():
 
 
 def test_tie_while_using_the_five_marker_returns_to_the_five_queue():
-    state = scripted()
+    state = scripted(Rules(majority_tie="chooser"))
     state.phase, state.player, state.start, state.move = "environment", 0, 0, 1
     state.end = 2
     state.limit = state._limit()
@@ -83,7 +85,7 @@ def test_tie_while_using_the_five_marker_returns_to_the_five_queue():
 
 
 def test_five_marker_on_own_turn_with_a_tie_goes_back_to_the_same_turn():
-    state = scripted(Rules(five_timing="own_turn"))
+    state = scripted(Rules(five_timing="own_turn", majority_tie="chooser"))
     environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(UseFive(((LEAF, 0),)))
@@ -137,7 +139,7 @@ def test_cards_on_the_special_spaces_may_be_kept_out_of_fights_and_survival():
 
 def test_a_shorter_special_track():
     state = scripted(Rules(special_spaces=(13, 10)))
-    assert len(state.spots) == TRACK + 2
+    assert len(state.spots) == TRACK + 3  # space 13 holds one card, space 10 up to two
     a = put(state, 3, (SUN, SUN, SUN), 0)
     for _ in range(3):
         state._shift()
@@ -168,3 +170,39 @@ def test_three_player_game_runs_to_the_end_with_cards_set_aside():
         state.apply(actions[int(rng.integers(len(actions)))])
     assert all(bc is None for c in range(3, 4) for bc in state.spots[c * 4:(c + 1) * 4])  # column 3 unused
     assert len(state.set_aside) == 4
+
+
+def test_two_players_on_one_column_each_leave_two_columns_out():
+    state = make_game(Rules(two_player_columns=1), 2).new_state(np.random.default_rng(0))
+    assert state.column_owner == [0, 1, None, None] and state.used_columns == [0, 1]
+    placed = []
+    while state.phase == "place":
+        action = state.legal_actions()[0]
+        placed.append((state.current_player(), action.column))
+        state.apply(action)
+    assert placed == [(0, 0), (1, 1)] * 2  # the first round: two cards in each player's one column
+    state = scripted(Rules(two_player_columns=1), players=2)
+    for column in (0, 1):
+        put(state, column * 4, (SUN, WATER, LEAF), column)
+    assert state.empty_spaces(0) == 0  # the columns left out have no "empty spaces" ...
+    state._begin_combat()
+    seen = []
+    while state.phase == "combat":
+        seen.append(state.current_player())
+        state.apply(NO_FIGHT)
+    assert seen == [0, 1]  # one battle each
+    state = scripted(Rules(two_player_columns=1, unused_column_empty=True), players=2)
+    put(state, 0, (SUN, WATER, LEAF), 0)
+    assert state.empty_spaces(0) == 3  # ... unless that ruling says so
+
+
+def test_every_ruling_alternative_plays_whole_games_with_every_policy():
+    policies = [POLICIES[name]() for name in ("greedy", "aggressive", "builder", "random")]
+    rulings = Rules.rulings()
+    assert {"special_space_holds", "majority_tie", "two_player_columns", "unused_column_empty"} <= set(rulings)
+    for name, alternatives in rulings.items():
+        for value in alternatives:
+            rules = Rules.from_overrides({name: value})
+            for players in (4, 2):
+                record = play(make_game(rules, players), policies[:players], np.random.default_rng(1))
+                assert record.actions > 0 and len(record.scores) == players, (name, value, players)

@@ -9,7 +9,11 @@ generator.
 
 The board is a list of 16 grid spots, spot = column * 4 + row index (row
 index 0-3 for rows 0, 3, 6, 9), followed by the special spaces (13, 10, 7 by
-default) as spots 16, 17, 18.
+default). Special space i has i + 1 spots, since it can hold that many cards
+(`special_space_holds = "several"`: each shift moves one card onto 13 and the
+cards on space i - 1 on to space i); they follow one another, space by space:
+spot 16 is 13, spots 17-18 are 10, spots 19-21 are 7. With one card per space
+only each space's first spot is used.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,10 +49,23 @@ SEAT_COUNTERS = (
 )  # fmt: skip
 
 
+def track_spot(space: int, slot: int = 0) -> int:
+    """The spot of card `slot` on special space `space` (0 is the first, 13 by default); space i has i + 1."""
+    return TRACK + space * (space + 1) // 2 + slot
+
+
+def track_space(spot: int) -> int:
+    """The special space (0 is the first, 13 by default) of a spot at or after TRACK."""
+    return (math.isqrt(8 * (spot - TRACK) + 1) - 1) // 2
+
+
 def spot_name(spot: int) -> str:
-    """'c2r6' for column 2, row 6; 's0', 's1', 's2' for the special spaces (13, 10, 7 by default)."""
+    """'c2r6' for column 2, row 6; 's0', 's1', 's2' for the special spaces (13, 10, 7 by default),
+    's1.1' for the second card on space 's1' (when a special space holds several cards)."""
     if spot >= TRACK:
-        return f"s{spot - TRACK}"
+        space = track_space(spot)
+        slot = spot - track_spot(space)
+        return f"s{space}" + (f".{slot}" if slot else "")
     return f"c{spot // 4}r{ROWS[spot % 4]}"
 
 
@@ -251,13 +269,15 @@ class BoardCard:
         return f"{self.card.name}[P{self.owner}{die}{' face down' if self.face_down else ''}]"
 
 
-def column_layout(num_players: int) -> tuple[list[int | None], list[tuple[int, ...]]]:
+def column_layout(num_players: int, two_player_columns: int = 2) -> tuple[list[int | None], list[tuple[int, ...]]]:
     """(owner of each column, columns of each player).
 
     With 2 players each runs an outer and an inner column, outer first (its
-    battle comes first); with 3 players the last column is left out.
+    battle comes first); with 3 players the last column is left out. Ruling
+    `two_player_columns = 1`: 2 players run one column each, the last two are
+    left out.
     """
-    if num_players == 2:
+    if num_players == 2 and two_player_columns == 2:
         return [0, 1, 0, 1], [(0, 2), (3, 1)]
     owners = [p if p < num_players else None for p in range(COLUMNS)]
     return owners, [(p,) for p in range(num_players)]
@@ -270,9 +290,9 @@ class TyrannoExState:
         self.rules = rules
         self.num_players = num_players
         self.rng = rng
-        self.column_owner, self.player_columns = column_layout(num_players)
+        self.column_owner, self.player_columns = column_layout(num_players, rules.two_player_columns)
         self.used_columns = [c for c in range(COLUMNS) if self.column_owner[c] is not None]
-        self.spots: list[BoardCard | None] = [None] * (TRACK + len(rules.special_spaces))
+        self.spots: list[BoardCard | None] = [None] * track_spot(len(rules.special_spaces))
         self.out: list[Card] = []  # cards eliminated or pushed off the special track
         # set-up: shuffle the animal cards; 3 players set 4 aside; deal 4 piles, top card face up
         deck = list(load_deck(rules.deck_file))
@@ -624,7 +644,7 @@ class TyrannoExState:
         """A card with none of its symbols among the current conditions is eliminated."""
         present = self.env.present()
         # ruling: cards on the special spaces are on the board and are checked too (unless the rule says not)
-        last = TRACK + len(self.rules.special_spaces) if self.rules.track_cards_need_survival else TRACK
+        last = len(self.spots) if self.rules.track_cards_need_survival else TRACK
         counters = self.seat_counters
         spots = self.spots
         for spot in range(last):
@@ -666,7 +686,7 @@ class TyrannoExState:
         self.phase = "combat"
         order = self._order(self.start)
         laps = self.rules.fights_per_player
-        if self.num_players == 2:  # one battle per colour, the outer colours first
+        if len(self.player_columns[0]) == 2:  # 2 players on 2 columns: one battle per colour, outer colours first
             self.queue = [(p, self.player_columns[p][i]) for _ in range(laps) for i in range(2) for p in order]
         else:
             self.queue = [(p, -1) for _ in range(laps) for p in order]
@@ -761,8 +781,13 @@ class TyrannoExState:
     def _shift(self) -> None:
         """Every card moves up a row; cards off row 9 enter the special track, face-down first, strongest first.
 
-        Ruling: the special track advances one space per shift, and one more for
-        each further card entering in the same shift; each space holds one card.
+        The entering cards land on 13, 10, 7 in that order ("each card after the
+        first is placed one space further along"); a fourth goes past 7 and
+        leaves the game. Ruling `special_space_holds`: "several" (the rulebook's
+        "on later shifts, it moves rightward onto 10 and then 7"): a card on the
+        track moves one space per shift whatever enters, and a space may hold
+        several cards; "one": each space holds one card, so the entering cards
+        push the cards on the track one space further each (empty spaces travel along).
         """
         spots = self.spots
         leaving = []
@@ -774,12 +799,19 @@ class TyrannoExState:
                 spots[base + 2], spots[base + 1], spots[base], None,
             )  # fmt: skip
         entering = self._entering_order(leaving)
-        track = (entering or [None]) + spots[TRACK:]
         n = len(self.rules.special_spaces)
-        for bc in track[n:]:
-            if bc is not None:
-                self._retire(bc)
-        spots[TRACK:] = track[:n]
+        on_track = [[bc for bc in spots[track_spot(i) : track_spot(i + 1)] if bc is not None] for i in range(n)]
+        if self.rules.special_space_holds == "one":
+            line = (entering or [None]) + [cards[0] if cards else None for cards in on_track]
+            spaces = [[] if bc is None else [bc] for bc in line[:n]]
+            gone = [bc for bc in line[n:] if bc is not None]
+        else:  # space i gets the cards of space i - 1 and the i-th entering card: at most i + 1 cards
+            spaces = [(on_track[i - 1] if i else []) + entering[i : i + 1] for i in range(n)]
+            gone = on_track[-1] + entering[n:]
+        for bc in gone:
+            self._retire(bc)
+        for i, cards in enumerate(spaces):
+            spots[track_spot(i) : track_spot(i + 1)] = cards + [None] * (i + 1 - len(cards))
 
     def _entering_order(self, cards: list[BoardCard]) -> list[BoardCard]:
         """Face-down cards first, then strongest first, so the weakest lands furthest along; ties fight."""
@@ -822,7 +854,7 @@ class TyrannoExState:
                 bc.face_down = False  # turned face up again after this scoring
                 continue
             if spot >= TRACK:
-                scored = self.rules.special_spaces[spot - TRACK]
+                scored = self.rules.special_spaces[track_space(spot)]
                 special[bc.owner] += scored
             else:
                 row, extra = ROWS[spot % 4], extras[spot % 4]
@@ -871,7 +903,10 @@ class TyrannoExState:
         for r in reversed(range(len(ROWS))):
             cells = [repr(self.spots[c * 4 + r]) if self.spots[c * 4 + r] else "." for c in range(COLUMNS)]
             rows.append(f"row {ROWS[r]}: " + " | ".join(cells))
-        track = ", ".join(f"{v}: {self.spots[TRACK + i]!r}" for i, v in enumerate(self.rules.special_spaces))
+        track = ", ".join(
+            f"{v}: {[bc for bc in self.spots[track_spot(i) : track_spot(i + 1)] if bc] or '.'}"
+            for i, v in enumerate(self.rules.special_spaces)
+        )
         return (
             f"TyrannoExState(round {self.round}, phase {self.phase}, P{self.player} to act, "
             f"move {self.move}, end {self.end})\n" + "\n".join(rows) + f"\nspecial: {track}\n{self.env!r}"

@@ -16,7 +16,8 @@ opponents' cards count against it with `attack_weight`.
   force a change are an investment worth `invest_weight` of their possible gain.
   Passes when nothing gains; trades symbols none of its cards show (rounds 1-3).
 - "5" marker: used when its best extra setting is worth more than the marker's
-  end-of-game points.
+  end-of-game points (at the end of placement, or on its own turn before the
+  turn's action, by the `five_timing` ruling).
 - Combat: the challenge with the best expected point swing, by the exact
   combat odds, if it beats `fight_margin`.
 """
@@ -39,7 +40,6 @@ from tyrsim.games.tyranno_ex.game import (
     TRACK,
     Challenge,
     ChooseSymbol,
-    KeepFive,
     NoFight,
     PlaceCard,
     PlayerView,
@@ -47,6 +47,7 @@ from tyrsim.games.tyranno_ex.game import (
     Trade,
     TyrannoExState,
     UseFive,
+    track_space,
 )
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -86,7 +87,7 @@ def future_points(spot: int, rules: Rules) -> float:
     """Points a card on `spot` can still score: the rows above it, then the special spaces."""
     specials = rules.special_spaces
     if spot >= TRACK:
-        return float(sum(specials[spot - TRACK + 1 :]))
+        return float(sum(specials[track_space(spot) + 1 :]))
     return float(sum(ROWS[spot % 4 + 1 :]) + sum(specials))
 
 
@@ -111,9 +112,7 @@ class GreedyPolicy:
             return self._challenge(view, actions)
         if isinstance(first, ChooseSymbol):
             return self._tie(view, actions)
-        if isinstance(first, KeepFive):
-            return self._setting(view, actions, threshold=view.rules.five_points)
-        return self._setting(view, actions, threshold=0.0)
+        return self._setting(view, actions)
 
     # --- values -----------------------------------------------------------------------
 
@@ -179,8 +178,13 @@ class GreedyPolicy:
                 best, best_value = action, value
         return best
 
-    def _setting(self, view: PlayerView, actions: list, threshold: float):
-        """The chip setting (or "5" marker setting) worth most, if it is worth more than `threshold`."""
+    def _setting(self, view: PlayerView, actions: list):
+        """The "5" marker setting worth most if it is worth more than the marker's points, else the chip
+        setting worth most if it gains anything, else keep the marker, trade or pass.
+
+        A "5" marker setting comes first: on the player's own turn (`five_timing = "own_turn"`) the turn's
+        own action still follows it, so the marker is used on the same terms as at the end of placement.
+        """
         rules = view.rules
         cards = self._cards(view)
         chips = view.current_chips()
@@ -216,18 +220,21 @@ class GreedyPolicy:
             cache[key] = gain
             return gain
 
-        best, best_value = None, threshold
+        bars = {SetChips: 0.0, UseFive: float(rules.five_points)}  # what a setting must be worth
+        best = {SetChips: (None, bars[SetChips]), UseFive: (None, bars[UseFive])}
         for action in actions:
-            if type(action) is not SetChips and type(action) is not UseFive:
+            kind = type(action)
+            if kind is not SetChips and kind is not UseFive:
                 continue
             value = 0.0
             for key in _by_space(action.chips):
                 gain = cache.get(key)
                 value += space_gain(*key) if gain is None else gain
-            if value > best_value + 1e-9:
-                best, best_value = action, value
-        if best is not None:
-            return best
+            if value > best[kind][1] + 1e-9:
+                best[kind] = (action, value)
+        for kind in (UseFive, SetChips):
+            if best[kind][0] is not None:
+                return best[kind][0]
         if KEEP_FIVE in actions:
             return KEEP_FIVE
         return self._trade(view, actions)
@@ -278,7 +285,7 @@ class GreedyPolicy:
 def _next_score(spot: int, rules: Rules) -> float:
     """Points the card on `spot` scores at this round's scoring, after one shift (empty spaces aside)."""
     if spot >= TRACK:
-        index = spot - TRACK + 1
+        index = track_space(spot) + 1
         return float(rules.special_spaces[index]) if index < len(rules.special_spaces) else 0.0
     row = spot % 4 + 1
     return float(ROWS[row]) if row < len(ROWS) else float(rules.special_spaces[0])

@@ -1,4 +1,9 @@
-"""Tyranno Ex rules as data; every default is the rulebook's."""
+"""Tyranno Ex rules as data; every default is the rulebook's.
+
+Rules marked `ruling=...` encode a reading of a sentence the rulebook leaves
+open, or a component it does not print; the default is the most natural reading
+of its words, and docs/tyranno_ex.md quotes the sentence and says why.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,13 @@ from tyrsim.core.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyranno_ex.cards import load_deck
 
 TIE_RULES = ("reroll", "attacker", "defender")
-MAJORITY_TIES = ("chooser", "no_change", "random")
+MAJORITY_TIES = ("no_change", "chooser", "random")
 AFTER_TRACK = ("unlimited", "last_field", "none")
 END_DIRECTIONS = ("up", "down")
 DIE_GAINS = ("completed", "any_change")
 FIVE_TIMINGS = ("phase_end", "own_turn")
 PLACEMENT_ORDERS = ("laps", "together")
+SPECIAL_SPACE_HOLDS = ("several", "one")
 
 
 @dataclass(frozen=True)
@@ -33,18 +39,23 @@ class Rules(RuleSet):
 
     # --- components and set-up ("Components", "Setup") ---
     deck_file: str = rule(
-        "", "TOML file with the animal cards' symbols; empty: the bundled balanced deck", data_file=True
+        "", "TOML file with the animal cards' symbols; empty: the bundled balanced deck "
+        "('bundled:deck_distinct.toml': every card shows three different symbols)",
+        data_file=True, ruling=("bundled:deck_distinct.toml",),
     )
     chips_per_symbol: int = rule(21, "chips of each of the 4 symbols in the bag (84 in all)", low=1, high=100)
     chips_per_player: int = rule(12, "chips a player's storage tray is filled up to", low=0, high=40)
-    homo_sapiens_die: int = rule(2, "value of the strength die Homo sapiens enters the board with", low=1, high=20)
+    homo_sapiens_die: int = rule(
+        2, "value of the strength die Homo sapiens enters the board with (the rulebook gives no value; "
+        "2 is what a newly earned die shows)", low=1, high=20, ruling=(3,),
+    )
 
     # --- placing the animal cards ---
     placement_order: str = rule(
         "laps",
         "two cards per player (first round, after a double shift): 'laps' (one card per turn, twice round) "
         "or 'together' (both on one turn)",
-        choices=PLACEMENT_ORDERS,
+        choices=PLACEMENT_ORDERS, ruling=True,
     )
 
     # --- environmental change ---
@@ -57,26 +68,29 @@ class Rules(RuleSet):
         "completed",
         "a change earns a die for a card whose symbols it 'completed' (all present after, not before), "
         "or for every card with all symbols present after 'any_change'",
-        choices=DIE_GAINS,
+        choices=DIE_GAINS, ruling=True,
     )
     majority_tie: str = rule(
-        "chooser",
-        "revealed chips with no single most common symbol: the 'chooser' (player who set chips) picks among "
-        "the tied, 'no_change', or 'random'",
-        choices=MAJORITY_TIES,
+        "no_change",
+        "revealed chips with no single most common symbol have no 'simple majority': 'no_change' (the space "
+        "stays as it is), or the 'chooser' (player who set chips) picks among the tied, or 'random'",
+        choices=MAJORITY_TIES, ruling=True,
     )
     move_start: int = rule(1, "field of the Move marker at the start of every environment phase", low=1, high=20)
     end_start: int = rule(3, "field of the End marker at set-up", low=1, high=20)
-    track_fields: int = rule(6, "fields on the round tracker; the End marker runs off after the last", low=1, high=20)
+    track_fields: int = rule(
+        6, "fields on the round tracker (not printed in the rulebook); the End marker runs off after the last",
+        low=1, high=20, ruling=(4, 8),
+    )
     end_direction: str = rule(
         "up", "the End marker moves 'up' (more placement rounds each game round) or 'down' after scoring",
-        choices=END_DIRECTIONS,
+        choices=END_DIRECTIONS, ruling=True,
     )
     after_track: str = rule(
         "unlimited",
         "once End has run off the tracker: 'unlimited' (placement until a whole lap passes), "
         "'last_field' (End stays on the last field), or 'none' (no placement)",
-        choices=AFTER_TRACK,
+        choices=AFTER_TRACK, ruling=True,
     )
     five_marker: bool = rule(True, "each player has the '5' marker (2 extra chips once per game, else 5 points)")
     five_chips: int = rule(2, "most chips the '5' marker's extra placement sets", low=1, high=6)
@@ -85,23 +99,38 @@ class Rules(RuleSet):
         "phase_end",
         "when the '5' marker is used: at 'phase_end' (after the last placement round, next start player first) "
         "or on the player's 'own_turn', besides the turn's action",
-        choices=FIVE_TIMINGS,
+        choices=FIVE_TIMINGS, ruling=True,
     )
-    track_cards_need_survival: bool = rule(True, "cards on the special spaces must survive the environment too")
+    track_cards_need_survival: bool = rule(
+        True, "cards on the special spaces must survive the environment too", ruling=True
+    )
 
     # --- combat on the board ---
     fights_per_player: int = rule(
         1, "fights each player (each colour with 2 players) may pick per round", low=0, high=5
     )
-    face_down_can_fight: bool = rule(True, "a face-down card (lost 2:1 this round) may fight again this round")
-    track_cards_fight: bool = rule(True, "cards on the special spaces may challenge and be challenged")
+    face_down_can_fight: bool = rule(
+        True, "a face-down card (lost 2:1 this round) may fight again this round", ruling=True
+    )
+    track_cards_fight: bool = rule(True, "cards on the special spaces may challenge and be challenged", ruling=True)
 
     # --- shifting and scoring ---
     special_spaces: tuple = rule((13, 10, 7), "points of the special spaces, in the order a card passes them")
+    special_space_holds: str = rule(
+        "several",
+        "cards a special space holds: 'several' (a card on the track moves one space per shift, whatever "
+        "enters) or 'one' (cards entering in the same shift push the cards already there further along)",
+        choices=SPECIAL_SPACE_HOLDS, ruling=True,
+    )
     double_shift: bool = rule(True, "once a card pile is empty the board shifts twice per round")
     empty_space_bonus: int = rule(1, "extra points per empty space in a grid card's row", low=0, high=10)
     unused_column_empty: bool = rule(
-        False, "with 3 players, the unused column's spaces count as empty spaces for the bonus"
+        False, "a column left out of the game (3 players; 2 players on one column each) has spaces that count "
+        "as empty spaces for the bonus", ruling=True,
+    )
+    two_player_columns: int = rule(
+        2, "columns each player runs with 2 players: 2 (an outer and an inner one; all 4 in play) or 1 "
+        "(the other 2 columns are left out of the game)", choices=(2, 1), ruling=True,
     )
 
     def check(self) -> None:
