@@ -216,7 +216,8 @@ def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games
 
     def tables(raw, rules, args):
         table, ranking = compare_readings(raw, rules, args)
-        return {"rulings": table, "ruling_ranking": ranking, "findings": findings(ranking, table)}
+        # the answer first: one sentence per reading, then the ranking, then every comparison
+        return {"findings": findings(ranking, table), "ruling_ranking": ranking, "rulings": table}
 
     def figures(tables_, rules, args):
         return {"rulings": rulings_figure(tables_["ruling_ranking"])}
@@ -244,5 +245,5 @@ def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20, count=count,
-        outputs=lambda args: (("rulings", "ruling_ranking", "findings"), ("rulings",)),
+        outputs=lambda args: (("findings", "ruling_ranking", "rulings"), ("rulings",)),
     )
