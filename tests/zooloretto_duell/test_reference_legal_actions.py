@@ -1,0 +1,74 @@
+"""The engine's legal actions against the rulebook reference (tests/zooloretto_duell/reference.py).
+
+On at least 2,000 states of random and policy games under the default rules and
+under each alternative of every ruling (with the expert variant in half of the
+games): the engine lists no action twice, every engine action is one the
+rulebook allows, and every outcome the rulebook allows is offered.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+# loaded by path under its own name: every game's tests have a reference.py, and a bare "import reference"
+# would hand each game the first one imported
+_spec = importlib.util.spec_from_file_location("zooloretto_duell_reference", Path(__file__).with_name("reference.py"))
+reference = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(reference)
+
+STATES = 2000
+SEATINGS = (("random", "random"), ("greedy", "heuristic"), ("random", "heuristic"), ("heuristic", "greedy"))
+RULING_VALUES = [{}] + [{name: alt} for name, alts in Rules.rulings().items() for alt in alts]
+
+
+def mismatch(state: ZooState) -> str:
+    """'' when the engine agrees with the reference, else a readable account of the difference."""
+    engine = state.legal_actions()
+    allowed = reference.legal_actions(state)
+    problems = []
+    if len(set(engine)) != len(engine):
+        problems.append(f"listed twice: {[a for a in engine if engine.count(a) > 1]}")
+    illegal = [a for a in engine if a not in allowed]
+    if illegal:
+        problems.append(f"not allowed by the rulebook: {illegal}")
+    offered = {reference.outcome(state, a) for a in engine}
+    missing = [a for a in allowed if reference.outcome(state, a) not in offered]
+    if missing:
+        problems.append(f"allowed but not offered (nor anything with the same outcome): {missing}")
+    if not problems:
+        return ""
+    return f"phase {state.phase}, rules {state.rules.differences()}\n{state!r}\n" + "\n".join(problems)
+
+
+def compare_games(overrides: dict, seed: int) -> int:
+    """Play games under `overrides` until STATES states have been checked; return how many were."""
+    rng = np.random.default_rng(seed)
+    games = {expert: ZooGame(Rules.from_overrides({**overrides, "expert": expert})) for expert in (False, True)}
+    checked, g = 0, 0
+    while checked < STATES:
+        state = games[g % 2 == 1].new_state(rng)
+        seats = SEATINGS[g % len(SEATINGS)]
+        policies = [RandomPolicy() if name == "random" else SPEC.make_policy(name) for name in seats]
+        while True:
+            problem = mismatch(state)
+            assert not problem, problem
+            checked += 1
+            if state.is_terminal():
+                break
+            state.apply(policies[state.current_player()].choose(state, rng))
+        g += 1
+    return checked
+
+
+@pytest.mark.parametrize("overrides", RULING_VALUES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "-")
+def test_engine_legal_actions_match_the_rulebook(overrides):
+    assert compare_games(overrides, seed=15) >= STATES
