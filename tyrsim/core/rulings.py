@@ -184,22 +184,25 @@ def rulings_figure(ranking: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     shown = ranking.iloc[::-1]
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(shown) + 1.6))
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(shown) + 1.8))
     y = np.arange(len(shown))
     size = shown["largest_effect_size"].fillna(0.0).to_numpy()
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # the interval of the difference, on the same scale
         scale = np.where(shown["largest_effect_difference"].to_numpy() != 0,
                          size / shown["largest_effect_difference"].to_numpy(), 0.0)
-    low = np.nan_to_num(shown["largest_effect_low"].to_numpy() * scale)
-    high = np.nan_to_num(shown["largest_effect_high"].to_numpy() * scale)
-    lo, hi = np.minimum(low, high), np.maximum(low, high)
+    ends = np.nan_to_num(np.vstack([shown["largest_effect_low"].to_numpy(),
+                                    shown["largest_effect_high"].to_numpy()]) * scale)
+    lo, hi = ends.min(axis=0), ends.max(axis=0)
     ax.barh(y, size, color=np.where(shown["measures_moved"] > 0, "tab:red", "lightgrey"))
     ax.errorbar(size, y, xerr=[size - lo, hi - size], fmt="none", ecolor="black", capsize=3)
-    ax.set_yticks(y, [f"{r} = {a} ({m or 'nothing significant'})" for r, a, m in
-                      zip(shown["ruling"], shown["alternative"], shown["largest_effect_measure"], strict=True)])
+    ax.set_yticks(y, [f"{r} = {a}\n({m or 'nothing significant'})" for r, a, m in
+                      zip(shown["ruling"], shown["alternative"], shown["largest_effect_measure"], strict=True)],
+                  fontsize=8)
+    reach = max(0.1, float(np.abs(ends).max()) * 1.1)
+    ax.set_xlim(-reach, reach)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("largest significant effect, in standard deviations of the measure under the default reading")
-    ax.set_title("Which readings of the rulebook change the answer")
+    ax.set_xlabel("largest significant effect (standard deviations of the measure under the default reading)")
+    fig.suptitle("Which readings of the rulebook change the answer")
     fig.tight_layout()
     return fig
 
