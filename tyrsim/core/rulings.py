@@ -195,7 +195,7 @@ def rulings_figure(ranking: pd.DataFrame):
     lo, hi = ends.min(axis=0), ends.max(axis=0)
     ax.barh(y, size, color=np.where(shown["measures_moved"] > 0, "tab:red", "lightgrey"))
     ax.errorbar(size, y, xerr=[size - lo, hi - size], fmt="none", ecolor="black", capsize=3)
-    ax.set_yticks(y, [f"{r} = {a}\n({m or 'nothing significant'})" for r, a, m in
+    ax.set_yticks(y, [f"{r} = {a}\n({m if isinstance(m, str) and m else 'nothing significant'})" for r, a, m in
                       zip(shown["ruling"], shown["alternative"], shown["largest_effect_measure"], strict=True)],
                   fontsize=8)
     reach = max(0.1, float(np.abs(ends).max()) * 1.1)
