@@ -135,3 +135,13 @@ def test_every_rulings_alternative_is_a_valid_rule_set(game):
             assert getattr(rules.from_overrides({name: value}), name) == value
     assert "rulings" in get_game(game).analyses
 
+
+
+def test_same_tables_whatever_jobs():
+    data = {"name": "r", "game": "zooloretto-duell", "analysis": "rulings", "seed": 4,
+            "args": {"games": 20, "policies": ["greedy", "random"]}}  # over 100 games: several tasks
+    scenario = scenario_from_data(data, "test")
+    one, two = (run_scenario(scenario, n_jobs=jobs)[0] for jobs in (1, 2))
+    args = scenario.points[0].args
+    for name, table in scenario.analysis.tables(one.raw, scenario.rules, args).items():
+        pd.testing.assert_frame_equal(table, scenario.analysis.tables(two.raw, scenario.rules, args)[name])
