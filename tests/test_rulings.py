@@ -137,6 +137,7 @@ def test_every_rulings_alternative_is_a_valid_rule_set(game):
 
 
 
+@pytest.mark.slow
 def test_same_tables_whatever_jobs():
     data = {"name": "r", "game": "zooloretto-duell", "analysis": "rulings", "seed": 4,
             "args": {"games": 20, "policies": ["greedy", "random"]}}  # over 100 games: several tasks
