@@ -84,13 +84,14 @@ def test_first_round_places_two_cards_in_laps_rows_0_then_3():
     assert sum(len(p) for p in state.piles) == 20  # the next card of each pile turned face up
 
 
-def test_homo_sapiens_enters_with_a_strength_die():
-    state = fresh()
+@pytest.mark.parametrize("die", [2, 3])  # the default (what a newly earned die shows) and the ruling's alternative
+def test_homo_sapiens_enters_with_a_strength_die(die):
+    state = fresh(Rules(homo_sapiens_die=die))
     homo = card("Homo sapiens", SUN, LEAF, BONE, homo=True)
     state.piles[0].append(homo)
     assert PlaceCard(0, 0, 0, homo) in state.legal_actions()
     state.apply(PlaceCard(0, 0, 0, homo))
-    assert state.spots[spot(0, 0)].die == 2
+    assert state.spots[spot(0, 0)].die == die
 
 
 def test_after_a_double_shift_each_player_places_two_cards_choosing_the_row():
@@ -257,6 +258,19 @@ def test_end_marker_off_the_track_means_placement_until_a_lap_passes():
     assert state.phase == "environment"  # three passes after a setting: not yet a whole lap
     state.apply(PASS)
     assert state.phase != "environment"
+
+
+@pytest.mark.parametrize(("fields", "rounds"), [(6, [2, 3, 4, 5, None]), (4, [2, 3, None, None, None]),
+                                              (8, [2, 3, 4, 5, 6])])
+def test_round_tracker_fields_set_when_the_end_marker_runs_off(fields, rounds):
+    # End starts on 3 and moves up a field after each scoring; off the tracker there is no limit (None)
+    state = scripted(Rules(track_fields=fields))
+    seen = []
+    for _ in range(5):
+        limit = state._limit()
+        seen.append(None if limit is None else limit - 1)  # placement rounds: Move 1 up to End - 1
+        state.end += 1
+    assert seen == rounds
 
 
 @pytest.mark.parametrize(("after", "limit"), [("last_field", 6), ("none", 0)])
