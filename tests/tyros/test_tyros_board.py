@@ -11,7 +11,9 @@ from tyrsim.games.tyros.expansion import simulate_expansion
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.rules import Rules
 
-BOARD = load_board()
+# the bundled reconstruction and the alternative readings of its unprinted parts (rule `board`)
+BOARD_FILES = ["", *Rules.rulings()["board"]]
+BOARDS = {name or "board.toml": load_board(name) for name in BOARD_FILES}
 
 
 def moves(route):
@@ -30,83 +32,157 @@ def moves(route):
         [15, 16, 17, 12, 11, 10],  # "It would also be possible"
     ],
 )
-def test_rulebook_routes_are_routes(route):
-    assert BOARD.is_route(route)
+@pytest.mark.parametrize("board", BOARDS)
+def test_rulebook_routes_are_routes(route, board):
+    assert BOARDS[board].is_route(route)
 
 
 @pytest.mark.parametrize("route", [[31, 30, 29], [26, 21, 16], [15, 10]])
-def test_rulebook_forbidden_routes_are_not_routes(route):
-    assert not BOARD.is_route(route)
+@pytest.mark.parametrize("board", BOARDS)
+def test_rulebook_forbidden_routes_are_not_routes(route, board):
+    assert not BOARDS[board].is_route(route)
 
 
-def test_forbidden_routes_cross_land_between_grid_neighbours():
+@pytest.mark.parametrize("name", BOARDS)
+def test_forbidden_routes_cross_land_between_grid_neighbours(name):
+    board = BOARDS[name]
     # "no direct sea connections": the spaces touch on the map but not by sea
     for a, b in [(30, 29), (15, 10)]:
-        assert b in BOARD.land[a]
-    assert 21 in BOARD.land[26] and 16 in BOARD.land[21]
+        assert b in board.land[a]
+    assert 21 in board.land[26] and 16 in board.land[21]
 
 
-def test_shortest_route_22_to_8_takes_three_moves():
-    assert BOARD.shortest_route(22, 8) == [22, 17, 12, 8]
+@pytest.mark.parametrize("name", BOARDS)
+def test_shortest_route_22_to_8_takes_three_moves(name):
+    board = BOARDS[name]
+    assert board.shortest_route(22, 8) == [22, 17, 12, 8]
 
 
-def test_shortest_route_22_to_15_goes_round_the_toe():
-    assert BOARD.shortest_route(22, 15) == [22, 17, 16, 15]
+@pytest.mark.parametrize("name", BOARDS)
+def test_shortest_route_22_to_15_goes_round_the_toe(name):
+    board = BOARDS[name]
+    assert board.shortest_route(22, 15) == [22, 17, 16, 15]
 
 
-def test_no_route_from_15_to_10_is_shorter_than_five_moves():
-    route = BOARD.shortest_route(15, 10)
+@pytest.mark.parametrize("name", BOARDS)
+def test_no_route_from_15_to_10_is_shorter_than_five_moves(name):
+    board = BOARDS[name]
+    route = board.shortest_route(15, 10)
     assert moves(route) == 5
     assert route in ([15, 16, 17, 16, 11, 10], [15, 16, 17, 12, 11, 10])
 
 
-def test_tyros_to_23_takes_four_moves_round_the_open_sea():
-    assert moves(BOARD.shortest_route("tyros", 23)) == 4
+@pytest.mark.parametrize("name", BOARDS)
+def test_tyros_to_23_takes_four_moves_round_the_open_sea(name):
+    board = BOARDS[name]
+    assert moves(board.shortest_route("tyros", 23)) == 4
 
 
-def test_31_and_32_are_next_to_tyros():
-    assert BOARD.land[TYROS] == {31, 32}
-    assert BOARD.is_route(["tyros", 31]) and BOARD.is_route(["tyros", 32])
+@pytest.mark.parametrize("name", BOARDS)
+def test_31_and_32_are_next_to_tyros(name):
+    board = BOARDS[name]
+    assert board.land[TYROS] == {31, 32}
+    assert board.is_route(["tyros", 31]) and board.is_route(["tyros", 32])
 
 
-def test_first_game_empires_are_pairwise_non_adjacent():
-    assert BOARD.first_game == (7, 13, 23, 26)
-    for a in BOARD.first_game:
-        assert not BOARD.land[a] & set(BOARD.first_game)
+@pytest.mark.parametrize("name", BOARDS)
+def test_first_game_empires_are_pairwise_non_adjacent(name):
+    board = BOARDS[name]
+    assert board.first_game == (7, 13, 23, 26)
+    for a in board.first_game:
+        assert not board.land[a] & set(board.first_game)
 
 
-def test_italy_has_a_west_and_an_east_coast_and_ships_are_built_on_the_west():
-    west, east = (BOARD.coasts[c] for c in BOARD.space_coasts[16])
+@pytest.mark.parametrize("name", BOARDS)
+def test_italy_has_a_west_and_an_east_coast_and_ships_are_built_on_the_west(name):
+    board = BOARDS[name]
+    west, east = (board.coasts[c] for c in board.space_coasts[16])
     assert (west.name, east.name) == ("west", "east")
-    assert BOARD.is_route([15, 16]) and BOARD.is_route([11, 16])
-    assert not BOARD.is_route([15, 16, 11])  # the two coasts are not joined without going round
+    assert board.is_route([15, 16]) and board.is_route([11, 16])
+    assert not board.is_route([15, 16, 11])  # the two coasts are not joined without going round
 
 
-def test_land_adjacency_is_the_grid():
-    for s in BOARD.spaces:
-        r, c = BOARD.cells[s]
-        grid = {t for t in BOARD.spaces if abs(BOARD.cells[t][0] - r) + abs(BOARD.cells[t][1] - c) == 1}
-        assert BOARD.land[s] == grid
+@pytest.mark.parametrize("name", BOARDS)
+def test_land_adjacency_is_the_grid(name):
+    board = BOARDS[name]
+    for s in board.spaces:
+        r, c = board.cells[s]
+        grid = {t for t in board.spaces if abs(board.cells[t][0] - r) + abs(board.cells[t][1] - c) == 1}
+        assert board.land[s] == grid
 
 
-def test_sea_connections_join_grid_neighbours_only():
-    for c, coast in enumerate(BOARD.coasts):
-        for d in BOARD.sea[c]:
-            assert BOARD.coasts[d].space in BOARD.land[coast.space]
+@pytest.mark.parametrize("name", BOARDS)
+def test_sea_connections_join_grid_neighbours_only(name):
+    board = BOARDS[name]
+    for c, coast in enumerate(board.coasts):
+        for d in board.sea[c]:
+            assert board.coasts[d].space in board.land[coast.space]
 
 
-def test_open_sea_is_not_a_space():
-    assert BOARD.open_sea not in BOARD.cells
+@pytest.mark.parametrize("name", BOARDS)
+def test_open_sea_is_not_a_space(name):
+    board = BOARDS[name]
+    assert board.open_sea not in board.cells
 
 
-def test_removed_tiles_are_three_and_leave_29_tiles():
-    assert len(BOARD.removed_tiles) == 3
-    assert len(BOARD.tiles) == 29
-    assert TYROS not in BOARD.tiles
+@pytest.mark.parametrize("name", BOARDS)
+def test_removed_tiles_are_three_and_leave_29_tiles(name):
+    board = BOARDS[name]
+    assert len(board.removed_tiles) == 3
+    assert len(board.tiles) == 29
+    assert TYROS not in board.tiles
 
 
-def test_every_space_is_on_the_coast():
-    assert all(any(BOARD.sea[c] for c in BOARD.space_coasts[s]) for s in BOARD.spaces)
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_space_is_on_the_coast(name):
+    board = BOARDS[name]
+    assert all(any(board.sea[c] for c in board.space_coasts[s]) for s in board.spaces)
+
+
+def shortest_routes(board, start, end) -> int:
+    """How many shortest chains of coasts join `start` to `end`."""
+    a, b = board.space_coasts[board.space_of(start)], set(board.space_coasts[board.space_of(end)])
+    ways, frontier = {c: 1 for c in a}, set(a)
+    while frontier and not frontier & b:
+        following: dict[int, int] = {}
+        for c in frontier:
+            for d in board.sea[c]:
+                if d not in ways:
+                    following[d] = following.get(d, 0) + ways[c]
+        ways.update(following)
+        frontier = set(following)
+    return sum(ways[c] for c in frontier & b)
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_rulebooks_shortest_routes_are_the_only_shortest_ones(name):
+    # "The shortest way from 22 to 8: 22-17-12-8", "The shortest connection from 22 to 15: 22-17-16-15"
+    assert shortest_routes(BOARDS[name], 22, 8) == 1
+    assert shortest_routes(BOARDS[name], 22, 15) == 1
+
+
+def sea_links(board) -> set[frozenset[str]]:
+    return {frozenset((board.coasts[c].label, board.coasts[d].label)) for c in range(len(board.coasts))
+            for d in board.sea[c]}
+
+
+def test_the_alternative_board_differs_from_the_reconstruction_only_in_guessed_sea_connections():
+    base, alt = BOARDS["board.toml"], BOARDS["bundled:board_alt.toml"]
+    assert (alt.land, alt.tiles, alt.first_game, alt.cells) == (base.land, base.tiles, base.first_game, base.cells)
+    pairs = [frozenset(p.split("-")) for p in ("2-6", "6-10", "7-11", "9-10", "20-21", "21-26", "26-27")]
+    dropped = [frozenset(p.split("-")) for p in ("1-5", "2-3", "3-4", "5-9", "6-7", "7-8", "9-14", "13-14", "14-15",
+                                                   "15-20", "20-25", "21-22")]
+    assert sea_links(alt) - sea_links(base) == set(pairs)
+    assert sea_links(base) - sea_links(alt) == set(dropped)
+
+
+def test_the_eastern_board_moves_only_the_unprinted_spaces_9_13_and_18():
+    base, east = BOARDS["board.toml"], BOARDS["bundled:board_east.toml"]
+    moved = [s for s in base.spaces if base.cells[s] != east.cells[s]]
+    assert moved == [9, 13, 18]
+    # the first-game yellow (13) and green (23) empires get three neighbours each, as orange (7) has
+    assert [len(east.land[s] - set(east.removed_tiles)) for s in east.first_game] == [3, 3, 3, 4]
+    assert [len(base.land[s] - set(base.removed_tiles)) for s in base.first_game] == [3, 2, 2, 4]
 
 
 MINI = """

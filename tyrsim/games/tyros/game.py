@@ -448,10 +448,17 @@ class TyrosState:
                 colour = self.chips[space]
                 if dist == 0 or colour < 0 or colour_payment(hand, colour, dist) is None:
                     continue
-                if space != start_space:
-                    counts = counts_cache.get(space) or counts_cache.setdefault(space, self.ships_at(space))
-                    if not self.has_room(player, space, counts):
+                counts = counts_cache.get(space) or counts_cache.setdefault(space, self.ships_at(space))
+                if space == start_space:
+                    # ruling (`ships_change_coast`): from one coast of 16 round the toe to the other
+                    # (16w-17-16e, two moves) is a move that ends where it began; the moving ship is
+                    # already counted there, so the limit sees the space as it will be
+                    if not self.rules.ships_change_coast:
                         continue
+                    counts = list(counts)
+                    counts[player] -= 1
+                if not self.has_room(player, space, counts):
+                    continue
                 moves.append(MoveShip(labels[start], labels[end]))
         return moves
 

@@ -40,8 +40,11 @@ class Rules(RuleSet):
         "empire set-up: 'first-game' (chips on 7, 13, 23, 26) or 'variable' (four drawn tiles, re-drawn if adjacent)",
         choices=SETUPS,
     )
+    # ruling (an assumed component): the rulebook does not print the map; the alternative keeps every
+    # fact its examples force and guesses the rest the other way (docs/tyros.md, "The board")
     board: str = rule(
-        "", "board data file (TOML); empty: the bundled reconstruction of the printed map", data_file=True
+        "", "board data file (TOML); empty: the bundled reconstruction of the printed map", data_file=True,
+        ruling=("bundled:board_alt.toml", "bundled:board_east.toml"),
     )
     tiles_per_player: int = rule(4, "map tiles dealt to each player", low=1, high=8)
     chips_per_empire: int = rule(
@@ -80,16 +83,25 @@ class Rules(RuleSet):
     most_cities_bonus: int = rule(
         7, "bonus per empire to the player who alone has the most cities there", low=0, high=30
     )
-    # --- rulings (see docs/tyros.md) ---
+    # --- rulings (see docs/tyros.md, "Rulings"; each is a reading the rulebook's words leave open) ---
     ships_pass_unclaimed: bool = rule(
-        True, "a ship may pass through spaces without an empire chip (only where it ends needs one)"
+        True, "a ship may pass through spaces without an empire chip (only where it ends needs one): 'A ship may "
+        "only move to a space belonging to an empire'", ruling=True,
+    )
+    ships_change_coast: bool = rule(
+        True, "a ship may move round the toe from one coast of 16 to the other (16-17-16, two cards of 16's "
+        "colour), ending where it began: 'The number of cards must equal the number of spaces moved'", ruling=True,
     )
     tyros_extends_empire: bool = rule(
-        True, "once Tyros holds an empire chip, a tile for 31 or 32 may extend that empire from Tyros"
+        True, "once Tyros holds an empire chip, a tile for 31 or 32 may extend that empire from Tyros: 'a space "
+        "that is adjacent to a space with an empire chip'", ruling=True,
     )
-    tyros_counts_for_size: bool = rule(True, "Tyros counts as one space of its empire's size")
+    tyros_counts_for_size: bool = rule(
+        True, "Tyros counts as one space of its empire's size: 'the more spaces belonging to it'", ruling=True
+    )
     ship_limit_on_build: bool = rule(
-        True, "building a ship must respect the ships-per-space limit, like the end of a move"
+        True, "building a ship must respect the ships-per-space limit, like the end of a move: 'at the end of a "
+        "ship's movement, there can be at most 2 ships in a space'", ruling=True,
     )
 
     def check(self) -> None:

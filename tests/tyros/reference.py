@@ -1,0 +1,290 @@
+"""A slow reference for Tyros's legal actions, written from the rulebook's words.
+
+Test code, not engine code: it reads the position from the engine's state fields
+(chips, cities, ships as coasts, hands, piles, whose turn) and the map from the
+board file, and lists every legal action again from the rules, with no caches
+and no shortcuts: ship moves by a fresh breadth-first search over the sea
+connections of each ship, limits by counting ships one by one, payments by
+enumerating hands. Where the rulebook leaves a choice to the engine's modelling
+(docs/tyros.md, "Rulings": which cards pay a colour cost, which "any" cards are
+paid, the trade offers modelled, keeping three cards), it follows that ruling as
+documented, not the engine's code.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from tyrsim.games.tyros.actions import (
+    Accept,
+    BankBuy,
+    BankSwap,
+    Blocked,
+    BuildCity,
+    BuildShip,
+    Keep,
+    MoveShip,
+    Offer,
+    Pass,
+    PlayTile,
+    Refuse,
+)
+
+TYROS = 0
+ORANGE, YELLOW, GREEN, VIOLET, WILD = range(5)
+KINDS = range(5)
+
+
+def choices(hand: list[int], size: int) -> list[tuple[int, ...]]:
+    """Every distinct multiset of `size` cards the hand holds (sorted tuples of kinds)."""
+    return [combo for combo in combinations_with_replacement(KINDS, size)
+            if all(combo.count(k) <= hand[k] for k in KINDS)]
+
+
+def can_pay_colour(hand: list[int], colour: int, amount: int) -> bool:
+    """`amount` cards of `colour`, grey-bordered wild cards standing in for any colour."""
+    return hand[colour] + hand[WILD] >= amount
+
+
+def most_plentiful(hand: list[int], amount: int) -> tuple[int, ...] | None:
+    """The engine's documented choice of "any" cards: one at a time from the colour held most of
+    (equal counts: orange, yellow, green, violet), wilds only when no coloured card is left."""
+    left = list(hand)
+    paid = []
+    for _ in range(amount):
+        best = None
+        for kind in (ORANGE, YELLOW, GREEN, VIOLET):
+            if left[kind] and (best is None or left[kind] > left[best]):
+                best = kind
+        if best is None:
+            if not left[WILD]:
+                return None
+            best = WILD
+        left[best] -= 1
+        paid.append(best)
+    return tuple(sorted(paid))
+
+
+class Reference:
+    """The legal actions of one position, from the rulebook."""
+
+    def __init__(self, state) -> None:
+        self.state = state
+        self.rules = state.rules
+        self.board = state.board
+        self.players = state.n
+
+    # ---- reading the position ------------------------------------------------
+    def space_of(self, coast: int) -> int:
+        return self.board.coasts[coast].space
+
+    def label(self, coast: int) -> str:
+        return self.board.coasts[coast].label
+
+    def ships_in(self, space: int) -> list[int]:
+        """How many ships each player has in `space`, counted ship by ship."""
+        counts = [0] * self.players
+        for player in range(self.players):
+            for coast in self.state.ships[player]:
+                if self.space_of(coast) == space:
+                    counts[player] += 1
+        return counts
+
+    def has_chip(self, space: int) -> bool:
+        return self.state.chips[space] >= 0
+
+    def chips_on_board(self, colour: int) -> int:
+        return sum(1 for c in self.state.chips if c == colour)
+
+    # ---- the position's legal actions --------------------------------------------
+    def legal_actions(self) -> list:
+        phase = self.state.phase
+        if phase == "expand":
+            return self.expansion()
+        if phase == "actions":
+            return self.card_actions()
+        if phase == "offer":
+            return self.answers()
+        if phase == "keep":
+            return self.keeping()
+        return []
+
+    # "Play one map tile corresponding to a space that is adjacent to a space with an empire
+    # chip ... mark this space with a chip matching the colour of the neighbouring empire.
+    # If there is more than one adjacent empire, the player may choose which one to expand."
+    # "If a player cannot play any of his map tiles ... put one on the bottom of the pile"
+    def expansion(self) -> list:
+        player = (self.state.start_player + self.state.turn) % self.players
+        tiles = self.state.tile_hands[player]
+        plays = []
+        for tile in tiles:
+            if self.has_chip(tile):
+                continue
+            colours = set()
+            for neighbour in self.board.land[tile]:
+                if neighbour == TYROS and not self.rules.tyros_extends_empire:
+                    continue  # ruling: Tyros's chip lets no empire grow
+                if self.has_chip(neighbour):
+                    colours.add(self.state.chips[neighbour])
+            for colour in colours:
+                # an empire whose 20 chips are all on the board cannot be marked on another space
+                if self.chips_on_board(colour) < self.rules.chips_per_empire:
+                    plays.append(PlayTile(tile, colour))
+        if plays:
+            return plays
+        return [Blocked(tile) for tile in tiles]
+
+    def card_actions(self) -> list:
+        player = self.state.actor
+        return [Pass(), *self.moves(player), *self.cities(player), *self.ship_builds(player),
+                *self.bank(player), *self.offers(player)]
+
+    def move_lengths(self, start: int) -> dict[int, int]:
+        """Fewest moves from coast `start` to every coast, over sea connections ("Ships can only move
+        horizontally or vertically to adjacent spaces. The spaces must be connected by sea")."""
+        length = {start: 0}
+        frontier = [start]
+        while frontier:
+            following = []
+            for coast in frontier:
+                # ruling `ships_pass_unclaimed`: with False, every space passed through needs a chip
+                if coast != start and not self.rules.ships_pass_unclaimed and not self.has_chip(self.space_of(coast)):
+                    continue
+                for other in self.board.sea[coast]:
+                    if other not in length:
+                        length[other] = length[coast] + 1
+                        following.append(other)
+            frontier = following
+        return length
+
+    def room_after(self, player: int, space: int, counts: list[int]) -> bool:
+        """Whether `space` may hold `counts` ships after a move or a build: "at most 2 ships in a space"
+        except "As long as there is no city marker in Tyros, each player may have two ships there"."""
+        if space == TYROS and self.state.cities[TYROS] < 0:
+            return counts[player] <= self.rules.tyros_ships_per_player
+        return sum(counts) <= self.rules.ships_per_space
+
+    # A. "A ship may only move to a space belonging to an empire ... discard a number of commerce
+    # cards that match the colour of the empire that the ship is moving to. The number of cards
+    # must equal the number of spaces moved." "at the end of a ship's movement, there can be at
+    # most 2 ships in a space."
+    def moves(self, player: int) -> list:
+        hand = self.state.hands[player]
+        out = set()
+        for start in self.state.ships[player]:
+            for end, length in self.move_lengths(start).items():
+                space = self.space_of(end)
+                if end == start or not self.has_chip(space):
+                    continue
+                if space == self.space_of(start) and not self.rules.ships_change_coast:
+                    continue  # ruling: a move must end in another space
+                if not can_pay_colour(hand, self.state.chips[space], length):
+                    continue
+                counts = self.ships_in(space)
+                counts[player] += 1
+                if space == self.space_of(start):
+                    counts[player] -= 1  # the ship was there already
+                if self.room_after(player, space, counts):
+                    out.add(MoveShip(self.label(start), self.label(end)))
+        return sorted(out, key=repr)
+
+    # B. "he must have one or two ships in the space, and no other player may have a ship in the
+    # space ... discard 5 commerce cards matching the colour of the empire chip in the space, or
+    # only 4 commerce cards if he has two ships there." "Only one city may be built in each space."
+    def cities(self, player: int) -> list:
+        built = sum(1 for owner in self.state.cities if owner == player)
+        if built >= self.rules.cities_per_player:
+            return []
+        out = set()
+        for coast in self.state.ships[player]:
+            space = self.space_of(coast)
+            counts = self.ships_in(space)
+            if self.state.cities[space] >= 0 or not self.has_chip(space):
+                continue
+            if any(counts[other] for other in range(self.players) if other != player):
+                continue
+            cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
+            if can_pay_colour(self.state.hands[player], self.state.chips[space], cost):
+                out.add(BuildCity(space))
+        return sorted(out, key=repr)
+
+    # C. "A player may build a ship in a space with one of his own cities, or in Tyros if no other
+    # player has built a city there yet ... discard one commerce card matching the colour of the
+    # empire chip in the space. If there is already a ship (friend or foe) in the space, the
+    # player must discard two commerce cards. At least one of the cards must match" (the rule
+    # summary: "plus 1 card for each existing ship"). In Tyros without a city: "a number of cards
+    # equal to the number of ships in the Tyros space (plus one for his new ship) ... any colour(s)".
+    def ship_builds(self, player: int) -> list:
+        if len(self.state.ships[player]) >= self.rules.ships_per_player:
+            return []
+        hand = self.state.hands[player]
+        places = [s for s in self.board.spaces if self.state.cities[s] == player]
+        if self.state.cities[TYROS] < 0:
+            places.append(TYROS)
+        out = []
+        for space in sorted(set(places)):
+            counts = self.ships_in(space)
+            present = sum(counts)
+            if self.rules.ship_limit_on_build:  # ruling: the limit of a move's end binds a build too
+                after = list(counts)
+                after[player] += 1
+                if not self.room_after(player, space, after):
+                    continue
+            if space == TYROS and self.state.cities[TYROS] < 0:
+                if sum(hand) >= present + 1:
+                    out.append(BuildShip(TYROS))
+                continue
+            colour = self.state.chips[space]
+            if not can_pay_colour(hand, colour, 1):
+                continue
+            # ruling: the matching card is a card of the colour if the hand has one, else a wild
+            left = list(hand)
+            left[colour if hand[colour] else WILD] -= 1
+            if present == 0:
+                out.append(BuildShip(space))
+            elif present == 1:
+                out.extend(BuildShip(space, (kind,)) for kind in KINDS if left[kind])
+            else:
+                extra = most_plentiful(left, present)
+                if extra is not None:
+                    out.append(BuildShip(space, extra))
+        return out
+
+    # D. "discard up to three commerce cards, and draw the same number of cards from the draw pile
+    # - if enough cards remain" / "discard any three commerce cards, and choose any one card in
+    # the discard pile" (ruling: the pile as it was before these three are discarded).
+    def bank(self, player: int) -> list:
+        hand = self.state.hands[player]
+        out = []
+        for size in range(1, self.rules.bank_swap_max + 1):
+            if size <= sum(self.state.deck):
+                out.extend(BankSwap(give) for give in choices(hand, size))
+        for give in choices(hand, self.rules.bank_buy_cost):
+            out.extend(BankBuy(give, take) for take in KINDS if self.state.discard[take])
+        return out
+
+    # E. modelled offers (ruling 13): one or two cards of a kind for one card of another kind, one
+    # offer a turn.
+    def offers(self, player: int) -> list:
+        if self.state.offered:
+            return []
+        hand = self.state.hands[player]
+        return [Offer((give,) * count, (get,)) for give in KINDS for count in (1, 2) if hand[give] >= count
+                for get in KINDS if get != give]
+
+    def answers(self) -> list:
+        give, get, responders = self.state.offer
+        hand = self.state.hands[responders[0]]
+        if all(hand[k] >= get.count(k) for k in KINDS):
+            return [Accept(), Refuse()]
+        return [Refuse()]
+
+    # "Each player may retain 3 commerce cards. The rest must be discarded." (ruling: a player with
+    # more keeps exactly three; cards are never worth less than none)
+    def keeping(self) -> list:
+        player = self.state.keepers[0]
+        return [Keep(cards) for cards in choices(self.state.hands[player], self.rules.cards_kept)]
+
+
+def reference_actions(state) -> list:
+    return Reference(state).legal_actions()
