@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play, simulate
 from tyrsim.games.zooloretto_duell import SPEC
-from tyrsim.games.zooloretto_duell.game import OVER, ZooGame, ZooState
+from tyrsim.games.zooloretto_duell.game import DONATION, OVER, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 
@@ -37,6 +37,7 @@ def check_invariants(state: ZooState) -> None:
         repr(m) for m in state.game.markers if not (m.final_round and state.final_marker_aside)
     )
     assert markers_won + len(state.markers) + state.final_marker_aside == 8
+    assert state.pending_check == -1 or state.phase == DONATION  # a check waits only for a donation
     if state.rules.steal_triggers_symbols:  # a third card with the same symbol never stays
         for zoo in state.pens:
             for pen in zoo:
@@ -51,6 +52,10 @@ rule_variants = st.fixed_dictionaries(
         "expert": st.booleans(),
         "steal_triggers_symbols": st.booleans(),
         "one_square_per_turn": st.booleans(),
+        "symbol_before_scoring": st.booleans(),
+        "marker_order": st.sampled_from(["shuffled", "printed"]),
+        "symbols_file": st.sampled_from(["", "bundled:symbols_two_each.toml"]),
+        "stands_file": st.sampled_from(["", "bundled:stands_by_colour.toml"]),
         "final_round_card_depth": st.integers(0, 12),
         "starting_coins": st.integers(0, 4),
     }
