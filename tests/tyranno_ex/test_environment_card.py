@@ -30,8 +30,8 @@ def test_resolve_stops_at_a_tie_for_the_chooser():
     env = Environment([SUN, WATER, LEAF, BONE])
     bag = Bag([0, 0, 0, 0])
     env.potential[0] = [0, 1, 1, 0]
-    changes, tied = env.resolve(0, "chooser", bag, np.random.default_rng(0))
-    assert (changes, tied) == (0, [WATER, LEAF])
+    changes, ties, tied = env.resolve(0, "chooser", bag, np.random.default_rng(0))
+    assert (changes, ties, tied) == (0, 1, [WATER, LEAF])
     assert env.current[0] == SUN and bag.chips == [0, 0, 0, 0]  # nothing moves before the choice
 
 

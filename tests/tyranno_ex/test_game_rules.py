@@ -203,6 +203,7 @@ def test_tie_no_change_leaves_the_space():
     state.apply(SetChips(((LEAF, 0),)))
     assert (state.env.current[0], state.env.current_count[0]) == (SUN, 1)
     assert state.env.potential[0] == [0, 1, 1, 0]
+    assert state.stats()["ties"] == 1  # the engine counts the tie whatever its reading
 
 
 def test_tie_random_takes_one_of_the_tied():
@@ -213,6 +214,7 @@ def test_tie_random_takes_one_of_the_tied():
         state.env.potential[0] = [0, 1, 0, 0]
         state.apply(SetChips(((LEAF, 0),)))
         results.add(state.env.current[0])
+        assert state.stats()["ties"] == 1
     assert results == {WATER, LEAF}
 
 

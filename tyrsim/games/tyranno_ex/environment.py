@@ -102,22 +102,24 @@ class Environment:
 
     def resolve(
         self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator
-    ) -> tuple[int, list[int] | None]:
+    ) -> tuple[int, int, list[int] | None]:
         """Change the space while its potential chips outnumber its current chips.
 
-        Returns (changes made, tied symbols): tied symbols are returned, with
-        the space left as it is, when the rule lets the chooser pick among them.
-        Ruling `majority_tie`: "no_change" leaves the space as it is until a
-        later chip breaks the tie; "random" draws one of the tied symbols.
+        Returns (changes made, ties met, tied symbols): tied symbols are
+        returned, with the space left as it is, when the rule lets the chooser
+        pick among them. Ruling `majority_tie`: a tie for the most chips is no
+        "simple majority", so "no_change" (the default) leaves the space as it
+        is until a later chip breaks the tie; "random" draws one of the tied symbols.
         """
-        changes = 0
+        changes = ties = 0
         pot = self.potential[space]
         while sum(pot) > self.current_count[space]:  # the potential chips outnumber the current ones
             top = max(pot)
             if pot.count(top) > 1:
+                ties += 1
                 tied = self.majority(space)
                 if majority_tie == "chooser":
-                    return changes, tied
+                    return changes, ties, tied
                 if majority_tie == "no_change":
                     break
                 symbol = tied[int(rng.integers(len(tied)))]
@@ -125,7 +127,7 @@ class Environment:
                 symbol = pot.index(top)
             self.change(space, symbol, bag)
             changes += 1
-        return changes, None
+        return changes, ties, None
 
     def copy(self) -> Environment:
         env = Environment(self.current, self.current_count)

@@ -548,10 +548,10 @@ class TyrannoExState:
         spaces_left, env, majority_tie = self.spaces_left, self.env, self.rules.majority_tie
         while spaces_left:
             space = spaces_left[0]
-            changes, tied = env.resolve(space, majority_tie, self.bag, self.rng)
+            changes, ties, tied = env.resolve(space, majority_tie, self.bag, self.rng)
             self.chain += changes
+            self.counters["ties"] += ties  # under every reading of a tie
             if tied is not None:
-                self.counters["ties"] += 1
                 self.tie = (space, tied)
                 self.phase = "tie"
                 return
