@@ -263,7 +263,7 @@ class Reference:
             out.extend(BankBuy(give, take) for take in KINDS if self.state.discard[take])
         return out
 
-    # E. modelled offers (ruling 13): one or two cards of a kind for one card of another kind, one
+    # E. modelled offers (docs/tyros.md, "Trade offers"): one or two cards of a kind for one card of another kind, one
     # offer a turn.
     def offers(self, player: int) -> list:
         if self.state.offered:
