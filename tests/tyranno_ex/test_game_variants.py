@@ -203,6 +203,6 @@ def test_every_ruling_alternative_plays_whole_games_with_every_policy():
     for name, alternatives in rulings.items():
         for value in alternatives:
             rules = Rules.from_overrides({name: value})
-            for players in (4, 2):
+            for players in (4, 3, 2):
                 record = play(make_game(rules, players), policies[:players], np.random.default_rng(1))
                 assert record.actions > 0 and len(record.scores) == players, (name, value, players)
