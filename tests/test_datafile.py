@@ -139,3 +139,20 @@ def test_an_edited_data_file_is_read_again_in_the_same_process(tmp_path):
     os.utime(path, ns=(1, 1))  # a new stamp even on a file system with coarse times
     after = load_markers(str(path))
     assert after != before
+
+
+def test_a_bundled_alternative_is_named_bundled_colon_name(tmp_path):
+    from tyrsim.core.datafile import file_stamp
+    from tyrsim.core.scenario import scenario_from_data
+
+    name, data = load_data("bundled:board_alt.toml", "tyrsim.games.tyros", "board.toml")
+    assert name == "bundled:board_alt.toml" and data != load_data("", "tyrsim.games.tyros", "board.toml")[1]
+    assert file_stamp("bundled:board_alt.toml") is None  # the bundled data's digest covers it
+    for bad in ("bundled:nope.toml", "bundled:../tyros/data/board.toml"):
+        with pytest.raises(DataFileError, match="no such bundled data file; the bundled files are: bundled:board"):
+            load_data(bad, "tyrsim.games.tyros", "board.toml")
+    # a scenario's bundled name stays a bundled name, not a path beside the scenario
+    data = {"game": "tyros", "analysis": "game", "seed": 1, "rules": {"board": "bundled:board_alt.toml"},
+            "args": {"games": 2}}
+    scenario = scenario_from_data(data, "s.toml", folder=tmp_path)
+    assert scenario.rules.board == "bundled:board_alt.toml"

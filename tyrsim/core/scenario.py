@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tyrsim.core.analysis import Analysis, ArgumentError
-from tyrsim.core.datafile import DataFileError, read_text
+from tyrsim.core.datafile import DataFileError, is_bundled, read_text
 from tyrsim.core.game import GameSpec
 from tyrsim.core.limits import MAX_POINTS, MAX_TOTAL_TRIALS, MAX_TRIALS
 from tyrsim.core.rng import MAX_SEED
@@ -143,8 +143,9 @@ def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
 
 def _beside(folder: Path | None, value: Any) -> Any:
     """A data-file rule's value as the run reads it: a relative path is relative to the scenario's folder
-    (made absolute, so it names the same file whatever the current folder is when it is read)."""
-    if folder is None or not isinstance(value, str) or not value or Path(value).is_absolute():
+    (made absolute, so it names the same file whatever the current folder is when it is read); the
+    bundled files (empty, or "bundled:NAME") stay as they are."""
+    if folder is None or not isinstance(value, str) or is_bundled(value) or Path(value).is_absolute():
         return value
     return str((folder / value).absolute())
 
