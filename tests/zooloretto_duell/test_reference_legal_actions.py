@@ -1,8 +1,9 @@
 """The engine's legal actions against the rulebook reference (tests/zooloretto_duell/reference.py).
 
 On at least 2,000 states of random and policy games under the default rules and
-under each alternative of every ruling (with the expert variant in half of the
-games): the engine lists no action twice, every engine action is one the
+under each alternative of every ruling, and under designers' trucks with 3 to 5
+places, whose cards may be placed in any of up to 120 orders (with the expert
+variant in half of the games): the engine lists no action twice, every engine action is one the
 rulebook allows, and every outcome the rulebook allows is offered.
 """
 
@@ -28,6 +29,8 @@ _spec.loader.exec_module(reference)
 STATES = 2000
 SEATINGS = (("random", "random"), ("greedy", "heuristic"), ("random", "heuristic"), ("heuristic", "greedy"))
 RULING_VALUES = [{}] + [{name: alt} for name, alts in Rules.rulings().items() for alt in alts]
+# designers' bigger trucks: "You may play these cards in any order" then means up to 5! orders of one truck
+BIG_TRUCKS = [{"truck_places": (1, 2, 3)}, {"truck_places": (2, 4, 5), "one_square_per_turn": True}]
 
 
 def mismatch(state: ZooState) -> str:
@@ -69,6 +72,8 @@ def compare_games(overrides: dict, seed: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("overrides", RULING_VALUES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "-")
+@pytest.mark.parametrize(
+    "overrides", RULING_VALUES + BIG_TRUCKS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "-"
+)
 def test_engine_legal_actions_match_the_rulebook(overrides):
     assert compare_games(overrides, seed=15) >= STATES

@@ -34,6 +34,28 @@ def test_policies_choose_legal_actions(text):
         assert policy.choose(state, rng) in state.legal_actions()
 
 
+def test_policies_choose_among_every_order_of_a_bigger_truck():
+    """A designer's 3-place truck offers all 6 orders of 3 different cards; the policies weigh each of them, so
+    greedy and heuristic sometimes place a truck's cards in an order that is neither the order they came in nor
+    its reverse (once the only two offered), and mcts plays such games through."""
+    game = ZooGame(Rules(truck_places=(1, 2, 3)))
+    rng = np.random.default_rng(2)
+    other = {"greedy": 0, "heuristic": 0}
+    for g in range(16):
+        names = ["greedy", "heuristic"][:: 1 - 2 * (g % 2)]
+        policies = [SPEC.make_policy(name) for name in names]
+        state = game.new_state(rng)
+        while not state.is_terminal():
+            action = policies[state.current_player()].choose(state, rng)
+            if isinstance(action, TakeTruck):
+                came = state.trucks[action.truck]
+                other[names[state.current_player()]] += list(action.cards) not in (came, came[::-1])
+            state.apply(action)
+    assert other["greedy"] > 0 and other["heuristic"] > 0, other
+    record = play(game, [SPEC.make_policy("mcts:playouts=3"), HeuristicPolicy()], np.random.default_rng(2))
+    assert record.winners
+
+
 def test_policy_parameters():
     assert SPEC.make_policy("heuristic:take_threshold=2.5").take_threshold == 2.5
     assert SPEC.make_policy("mcts:playouts=10,horizon=0").playouts == 10

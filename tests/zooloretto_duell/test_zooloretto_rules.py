@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND, SPECIES
@@ -123,6 +125,21 @@ def test_truck_cards_in_any_order(state, pick):
     assert len(orders) == 2 and orders[0] == tuple(reversed(orders[1]))
     state.trucks[2] = [pick("hyena"), pick("hyena")]  # interchangeable cards: one order
     assert sum(1 for a in state.legal_actions() if isinstance(a, TakeTruck) and a.truck == 2) == 1
+
+
+def test_a_bigger_truck_offers_every_distinct_order(table):
+    """A designer's 3-place truck: "You may play these cards in any order" gives all 3! orders of 3 different
+    cards (the order they came first), and one order per distinct sequence when two are interchangeable."""
+    state, pick = table(Rules(truck_places=(1, 2, 3)))
+    state.pile = [pick("gorilla")]
+    cards = (pick("bear"), pick("red", "drink"), pick("tiger", "square"))
+    state.trucks[2] = list(cards)
+    orders = [a.cards for a in state.legal_actions() if isinstance(a, TakeTruck)]
+    assert orders[0] == cards and len(orders) == 6 and set(orders) == set(permutations(cards))
+    state.trucks[2] = [pick("hyena"), pick("bear"), pick("hyena")]  # two interchangeable hyenas: 3 orders
+    kinds = [tuple(c.kind for c in a.cards) for a in state.legal_actions() if isinstance(a, TakeTruck)]
+    assert len(kinds) == len(set(kinds)) == 3
+    assert {k.index(state.trucks[2][1].kind) for k in kinds} == {0, 1, 2}  # the bear first, second or last
 
 
 # --- action C: money -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import permutations
 
 import numpy as np
 
@@ -705,12 +706,13 @@ def _shuffle_within_letters(markers: tuple[Marker, ...], rng: np.random.Generato
 
 
 def _take_options(t: int, truck: list[Card]) -> list[TakeTruck]:
-    """Taking truck t: its cards in the order they came, and the other order unless interchangeable."""
-    options = [TakeTruck(t, tuple(truck))]
-    if len(truck) > 1 and (len(truck) > 2 or truck[0].kind != truck[1].kind):
-        # a designer's bigger truck: only the reverse order besides
-        options.append(TakeTruck(t, tuple(reversed(truck))))
-    return options
+    """Taking truck t: "You may play these cards in any order", so every order of its cards, the order they
+    came first; orders that differ only in interchangeable cards are one action (up to 5! = 120 on a
+    designer's 5-place truck)."""
+    orders: dict[tuple, tuple[Card, ...]] = {}
+    for order in permutations(truck):  # the identity first
+        orders.setdefault(tuple(c.kind for c in order), order)
+    return [TakeTruck(t, order) for order in orders.values()]
 
 
 def _distinct(cards: list[Card]) -> list[Card]:
