@@ -3,7 +3,9 @@
 States come from whole games with random, greedy and planner players, on both
 set-ups, under the rulebook's readings and under each alternative reading of
 every ruling (every board file included), so every ruling value is checked on at
-least 2,000 positions.
+least 2,000 positions. Two rulings change which positions arise but not which
+actions a position allows (start_both_beside_tyros, the set-up; first_city_bonus,
+the scoring); they are run all the same, so the positions they lead to are checked.
 """
 
 import numpy as np

@@ -6,11 +6,14 @@ from tyros_positions import cards, scripted
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play
-from tyrsim.games.tyros.actions import MoveShip
-from tyrsim.games.tyros.components import ORANGE, YELLOW
-from tyrsim.games.tyros.game import TyrosGame
+from tyrsim.games.tyros.actions import BuildCity, MoveShip
+from tyrsim.games.tyros.board import TYROS, load_board
+from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
+from tyrsim.games.tyros.expansion import _Expansion
+from tyrsim.games.tyros.game import TyrosGame, starting_empires
 from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
-from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.rules import Rules, variable_setup_can_stall
+from tyrsim.games.tyros.scoring import score_game
 
 RULINGS = Rules.rulings()
 ALTERNATIVES = [(name, value) for name, values in RULINGS.items() for value in values]
@@ -24,6 +27,8 @@ def test_every_reading_is_marked_with_its_alternatives():
         "tyros_extends_empire": (False,),
         "tyros_counts_for_size": (False,),
         "ship_limit_on_build": (False,),
+        "start_both_beside_tyros": (False,),
+        "first_city_bonus": ("each-empire",),
     }
 
 
@@ -65,3 +70,73 @@ def test_changing_coast_respects_the_ship_limit_as_the_space_will_be():
     # with two there (the mover and one other), the move ends with two: allowed
     pair = scripted(hands={0: cards(orange=2)}, chips=CHIPS, ships={0: ["16w"], 1: ["16e"]}, rules=rules)
     assert MoveShip("16w", "16e") in pair.legal_actions()
+
+
+# ---- 31 and 32 both starting an empire (variable set-up) -----------------------------
+BOARD = load_board()
+
+
+def test_empires_may_start_on_both_sides_of_tyros_by_the_words():
+    # "No two empires may begin on spaces that are adjacent horizontally or vertically": 31 and 32 are not
+    starts, rest = starting_empires(BOARD, Rules(), [31, 32, 5, 10, 20, 24])
+    assert starts == [32, 31, 10, 5] and sorted(rest) == [20, 24]
+    state = TyrosGame(Rules(), 4).new_state(np.random.default_rng(0))
+    state.chips = [-1] * BOARD.size
+    for empire, space in enumerate(starts):
+        state.place_chip(space, empire)
+    # orange (the highest tile, 32) is placed first and takes Tyros ("This is also possible when establishing")
+    assert state.chips[32] == ORANGE and state.chips[31] == YELLOW and state.chips[TYROS] == ORANGE
+
+
+def test_with_the_other_reading_31_and_32_may_not_both_start():
+    starts, rest = starting_empires(BOARD, Rules(start_both_beside_tyros=False), [31, 32, 5, 10, 20, 24])
+    assert starts == [31, 20, 10, 5] and sorted(rest) == [24, 32]
+
+
+@pytest.mark.parametrize("both", [True, False])
+def test_the_kernel_sets_up_as_the_engine_does_beside_tyros(both):
+    # the share of set-ups with empires on both 31 and 32: engine and vectorized kernel agree (4 standard
+    # errors of the difference), and it is zero exactly when the reading forbids it
+    rules = Rules(start_both_beside_tyros=both)
+    rng = np.random.default_rng(5)
+    engine = np.mean([{31, 32} <= set(starting_empires(BOARD, rules, list(rng.permutation(BOARD.tiles)))[0])
+                      for _ in range(20_000)])
+    kernel = _Expansion(BOARD, rules, 4, 50_000, np.random.default_rng(6))
+    kernel.set_up()
+    pair = np.uint64((1 << 31) | (1 << 32))
+    share = np.mean(kernel.occupied & pair == pair)
+    if both:
+        se = np.sqrt(engine * (1 - engine) * (1 / 20_000 + 1 / 50_000))
+        assert 0.005 < engine and abs(share - engine) < 4 * se
+    else:
+        assert engine == share == 0.0
+    assert variable_setup_can_stall("", both) is None  # the bundled board never stalls under either reading
+
+
+# ---- the first-city bonus: one for all four empires, or one per empire ------------------
+CHIPS_FOUR = {7: ORANGE, 13: YELLOW, 23: GREEN, 26: VIOLET}
+
+
+def test_the_first_city_bonus_per_empire_goes_to_each_empires_first_builder():
+    # "The first player to build a city in each of the four empires receives 7 points", read per empire
+    chips = [-1] * BOARD.size
+    cities = [-1] * BOARD.size
+    for space, colour in CHIPS_FOUR.items():
+        chips[space] = colour
+    cities[7], cities[13], cities[23] = 0, 1, 1  # violet has no city
+    first = [0, 1, 1, -1]
+    each = score_game(Rules(first_city_bonus="each-empire"), 3, chips, cities, [[], [], []], -1, first)
+    assert [s.all_empires_bonus for s in each] == [7, 14, 0]
+    # the bonus is a point in its empire (for the tie-break "most points in the largest empire")
+    assert [s.per_empire for s in each] == [[12 + 7 + 7, 0, 0, 0], [0, 10 + 7 + 7, 9 + 7 + 7, 0], [0, 0, 0, 0]]
+    one = score_game(Rules(), 3, chips, cities, [[], [], []], -1, first)
+    assert [s.all_empires_bonus for s in one] == [0, 0, 0]
+
+
+def test_the_engine_records_each_empires_first_city_and_scores_it_by_the_reading():
+    for reading, bonus in (("all-four", 0), ("each-empire", 7)):
+        rules = Rules(setup="first-game", first_city_bonus=reading)
+        state = scripted(hands={0: cards(violet=5)}, chips=CHIPS_FOUR, ships={0: ["26"]}, rules=rules)
+        state.apply(BuildCity(26))
+        assert state.first_cities == [-1, -1, -1, 0]
+        assert [s.all_empires_bonus for s in state.final_scores()] == [bonus, 0, 0, 0]

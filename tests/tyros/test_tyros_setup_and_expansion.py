@@ -38,9 +38,6 @@ def test_variable_setup_redraws_adjacent_tiles_and_colours_by_number():
     assert sorted(rest) == [4, 5, 6, 12]
 
 
-def test_variable_setup_never_starts_empires_on_both_sides_of_tyros():
-    starts, _ = starting_empires(BOARD, Rules(), [31, 32, 5, 10, 20, 24])
-    assert 31 in starts and 32 not in starts
 
 
 def test_variable_setup_in_many_games_is_pairwise_non_adjacent():
@@ -59,7 +56,8 @@ def test_tyros_chip_at_setup():
     for seed in range(200):
         state = game.new_state(np.random.default_rng(seed))
         if state.chips[31] >= 0 or state.chips[32] >= 0:
-            assert state.chips[TYROS] == max(state.chips[31], state.chips[32])
+            # the higher tile's empire is placed first (orange first), so it takes Tyros
+            assert state.chips[TYROS] == (state.chips[32] if state.chips[32] >= 0 else state.chips[31])
             break
     else:
         pytest.fail("no set-up on 31 or 32 in 200 games")

@@ -116,13 +116,15 @@ class Board:
         return dist
 
 
-def conflicting(board: Board, a: int, b: int) -> bool:
-    """Whether empires may not start on both `a` and `b` (neighbours, or both next to Tyros).
+def conflicting(board: Board, a: int, b: int, both_beside_tyros: bool) -> bool:
+    """Whether empires may not start on both `a` and `b` in the variable set-up.
 
-    Ruling: 31 and 32 are not neighbours, but both touch Tyros, whose chip joins whichever
-    empire reaches it first; two empires starting there would meet at Tyros.
+    "No two empires may begin on spaces that are adjacent horizontally or vertically": land
+    neighbours conflict. 31 and 32 are not neighbours, but both touch Tyros, whose chip joins
+    whichever empire reaches it first; unless `both_beside_tyros` (rule `start_both_beside_tyros`,
+    a ruling), two spaces next to Tyros conflict too, so no two empires start by meeting at Tyros.
     """
-    return b in board.land[a] or (TYROS in board.land[a] and TYROS in board.land[b])
+    return b in board.land[a] or (not both_beside_tyros and TYROS in board.land[a] and TYROS in board.land[b])
 
 
 @data_file_cache(maxsize=16)

@@ -102,7 +102,9 @@ class _Expansion:
             # conflict[s]: the spaces that may not start an empire once s has one
             conflict = np.zeros(board.size, dtype=np.uint64)
             for a in board.tiles:
-                conflict[a] = np.bitwise_or.reduce(bit([b for b in board.tiles if conflicting(board, a, b)] + [a]))
+                conflict[a] = np.bitwise_or.reduce(bit(
+                    [b for b in board.tiles if conflicting(board, a, b, self.rules.start_both_beside_tyros)] + [a]
+                ))
             chosen = np.zeros((G, 4), dtype=np.int64)
             barred = np.zeros(G, dtype=np.uint64)
             count = np.zeros(G, dtype=np.int64)

@@ -57,6 +57,7 @@ class PlayerView:
     cities: tuple[int, ...]
     ship_spaces: tuple[tuple[int, ...], ...]
     all_empires_first: int
+    first_cities: tuple[int, ...]
     hand: tuple[int, ...]
     tiles: tuple[int, ...]
     city_colours: frozenset[int]
@@ -94,8 +95,8 @@ def starting_empires(board: Board, rules: Rules, pile: list[int]) -> tuple[list[
     First game: the fixed spaces. Variable: tiles are turned one at a time from
     `pile`; a tile next to an empire already chosen is replaced by the next one
     and goes to the bottom of the pile. Highest number is orange, then yellow,
-    green, violet. Ruling: 31 and 32 both neighbour Tyros, whose chip joins
-    whichever empire reaches it, so they may not both start an empire.
+    green, violet. Only land neighbours conflict, unless rule
+    `start_both_beside_tyros` (a ruling) is off; see `conflicting`.
     """
     if rules.setup == "first-game":
         starts = list(board.first_game)
@@ -103,7 +104,8 @@ def starting_empires(board: Board, rules: Rules, pile: list[int]) -> tuple[list[
     chosen: list[int] = []
     rest: list[int] = []
     for tile in pile:
-        if len(chosen) < 4 and not any(conflicting(board, tile, other) for other in chosen):
+        apart = not any(conflicting(board, tile, other, rules.start_both_beside_tyros) for other in chosen)
+        if len(chosen) < 4 and apart:
             chosen.append(tile)
         else:
             rest.append(tile)
@@ -134,8 +136,8 @@ class TyrosState:
 
     __slots__ = (
         "game", "rng", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
-        "cities", "city_colours", "all_empires_first", "round", "start_player", "phase", "expansion_pass",
-        "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters",
+        "cities", "city_colours", "all_empires_first", "first_cities", "round", "start_player", "phase",
+        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters",
     )
 
     # ---- set-up -------------------------------------------------------------
@@ -162,6 +164,7 @@ class TyrosState:
         self.ships = [[tyros_coast] * rules.starting_ships for _ in range(self.n)]
         self.city_colours = [set() for _ in range(self.n)]
         self.all_empires_first = -1
+        self.first_cities = [-1] * len(EMPIRES)
         self.start_player = 0
         self.counters = Counter()
         self.offer = None
@@ -183,6 +186,7 @@ class TyrosState:
         other.ships = [list(s) for s in self.ships]
         other.cities = list(self.cities)
         other.city_colours = [set(c) for c in self.city_colours]
+        other.first_cities = list(self.first_cities)
         other.counters = Counter(self.counters)
         other.keepers = list(self.keepers)
         for name in ("all_empires_first", "round", "start_player", "phase", "expansion_pass", "turn", "actor",
@@ -232,6 +236,7 @@ class TyrosState:
             cities=tuple(self.cities),
             ship_spaces=tuple(tuple(self.ship_spaces(p)) for p in range(self.n)),
             all_empires_first=self.all_empires_first,
+            first_cities=tuple(self.first_cities),
             hand=tuple(self.hands[player]),
             tiles=tuple(self.tile_hands[player]),
             city_colours=frozenset(self.city_colours[player]),
@@ -598,11 +603,13 @@ class TyrosState:
             self.cities[space] = player
             coasts = [c for c in self.ships[player] if self.board.coasts[c].space == space]
             self.ships[player].remove(max(coasts))  # on 16 the east-coast ship goes; new ones start west
+            # both readings of "the first player to build a city in each of the four empires" are tracked;
+            # rule first_city_bonus (a ruling) says which scores
             self.city_colours[player].add(self.chips[space])
-            # ruling: "the first player to build a city in each of the four empires" is one bonus, to the
-            # first player with cities in all four (the rule summary: "in every empire"), not one per empire
             if len(self.city_colours[player]) == 4 and self.all_empires_first < 0:
                 self.all_empires_first = player
+            if self.first_cities[self.chips[space]] < 0:
+                self.first_cities[self.chips[space]] = player
             self.counters[f"cities_built_p{player}"] += 1
         elif kind is BuildShip:
             space = action.space
@@ -629,7 +636,7 @@ class TyrosState:
     # ---- results -------------------------------------------------------------
     def final_scores(self) -> list[Score]:
         return score_game(self.rules, self.n, self.chips, self.cities,
-                          [self.ship_spaces(p) for p in range(self.n)], self.all_empires_first)
+                          [self.ship_spaces(p) for p in range(self.n)], self.all_empires_first, self.first_cities)
 
     def scores(self) -> list[float]:
         return [float(s.total) for s in self.final_scores()]

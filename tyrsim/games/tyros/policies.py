@@ -40,6 +40,7 @@ class Position:
     cities: list[int]
     ships: list[list[int]]  # space of each ship, per player
     all_empires_first: int
+    first_cities: list[int]
     hand: list[int]
     city_colours: set[int] = field(default_factory=set)
 
@@ -47,14 +48,15 @@ class Position:
     def of(cls, state: TyrosState, player: int) -> Position:
         view = state.view(player)
         return cls(list(view.chips), list(view.cities), [list(s) for s in view.ship_spaces],
-                   view.all_empires_first, list(view.hand), set(view.city_colours))
+                   view.all_empires_first, list(view.first_cities), list(view.hand), set(view.city_colours))
 
     def copy(self) -> Position:
         return Position(list(self.chips), list(self.cities), [list(s) for s in self.ships], self.all_empires_first,
-                        list(self.hand), set(self.city_colours))
+                        list(self.first_cities), list(self.hand), set(self.city_colours))
 
     def score(self, state: TyrosState, player: int) -> int:
-        scores = score_game(state.rules, state.n, self.chips, self.cities, self.ships, self.all_empires_first)
+        scores = score_game(state.rules, state.n, self.chips, self.cities, self.ships, self.all_empires_first,
+                            self.first_cities)
         return scores[player].total
 
 
@@ -83,6 +85,8 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
         pos.city_colours.add(pos.chips[action.space])
         if len(pos.city_colours) == 4 and pos.all_empires_first < 0:
             pos.all_empires_first = player
+        if pos.first_cities[pos.chips[action.space]] < 0:
+            pos.first_cities[pos.chips[action.space]] = player
     elif kind is BuildShip:
         present = sum(ships.count(action.space) for ships in pos.ships)
         if action.space == TYROS and pos.cities[TYROS] < 0:
@@ -205,7 +209,8 @@ class PlannerPolicy:
                 total += self.tyros_ship * pos.ships[player].count(s)
             elif colour >= 0 and pos.cities[s] < 0 and s not in others:
                 total += self.city_hope * (rules.city_points[ranks[colour]] - rules.ship_points[ranks[colour]])
-        if pos.all_empires_first < 0:
+        if rules.first_city_bonus == "all-four" and pos.all_empires_first < 0:
+            # progress towards the bonus; with 'each-empire' a first city's bonus is in the score at once
             total += self.bonus_hope * rules.all_empires_bonus * len(pos.city_colours) / 4
         needs = self.needs(pos, player)
         total += sum(pos.hand[k] * self.card_value(needs, k) for k in range(CARD_KINDS))

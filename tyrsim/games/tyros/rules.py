@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 from tyrsim.core.datafile import data_file_cache
@@ -10,22 +11,25 @@ from tyrsim.core.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyros.board import conflicting, load_board
 
 SETUPS = ("first-game", "variable")
+FIRST_CITY_BONUSES = ("all-four", "each-empire")
 
 
 @data_file_cache(maxsize=16)
-def variable_setup_can_stall(board_file: str) -> tuple[int, ...] | None:
+def variable_setup_can_stall(board_file: str, both_beside_tyros: bool) -> tuple[int, ...] | None:
     """Tiles on which the 'variable' set-up can stall on this board: at most three starting spaces
-    that every other tile conflicts with, so a fourth empire has nowhere to start; None if there are none.
+    that every other tile conflicts with (`conflicting`), so a fourth empire has nowhere to start; None if
+    there are none.
 
     The set-up turns tiles in random order and keeps each one that conflicts with no empire chosen
     so far, so it stalls for some order exactly when such a set (a maximal one of fewer than four) exists.
     """
     board = load_board(board_file)
+    clash = partial(conflicting, board, both_beside_tyros=both_beside_tyros)
     for size in range(1, 4):
         for chosen in combinations(board.tiles, size):
-            if any(conflicting(board, a, b) for a, b in combinations(chosen, 2)):
+            if any(clash(a, b) for a, b in combinations(chosen, 2)):
                 continue
-            if all(t in chosen or any(conflicting(board, t, c) for c in chosen) for t in board.tiles):
+            if all(t in chosen or any(clash(t, c) for c in chosen) for t in board.tiles):
                 return chosen
     return None
 
@@ -78,12 +82,22 @@ class Rules(RuleSet):
     city_points: tuple = rule((12, 10, 9, 8), "city control points by empire size rank, largest first")
     ship_points: tuple = rule((6, 5, 4, 3), "ship control points by empire size rank, largest first")
     all_empires_bonus: int = rule(
-        7, "bonus to the first player with a city in each of the four empires", low=0, high=30
+        7, "points of the first-city bonus (rule 'first_city_bonus' says who gets it)", low=0, high=30
     )
     most_cities_bonus: int = rule(
         7, "bonus per empire to the player who alone has the most cities there", low=0, high=30
     )
     # --- rulings (see docs/tyros.md, "Rulings"; each is a reading the rulebook's words leave open) ---
+    start_both_beside_tyros: bool = rule(
+        True, "variable set-up: empires may start on both spaces next to Tyros (31 and 32), which are not "
+        "neighbours: 'No two empires may begin on spaces that are adjacent horizontally or vertically'", ruling=True,
+    )
+    first_city_bonus: str = rule(
+        "all-four", "who gets the bonus 'The first player to build a city in each of the four empires receives 7 "
+        "points': 'all-four' (one bonus, to the first with a city in all four; the rule summary: 'in every "
+        "empire') or 'each-empire' (the first city builder in each empire)",
+        choices=FIRST_CITY_BONUSES, ruling=True,
+    )
     ships_pass_unclaimed: bool = rule(
         True, "a ship may pass through spaces without an empire chip (only where it ends needs one): 'A ship may "
         "only move to a space belonging to an empire'", ruling=True,
@@ -106,7 +120,7 @@ class Rules(RuleSet):
 
     def check(self) -> None:
         self.check_file("board", load_board)
-        stall = variable_setup_can_stall(self.board) if self.setup == "variable" else None
+        stall = variable_setup_can_stall(self.board, self.start_both_beside_tyros) if self.setup == "variable" else None
         if stall:
             raise RuleError(
                 f"rule 'board': {self.board or 'the bundled board'}: the 'variable' set-up can stall: once empires "

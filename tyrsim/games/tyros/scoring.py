@@ -6,12 +6,15 @@
 4. Count city control (12/10/9/8) and ship control (6/5/4/3) by the empire's
    size rank; equal sizes rank orange, yellow, green, violet.
 Plus 7 points to the first player to have built a city in each of the four
-empires (ruling: one bonus for all four, not one per empire; see docs/tyros.md).
+empires (a ruling, rule `first_city_bonus`: by default one bonus, to the first
+player with cities in all four; 'each-empire': 7 to the first city builder in
+each empire, counted as points in that empire; see docs/tyros.md).
 Ties on the total go to the most points in the largest empire.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tyrsim.games.tyros.board import TYROS
@@ -58,8 +61,13 @@ def score_game(
     cities: list[int],
     ship_spaces: list[list[int]],
     all_empires_first: int,
+    first_cities: Sequence[int] = (-1, -1, -1, -1),
 ) -> list[Score]:
-    """Each player's score for the position: `ship_spaces[p]` lists the space of each of p's ships."""
+    """Each player's score for the position: `ship_spaces[p]` lists the space of each of p's ships.
+
+    `all_empires_first` is the first player with a city in all four empires and `first_cities[e]` the
+    first to build a city in empire e (-1: nobody yet); rule `first_city_bonus` says which one counts.
+    """
     scores = [Score() for _ in range(num_players)]
     ranks = size_ranks(empire_sizes(chips, rules))
     owners: dict[int, set[int]] = {}
@@ -91,8 +99,14 @@ def score_game(
             points = rules.ship_points[ranks[colour]]
             scores[ship_control[space]].ship_points += points
             scores[ship_control[space]].per_empire[colour] += points
-    if all_empires_first >= 0:
-        scores[all_empires_first].all_empires_bonus += rules.all_empires_bonus
+    if rules.first_city_bonus == "all-four":
+        if all_empires_first >= 0:
+            scores[all_empires_first].all_empires_bonus += rules.all_empires_bonus
+    else:  # "each-empire": the bonus belongs to its empire, so it counts for the tie-break there too
+        for empire, player in enumerate(first_cities):
+            if player >= 0:
+                scores[player].all_empires_bonus += rules.all_empires_bonus
+                scores[player].per_empire[empire] += rules.all_empires_bonus
     largest = ranks.index(0)
     for score in scores:
         score.largest_empire_points = score.per_empire[largest]
