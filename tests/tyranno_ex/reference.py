@@ -112,8 +112,7 @@ def environment_actions(state) -> list:
     pass." Trading: "up to 3 of their chips for new ones (only during the first 3 placement rounds) ... they
     draw the corresponding number of chips from the bag" (so no more than the bag holds). Setting: "up to 2
     of their chips, face down, onto the environment card's 4 'potential living conditions' spaces." The
-    `five_timing = "own_turn"` ruling lets the player give up the "5" marker on their turn: "place 2
-    additional chips" (up to 2, like setting).
+    `five_timing = "own_turn"` ruling lets the player give up the "5" marker on their turn (see `five_chips`).
     """
     player, rules = state.player, state.rules
     hand = state.hands[player]
@@ -123,17 +122,31 @@ def environment_actions(state) -> list:
         actions += [Trade(returned) for returned in symbol_multisets(hand, most)]
     actions += [SetChips(chips) for chips in chip_multisets(hand, rules.set_limit)]
     if rules.five_marker and rules.five_timing == "own_turn" and state.five[player]:
-        actions += [UseFive(chips) for chips in chip_multisets(hand, rules.five_chips)]
+        actions += [UseFive(chips) for chips in five_chips(hand, rules)]
     return actions
+
+
+def five_chips(hand: list[int], rules) -> list[tuple[tuple[int, int], ...]]:
+    """"each player may place 2 additional chips onto the environment card": exactly 2 (`five_count =
+    "exact"`; the rulebook says "up to" for trading and setting, not here), or 1 or 2 (`"up_to"`)."""
+    options = chip_multisets(hand, rules.five_chips)
+    if rules.five_count == "exact":
+        return [chips for chips in options if len(chips) == rules.five_chips]
+    return options
 
 
 def tie_actions(state) -> list:
     """"whichever symbol has a simple majority among them becomes the new current living condition": a tie
     for the most face-down chips has none; the `majority_tie = "chooser"` ruling lets the player who set the
-    chips pick among the tied symbols, while the space's face-down chips outnumber its current ones."""
+    chips pick among the tied symbols, while the space's face-down chips outnumber its current ones. Under
+    the `majority = "over_half"` ruling a "simple majority" is more than half of the chips, which no tied
+    symbol has, so nobody chooses."""
     space = state.tie[0]
     potential = state.env.potential[space]
-    if state.rules.majority_tie != "chooser" or sum(potential) <= state.env.current_count[space]:
+    rules = state.rules
+    if rules.majority == "over_half" or rules.majority_tie != "chooser":
+        return []
+    if sum(potential) <= state.env.current_count[space]:
         return []
     top = max(potential)
     tied = [s for s in range(SYMBOLS) if potential[s] == top]
@@ -143,11 +156,12 @@ def tie_actions(state) -> list:
 def five_actions(state) -> list:
     """"Once per game, each player may place 2 additional chips onto the environment card. To do this, they
     must give up their wooden '5' marker." At the end of placement (`five_timing = "phase_end"`), a player
-    holding the marker keeps it or uses it."""
+    holding the marker keeps it or uses it, if they hold the chips to place."""
     player, rules = state.player, state.rules
     if not (rules.five_marker and state.five[player]):
         return []
-    return [KeepFive(), *(UseFive(chips) for chips in chip_multisets(state.hands[player], rules.five_chips))]
+    uses = [UseFive(chips) for chips in five_chips(state.hands[player], rules)]
+    return [KeepFive(), *uses] if uses else []
 
 
 def combat_actions(state) -> list:

@@ -35,20 +35,29 @@ def test_resolve_stops_at_a_tie_for_the_chooser():
     assert env.current[0] == SUN and bag.chips == [0, 0, 0, 0]  # nothing moves before the choice
 
 
-def test_kernel_matches_the_environment_card_chip_by_chip():
+@pytest.mark.parametrize(("majority", "expected"), [("most", (1, SUN, 3)), ("over_half", (0, BONE, 2))])
+def test_resolve_takes_the_most_chips_or_only_more_than_half(majority, expected):
+    env = Environment([BONE, WATER, LEAF, BONE], [2, 1, 1, 1])
+    env.potential[0] = [3, 2, 1, 0]  # 6 revealed: sun has the most (3), but not more than half
+    changes, ties, tied = env.resolve(0, "no_change", Bag([0, 0, 0, 0]), np.random.default_rng(0), majority)
+    assert (changes, env.current[0], env.current_count[0]) == expected and (ties, tied) == (0, None)
+
+
+@pytest.mark.parametrize("majority", ["most", "over_half"])
+def test_kernel_matches_the_environment_card_chip_by_chip(majority):
     rng = np.random.default_rng(5)
     trials, steps = 200, 30
     opening = rng.integers(4, size=(trials, 4))
     spaces = rng.integers(4, size=(trials, steps))
     symbols = rng.integers(4, size=(trials, steps))
-    rules = Rules(majority_tie="no_change")  # deterministic: both sides must agree exactly
+    rules = Rules(majority=majority, majority_tie="no_change")  # deterministic: both sides must agree exactly
     out = lay_chips(opening, spaces, symbols, rules, rng, {10, steps})
     for t in range(trials):
         env = Environment(list(opening[t]))
         bag = Bag([100] * 4)
         for j in range(steps):
             env.set_chip(int(spaces[t, j]), int(symbols[t, j]))
-            env.resolve(int(spaces[t, j]), "no_change", bag, rng)
+            env.resolve(int(spaces[t, j]), "no_change", bag, rng, majority)
             if j + 1 == 10:
                 assert list(out[10][t]) == env.chips_of()
         assert list(out[steps][t]) == env.chips_of()

@@ -17,6 +17,9 @@ MAX_ACTIONS = 5000  # far more than any game takes; a game that runs past it nev
 variants = st.fixed_dictionaries(
     {
         "majority_tie": st.sampled_from(["chooser", "no_change", "random"]),
+        "majority": st.sampled_from(["most", "over_half"]),
+        "five_count": st.sampled_from(["exact", "up_to"]),
+        "track_tie_fight": st.sampled_from(["order_only", "full_effects"]),
         "after_track": st.sampled_from(["unlimited", "last_field", "none"]),
         "end_direction": st.sampled_from(["up", "down"]),
         "five_timing": st.sampled_from(["phase_end", "own_turn"]),
@@ -104,7 +107,7 @@ def test_clone_is_independent():
 
 def test_lead_changes_of_a_seeded_game_checked_by_hand():
     # the rules this game was checked under (the readings that were the defaults then)
-    rules = Rules(majority_tie="chooser", special_space_holds="one")
+    rules = Rules(majority_tie="chooser", special_space_holds="one", five_count="up_to")
     state = make_game(rules, 4).new_state(np.random.default_rng(6))
     rng = np.random.default_rng(243)
     totals = []

@@ -218,6 +218,30 @@ def test_tie_random_takes_one_of_the_tied():
     assert results == {WATER, LEAF}
 
 
+@pytest.mark.parametrize(("majority", "current"), [("most", (SUN, 2)), ("over_half", (BONE, 3))])
+def test_simple_majority_is_the_most_chips_or_more_than_half(majority, current):
+    """Sun 2, water 1, leaf 1 revealed against 3 current chips: sun has the most, but not more than half."""
+    state = scripted(Rules(majority=majority))
+    environment_phase(state)
+    state.env = Environment([BONE, WATER, LEAF, BONE], [3, 1, 1, 1])
+    state.env.potential[0] = [1, 1, 1, 0]
+    state.apply(SetChips(((SUN, 0),)))
+    assert (state.env.current[0], state.env.current_count[0]) == current
+    assert state.counters["changes"] == (1 if majority == "most" else 0)
+    state.player = 0
+    state.apply(SetChips(((SUN, 0), (SUN, 0))))  # sun 4 of 6: more than half, under both readings
+    assert (state.env.current[0], state.env.current_count[0]) == ((SUN, 2) if majority == "most" else (SUN, 4))
+
+
+def test_over_half_never_asks_the_chooser():
+    state = scripted(Rules(majority="over_half", majority_tie="chooser"))
+    environment_phase(state)
+    state.env.potential[0] = [0, 1, 0, 0]
+    state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: neither holds more than half
+    assert state.phase == "environment" and state.current_player() == 1
+    assert state.env.current[0] == SUN and state.stats()["ties"] == 1
+
+
 def test_trading_draws_first_then_returns_old_chips():
     state = scripted()
     environment_phase(state)
@@ -342,8 +366,32 @@ def test_five_marker_on_own_turn_then_the_turn_goes_on():
     state = scripted(Rules(five_timing="own_turn"))
     environment_phase(state)
     assert any(isinstance(a, UseFive) for a in state.legal_actions())
-    state.apply(UseFive(((SUN, 1),)))
+    state.apply(UseFive(((SUN, 1), (SUN, 1))))
     assert state.current_player() == 0 and not any(isinstance(a, UseFive) for a in state.legal_actions())
+
+
+@pytest.mark.parametrize(("count", "sizes"), [("exact", {2}), ("up_to", {1, 2})])
+@pytest.mark.parametrize("timing", ["phase_end", "own_turn"])
+def test_five_marker_lays_exactly_two_chips_or_up_to_two(timing, count, sizes):
+    """"each player may place 2 additional chips": exactly 2 by default; 1 or 2 under `five_count = "up_to"`."""
+    state = scripted(Rules(five_timing=timing, five_count=count))
+    if timing == "phase_end":
+        state.phase, state.player, state.queue = "five", 0, [(0, -1)]
+    else:
+        environment_phase(state)
+    fives = [a for a in state.legal_actions() if isinstance(a, UseFive)]
+    assert {len(a.chips) for a in fives} == sizes
+    assert len(fives) == {"exact": 136, "up_to": 152}[count]  # 16 (symbol, space) pairs: 136 pairs of them
+
+
+@pytest.mark.parametrize(("count", "asked"), [("exact", [1, 2]), ("up_to", [0, 1, 2])])
+def test_a_player_short_of_the_five_markers_chips_is_not_asked(count, asked):
+    state = scripted(Rules(five_count=count))
+    state.hands[3] = [0, 0, 0, 0]  # no chips: never asked
+    state.hands[0] = [1, 0, 0, 0]  # one chip: enough only for "up to 2"
+    state.start = 2
+    state._begin_five()
+    assert [p for p, _ in state.queue] == asked
 
 
 def test_unused_five_marker_scores_five_at_the_end():
@@ -524,15 +572,38 @@ def test_four_cards_entering_at_once(holds, expected, out):
     assert [c.name for c in state.out] == out
 
 
-def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch):
-    state = scripted()
+@pytest.mark.parametrize(("tie_fight", "first_after", "second_after"), [
+    ("order_only", (3, False), (3, False)),  # "fight it out for the placement": the order, nothing else
+    ("full_effects", (2, True), (4, False)),  # a 2:1 loser turns face down and loses a pip; the winner gains one
+])
+def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch, tie_fight, first_after, second_after):
+    state = scripted(Rules(track_tie_fight=tie_fight))
     first = put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0, die=3)
-    put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
+    second = put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
     monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 1, 2))
     state._shift()
     assert track(state) == [["Second"], ["First"], []]  # the winner counts as stronger: placed first
     assert state.counters["track_tie_fights"] == 1
-    assert (first.die, first.face_down) == (3, False)  # the ordering fight has no other effect
+    assert (first.die, first.face_down) == first_after
+    assert (second.die, second.face_down) == second_after
+    state._score()  # a face-down loser scores nothing on its special space
+    assert state.points["special"][0] == (0 if tie_fight == "full_effects" else 10)
+
+
+@pytest.mark.parametrize(("tie_fight", "expected", "out"), [
+    ("order_only", [["Second"], ["First"], []], []),
+    ("full_effects", [["Second"], [], []], ["First"]),  # a 2:0 loser is eliminated: it never enters the track
+])
+def test_a_clean_tie_fight_on_entering_the_track(monkeypatch, tie_fight, expected, out):
+    state = scripted(Rules(track_tie_fight=tie_fight))
+    put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0)
+    put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1)
+    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 0, 2))
+    state._shift()
+    assert track(state) == expected
+    assert [c.name for c in state.out] == out
+    assert state.counters["track_tie_losses"] == len(out)
+    assert state.spots[track_spot(0)].die == (2 if tie_fight == "full_effects" else None)  # a first die: 2
 
 
 def test_double_shifting_once_a_pile_is_empty_and_two_rows_to_fill():

@@ -76,8 +76,8 @@ def test_tie_while_using_the_five_marker_returns_to_the_five_queue():
     for _ in range(4):
         state.apply(PASS)
     assert state.phase == "five" and state.current_player() == 1
-    state.env.potential[0] = [0, 1, 0, 0]
-    state.apply(UseFive(((LEAF, 0),)))  # water 1, leaf 1: tied
+    state.env.potential[0] = [0, 2, 0, 0]
+    state.apply(UseFive(((LEAF, 0), (LEAF, 0))))  # water 2, leaf 2: tied
     assert state.phase == "tie" and state.current_player() == 1
     state.apply(ChooseSymbol(0, WATER))
     assert state.phase == "five" and state.current_player() == 2
@@ -87,8 +87,8 @@ def test_tie_while_using_the_five_marker_returns_to_the_five_queue():
 def test_five_marker_on_own_turn_with_a_tie_goes_back_to_the_same_turn():
     state = scripted(Rules(five_timing="own_turn", majority_tie="chooser"))
     environment_phase(state)
-    state.env.potential[0] = [0, 1, 0, 0]
-    state.apply(UseFive(((LEAF, 0),)))
+    state.env.potential[0] = [0, 2, 0, 0]
+    state.apply(UseFive(((LEAF, 0), (LEAF, 0))))
     assert state.phase == "tie"
     state.apply(ChooseSymbol(0, LEAF))
     assert state.phase == "environment" and state.current_player() == 0

@@ -4,8 +4,9 @@ Each of the 4 spaces holds current chips (face up, all of one symbol) and
 potential chips (face down, any symbols). Chips are kept as counts per symbol:
 only how many chips of each symbol lie somewhere ever matters. Whenever a
 space's potential chips outnumber its current chips, the current chips go
-back to the bag and the most common potential symbol becomes current; the rest
-stay face down, and the check repeats at once (a rapid change, or cascade).
+back to the bag and the most common potential symbol becomes current (as the
+rulings `majority` and `majority_tie` read it); the rest stay face down, and
+the check repeats at once (a rapid change, or cascade).
 """
 
 from __future__ import annotations
@@ -101,28 +102,37 @@ class Environment:
         self.potential[space][symbol] = 0
 
     def resolve(
-        self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator
+        self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator, majority: str = "most"
     ) -> tuple[int, int, list[int] | None]:
         """Change the space while its potential chips outnumber its current chips.
 
         Returns (changes made, ties met, tied symbols): tied symbols are
         returned, with the space left as it is, when the rule lets the chooser
-        pick among them. Ruling `majority_tie`: a tie for the most chips is no
-        "simple majority", so "no_change" (the default) leaves the space as it
-        is until a later chip breaks the tie; "random" draws one of the tied symbols.
+        pick among them. Ruling `majority`: "whichever symbol has a simple
+        majority" is the symbol with the "most" chips, or ("over_half") only a
+        symbol with more than half of the revealed chips; without one the space
+        stays as it is until a later chip gives one. Ruling `majority_tie` (for
+        "most"): a tie for the most chips is no "simple majority", so
+        "no_change" (the default) leaves the space as it is until a later chip
+        breaks the tie; "random" draws one of the tied symbols. A tie for the
+        most is counted under every reading.
         """
         changes = ties = 0
         pot = self.potential[space]
-        while sum(pot) > self.current_count[space]:  # the potential chips outnumber the current ones
+        while (revealed := sum(pot)) > self.current_count[space]:  # the potential chips outnumber the current
             top = max(pot)
             if pot.count(top) > 1:
                 ties += 1
+                if majority == "over_half":  # tied symbols never hold more than half
+                    break
                 tied = self.majority(space)
                 if majority_tie == "chooser":
                     return changes, ties, tied
                 if majority_tie == "no_change":
                     break
                 symbol = tied[int(rng.integers(len(tied)))]
+            elif majority == "over_half" and 2 * top <= revealed:
+                break
             else:
                 symbol = pot.index(top)
             self.change(space, symbol, bag)

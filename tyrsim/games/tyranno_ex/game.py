@@ -206,16 +206,17 @@ def _set_chips_actions(hand: tuple[int, ...], most: int) -> tuple[SetChips, ...]
 
 
 @functools.lru_cache(maxsize=4096)
-def _five_chips_actions(hand: tuple[int, ...], most: int) -> tuple[UseFive, ...]:
-    return tuple(UseFive(c) for c in chip_options(hand, most))
+def _five_chips_actions(hand: tuple[int, ...], most: int, exact: bool) -> tuple[UseFive, ...]:
+    # ruling `five_count`: "place 2 additional chips" lays exactly `most` chips ("exact"), or 1 to `most`
+    return tuple(UseFive(c) for c in chip_options(hand, most) if not exact or len(c) == most)
 
 
 def _set_actions(hand: tuple[int, ...], most: int) -> tuple[SetChips, ...]:
     return _set_chips_actions(_at_most(hand, most), most)
 
 
-def _five_actions(hand: tuple[int, ...], most: int) -> tuple[UseFive, ...]:
-    return _five_chips_actions(_at_most(hand, most), most)
+def _five_actions(hand: tuple[int, ...], most: int, exact: bool) -> tuple[UseFive, ...]:
+    return _five_chips_actions(_at_most(hand, most), most, exact)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -230,9 +231,12 @@ def _trade_actions(hand: tuple[int, ...], most: int) -> tuple[Trade, ...]:
 
 @functools.lru_cache(maxsize=8192)
 def _environment_actions(
-    hand: tuple[int, ...], set_most: int, trade_most: int, five_most: int
+    hand: tuple[int, ...], set_most: int, trade_most: int, five_most: int, five_exact: bool
 ) -> list:
-    return [PASS, *_trade_actions(hand, trade_most), *_set_actions(hand, set_most), *_five_actions(hand, five_most)]
+    return [
+        PASS, *_trade_actions(hand, trade_most), *_set_actions(hand, set_most),
+        *_five_actions(hand, five_most, five_exact),
+    ]  # fmt: skip
 
 
 @functools.lru_cache(maxsize=256)
@@ -317,7 +321,7 @@ class TyrannoExState:
         self.counters: dict[str, float] = {
             "rounds": 0, "changes": 0, "cascades": 0, "longest_cascade": 0, "ties": 0,
             "fights": 0, "fights_clean": 0, "fights_close": 0, "fights_endless": 0, "track_tie_fights": 0,
-            "double_shifts": 0, "survival_losses": 0, "fight_losses": 0, "lead_changes": 0,
+            "track_tie_losses": 0, "double_shifts": 0, "survival_losses": 0, "fight_losses": 0, "lead_changes": 0,
         }  # fmt: skip
         self.seat_counters: dict[str, list[float]] = {name: [0.0] * num_players for name in SEAT_COUNTERS}
         self.five_round = [float("nan")] * num_players
@@ -361,7 +365,8 @@ class TyrannoExState:
                 self.fight_options = [NO_FIGHT, *self._challenges(self.player, self.queue[0][1])]
             return self.fight_options
         if phase == "five":
-            return [KEEP_FIVE, *_five_actions(tuple(self.hands[self.player]), self.rules.five_chips)]
+            r = self.rules
+            return [KEEP_FIVE, *_five_actions(tuple(self.hands[self.player]), r.five_chips, r.five_count == "exact")]
         return []
 
     def apply(self, action) -> None:
@@ -507,7 +512,7 @@ class TyrannoExState:
         cap = max(r.set_limit, trade_most, five_most)
         h0, h1, h2, h3 = self.hands[self.player]
         hand = (h0 if h0 < cap else cap, h1 if h1 < cap else cap, h2 if h2 < cap else cap, h3 if h3 < cap else cap)
-        return _environment_actions(hand, r.set_limit, trade_most, five_most)
+        return _environment_actions(hand, r.set_limit, trade_most, five_most, r.five_count == "exact")
 
     def _next_environment_turn(self) -> None:
         self.player = (self.player + 1) % self.num_players
@@ -545,10 +550,10 @@ class TyrannoExState:
 
     def _resolve_spaces(self) -> None:
         """Resolve the changed spaces in order; stop when the chooser must pick among tied symbols."""
-        spaces_left, env, majority_tie = self.spaces_left, self.env, self.rules.majority_tie
+        spaces_left, env, rules = self.spaces_left, self.env, self.rules
         while spaces_left:
             space = spaces_left[0]
-            changes, ties, tied = env.resolve(space, majority_tie, self.bag, self.rng)
+            changes, ties, tied = env.resolve(space, rules.majority_tie, self.bag, self.rng, rules.majority)
             self.chain += changes
             self.counters["ties"] += ties  # under every reading of a tie
             if tied is not None:
@@ -619,12 +624,15 @@ class TyrannoExState:
 
         Ruling (`five_timing = "phase_end"`): "several players at the same point" is read as one moment
         for everyone, after placement and before survival; priority goes round from the player left of
-        the start player, who ends it. Each player holding the marker (and chips) decides once.
+        the start player, who ends it. Each player holding the marker (and the chips it lays: `five_chips`, or
+        one with `five_count = "up_to"`) decides once.
         """
         self.phase = "five"
-        if self.rules.five_timing == "phase_end":
+        r = self.rules
+        if r.five_timing == "phase_end":
+            least = r.five_chips if r.five_count == "exact" else 1
             order = self._order(self.start + 1)
-            self.queue = [(p, -1) for p in order if self.five[p] and sum(self.hands[p])]
+            self.queue = [(p, -1) for p in order if self.five[p] and sum(self.hands[p]) >= least]
         else:
             self.queue = []
         self._next_five(pop=False)
@@ -748,16 +756,22 @@ class TyrannoExState:
         win, lose, lose_spot = (a, d, defender) if fight.winner == "attacker" else (d, a, attacker)
         if fight.winner == "attacker":
             self.seat_counters["fights_won"][a.owner] += 1
-        effects = fight_effects(win.die, lose.die, fight.loser_rounds, self.rules)
-        win.die = effects.winner_die
-        if effects.loser_eliminated:
+        if self._take_effects(win, lose, fight.loser_rounds):
             c["fights_clean"] += 1
             c["fight_losses"] += 1
             self._eliminate(lose_spot)
         else:
             c["fights_close"] += 1
+
+    def _take_effects(self, win: BoardCard, lose: BoardCard, loser_rounds: int) -> bool:
+        """A decided fight's effects on its two cards' dice and faces; True if the loser is eliminated
+        (the caller takes it off the board)."""
+        effects = fight_effects(win.die, lose.die, loser_rounds, self.rules)
+        win.die = effects.winner_die
+        if not effects.loser_eliminated:
             lose.die = effects.loser_die
             lose.face_down = True
+        return effects.loser_eliminated
 
     # --- 4. shifting, 5. scoring, next round ---------------------------------------
 
@@ -814,18 +828,29 @@ class TyrannoExState:
             spots[track_spot(i) : track_spot(i + 1)] = cards + [None] * (i + 1 - len(cards))
 
     def _entering_order(self, cards: list[BoardCard]) -> list[BoardCard]:
-        """Face-down cards first, then strongest first, so the weakest lands furthest along; ties fight."""
+        """Face-down cards first, then strongest first, so the weakest lands furthest along; ties fight.
+
+        The order goes by the cards as they left row 9 (face, strength), so a tie fight's effects under
+        `track_tie_fight = "full_effects"` never reorder cards already compared; a card such a fight
+        eliminates leaves the game instead of entering the track.
+        """
         if len(cards) < 2:
             return cards
         chips = self.env.chips_of()
+        full = self.rules.track_tie_fight == "full_effects"
+        keys = {id(bc): (not bc.face_down, -strength(bc.die)) for bc in cards}
+        knocked_out: dict[int, BoardCard] = {}  # by id: eliminated by a tie fight (full effects only)
 
         def compare(x: BoardCard, y: BoardCard) -> int:
-            key_x, key_y = (not x.face_down, -strength(x.die)), (not y.face_down, -strength(y.die))
+            key_x, key_y = keys[id(x)], keys[id(y)]
             if key_x != key_y:
                 return -1 if key_x < key_y else 1
-            # tied: the two cards fight it out (the lower column attacks); the loser counts as weaker.
-            # Ruling: this fight only settles the order (no die or face changes); a fight that can never
-            # end is settled at random.
+            if id(x) in knocked_out or id(y) in knocked_out:  # out of the game already: no second fight
+                return (id(x) in knocked_out) - (id(y) in knocked_out)
+            # tied: the two cards fight it out (the lower column attacks); the loser counts as weaker. A fight
+            # that can never end is settled at random. Ruling `track_tie_fight`: the fight settles the order
+            # only ("order_only": "the tied cards fight it out for the placement"), or also has the usual
+            # effects of a fight ("full_effects": dice, face down, a 2:0 loser eliminated).
             first, second = (x, y) if x.column < y.column else (y, x)
             self.counters["track_tie_fights"] += 1
             fight = self._resolve(first, second, chips)
@@ -833,9 +858,16 @@ class TyrannoExState:
                 winner = first if self.rng.random() < 0.5 else second
             else:
                 winner = first if fight.winner == "attacker" else second
+                loser = second if winner is first else first
+                if full and self._take_effects(winner, loser, fight.loser_rounds):
+                    knocked_out[id(loser)] = loser
             return -1 if winner is x else 1
 
-        return sorted(cards, key=functools.cmp_to_key(compare))
+        ordered = sorted(cards, key=functools.cmp_to_key(compare))
+        for bc in knocked_out.values():
+            self.counters["track_tie_losses"] += 1
+            self._retire(bc)
+        return [bc for bc in ordered if id(bc) not in knocked_out]
 
     def empty_spaces(self, row_index: int) -> int:
         """Empty spaces in a grid row, counting the unused column's with 3 players if the rule says so."""

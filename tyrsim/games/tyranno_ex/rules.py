@@ -20,6 +20,9 @@ DIE_GAINS = ("completed", "any_change")
 FIVE_TIMINGS = ("phase_end", "own_turn")
 PLACEMENT_ORDERS = ("laps", "together")
 SPECIAL_SPACE_HOLDS = ("several", "one")
+MAJORITIES = ("most", "over_half")
+FIVE_COUNTS = ("exact", "up_to")
+TRACK_TIE_FIGHTS = ("order_only", "full_effects")
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,12 @@ class Rules(RuleSet):
         "or for every card with all symbols present after 'any_change'",
         choices=DIE_GAINS, ruling=True,
     )
+    majority: str = rule(
+        "most",
+        "'whichever symbol has a simple majority' among the revealed chips: the symbol with the 'most' chips, or "
+        "only one with more than half of them ('over_half'; without one the space stays as it is)",
+        choices=MAJORITIES, ruling=True,
+    )
     majority_tie: str = rule(
         "no_change",
         "revealed chips with no single most common symbol have no 'simple majority': 'no_change' (the space "
@@ -93,7 +102,13 @@ class Rules(RuleSet):
         choices=AFTER_TRACK, ruling=True,
     )
     five_marker: bool = rule(True, "each player has the '5' marker (2 extra chips once per game, else 5 points)")
-    five_chips: int = rule(2, "most chips the '5' marker's extra placement sets", low=1, high=6)
+    five_chips: int = rule(2, "chips the '5' marker's extra placement sets (see five_count)", low=1, high=6)
+    five_count: str = rule(
+        "exact",
+        "chips the '5' marker's extra placement lays: 'exact' (five_chips of them: 'place 2 additional chips') "
+        "or 'up_to' five_chips (1 or more, like setting)",
+        choices=FIVE_COUNTS, ruling=True,
+    )
     five_points: int = rule(5, "points an unused '5' marker scores at the end of the game", low=0, high=50)
     five_timing: str = rule(
         "phase_end",
@@ -121,6 +136,12 @@ class Rules(RuleSet):
         "cards a special space holds: 'several' (a card on the track moves one space per shift, whatever "
         "enters) or 'one' (cards entering in the same shift push the cards already there further along)",
         choices=SPECIAL_SPACE_HOLDS, ruling=True,
+    )
+    track_tie_fight: str = rule(
+        "order_only",
+        "cards tied in strength on entering the special spaces fight for the order: the fight decides the "
+        "'order_only', or has the usual effects of a fight too ('full_effects': dice, face down, elimination)",
+        choices=TRACK_TIE_FIGHTS, ruling=True,
     )
     double_shift: bool = rule(True, "once a card pile is empty the board shifts twice per round")
     empty_space_bonus: int = rule(1, "extra points per empty space in a grid card's row", low=0, high=10)
