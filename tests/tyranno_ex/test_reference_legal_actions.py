@@ -1,9 +1,11 @@
 """The engine's legal actions against the rulebook reference (reference.py), under every ruling value.
 
 Each rule set (the default, and each ruling's alternatives one at a time) plays
-random games and games of the greedy family, with 4, 3 and 2 players, and
-compares the two lists as sets at every decision until enough states are seen
-(2,000 under the default, 1,000 under each alternative: some 20,000 in all).
+random games and games of the greedy family in turn, and compares the two lists
+as sets at every decision until enough states are seen: 2,000 under the
+default (every kind of game several times), and under each alternative at
+least 400 and the first four kinds of game (4, 3 and 2 players; random and
+greedy play with 2, where the columns differ most): some 12,000 in all.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy
 from tyrsim.games.tyranno_ex.rules import Rules
 
-DEFAULT_STATES, ALTERNATIVE_STATES = 2000, 1000  # decisions compared under the default rules, each alternative
+DEFAULT_STATES, ALTERNATIVE_STATES = 2000, 400  # decisions compared under the default rules, each alternative
+PLAYS = [(4, "random"), (3, "greedy"), (2, "random"), (2, "greedy"), (4, "greedy"), (3, "random")]  # in turn
+LEAST_PLAYS = 4  # games of PLAYS played under every rule set, however many states they give
 GREEDY = [GreedyPolicy(), AggressivePolicy(), BuilderPolicy(), GreedyPolicy()]
 
 
@@ -40,6 +44,8 @@ def key(action) -> tuple:
 def compare(state, label: str) -> None:
     engine = state.legal_actions()
     expected = reference.legal_actions(state)
+    if len(set(engine)) == len(engine) and set(engine) == set(expected):
+        return  # the common case, cheaply: actions are frozen dataclasses, equal by their fields
     engine_keys, expected_keys = [key(a) for a in engine], {key(a) for a in expected}
     assert len(engine_keys) == len(set(engine_keys)), f"{label}: the engine lists an action twice"
     if set(engine_keys) != expected_keys:
@@ -58,9 +64,9 @@ def test_engine_legal_actions_match_the_rulebook_reference(label, overrides):
     rules = Rules.from_overrides(overrides)
     rng = np.random.default_rng(15)
     seen, phases, game = 0, set(), 0
-    while seen < (ALTERNATIVE_STATES if overrides else DEFAULT_STATES):
-        players = (4, 3, 2)[game % 3]
-        policies = [RandomPolicy()] * players if game % 2 == 0 else GREEDY[:players]
+    while seen < (ALTERNATIVE_STATES if overrides else DEFAULT_STATES) or game < LEAST_PLAYS:
+        players, kind = PLAYS[game % len(PLAYS)]
+        policies = [RandomPolicy()] * players if kind == "random" else GREEDY[:players]
         state = make_game(rules, players).new_state(rng)
         while not state.is_terminal():
             compare(state, f"{label}, game {game} ({players} players)")
@@ -69,7 +75,7 @@ def test_engine_legal_actions_match_the_rulebook_reference(label, overrides):
             state.apply(policies[state.current_player()].choose(state, rng))
         game += 1
     assert {"place", "environment", "combat"} <= phases
-    if rules.majority_tie == "chooser":
+    if rules.majority == "most" and rules.majority_tie == "chooser":
         assert "tie" in phases
     if rules.five_timing == "phase_end":
         assert "five" in phases
