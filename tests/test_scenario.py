@@ -59,3 +59,12 @@ def test_quick_caps_trials_only():
     scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml").with_trials(100)
     assert all(p.args["fights"] == 100 for p in scenario.points)
     assert scenario.points[1].rules.tie_rule == "attacker"
+
+
+def test_an_empty_data_file_value_is_shown_as_the_bundled_file():
+    from tyrsim.core.scenario import scenario_from_data
+
+    data = {"game": "tyros", "analysis": "empire-sizes", "seed": 1,
+            "sweep": {"rules": {"board": ["", "bundled:board_alt.toml"]}}}
+    scenario = scenario_from_data(data, "s.toml")
+    assert [p.title() for p in scenario.points] == ["board=(bundled)", "board=bundled:board_alt.toml"]

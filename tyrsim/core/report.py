@@ -25,7 +25,7 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core.output import atomic_folder, csv_text, markdown_table, text_cells
-from tyrsim.core.scenario import Scenario
+from tyrsim.core.scenario import Scenario, shown_value
 from tyrsim.core.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
@@ -63,7 +63,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
             table = table.copy()
             swept = [(k, v) for k, v in point.label.items() if k not in table.columns]  # else the table shows it
             for i, (key, value) in enumerate(swept):
-                table.insert(i, key, str(value) if isinstance(value, list | tuple) else value)
+                table.insert(i, key, shown_value(value))
             stacked.setdefault(name, []).append(table)
         if analysis.figures is not None:
             for name, fig in analysis.figures(tables, point.rules, point.args).items():
@@ -127,7 +127,8 @@ def _run_lines(report: Report) -> list[str]:
     s = report.scenario
     lines = [f"Game **{s.game.title}**, analysis **{s.analysis.name}** ({s.analysis.summary}); seed {s.seed}."]
     if s.sweep:
-        lines.append("Sweep: " + "; ".join(f"`{k}` over {', '.join(map(str, v))}" for k, v in s.sweep.items())
+        lines.append("Sweep: " + "; ".join(f"`{k}` over {', '.join(str(shown_value(x)) for x in v)}"
+                                           for k, v in s.sweep.items())
                      + f" ({len(s.points)} points).")
     trials = sorted({r.trials for r in report.results})
     if trials != [0]:

@@ -50,6 +50,16 @@ REQUIRED = ("game", "analysis", "seed")
 DEFAULT_SECTION = "Analyses"
 
 
+BUNDLED_SHOWN = "(bundled)"
+
+
+def shown_value(value: Any) -> Any:
+    """A swept value as a report shows it: an empty data-file value names the game's bundled file."""
+    if isinstance(value, list | tuple):
+        return str(value)
+    return BUNDLED_SHOWN if value == "" else value
+
+
 @dataclass(frozen=True)
 class Point:
     """One sweep point: its index, resolved rules and arguments, and the swept values that name it."""
@@ -60,7 +70,7 @@ class Point:
     label: dict[str, Any]
 
     def title(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.label.items()) or "base"
+        return ", ".join(f"{k}={shown_value(v)}" for k, v in self.label.items()) or "base"
 
 
 @dataclass(frozen=True)
