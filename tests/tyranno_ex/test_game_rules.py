@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from tyranno_positions import environment_phase, put
 
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.runner import play
 from tyrsim.games.tyranno_ex import game as game_module
 from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card
 from tyrsim.games.tyranno_ex.combat import Fight
@@ -231,6 +233,18 @@ def test_simple_majority_is_the_most_chips_or_more_than_half(majority, current):
     state.player = 0
     state.apply(SetChips(((SUN, 0), (SUN, 0))))  # sun 4 of 6: more than half, under both readings
     assert (state.env.current[0], state.env.current_count[0]) == ((SUN, 2) if majority == "most" else (SUN, 4))
+
+
+def test_over_half_leaves_no_rapid_change():
+    """A further change needs the chips left face down to outnumber the winner's: it held less than half."""
+    cascades = {}
+    for majority in ("most", "over_half"):
+        rules = Rules(majority=majority)
+        stats = [play(make_game(rules, 4), [RandomPolicy()] * 4, np.random.default_rng(seed)).stats
+                 for seed in range(8)]  # fmt: skip
+        assert sum(s["changes"] for s in stats) > 0
+        cascades[majority] = sum(s["cascades"] for s in stats)
+    assert cascades["over_half"] == 0 < cascades["most"]
 
 
 def test_over_half_never_asks_the_chooser():
