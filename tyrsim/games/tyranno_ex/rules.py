@@ -139,8 +139,8 @@ class Rules(RuleSet):
     )
     track_tie_fight: str = rule(
         "order_only",
-        "cards tied in strength on entering the special spaces fight for the order: the fight decides the "
-        "'order_only', or has the usual effects of a fight too ('full_effects': dice, face down, elimination)",
+        "cards tied in strength on entering the special spaces fight for the order: 'order_only' (it decides "
+        "the order, nothing else) or 'full_effects' (also a fight's usual effects: dice, face down, elimination)",
         choices=TRACK_TIE_FIGHTS, ruling=True,
     )
     double_shift: bool = rule(True, "once a card pile is empty the board shifts twice per round")
