@@ -33,8 +33,7 @@ def legal_actions(state) -> list:
     """Every legal action at the state's prompt (none when the game is over)."""
     if state.prompt is None:
         return []
-    kind, seat, *data = state.prompt
-    return REFERENCE[kind](state, seat, *data)
+    return REFERENCE[state.prompt.kind](state, *state.prompt)
 
 
 # --- the ranch, from "Enclosures" ----------------------------------------------------------------

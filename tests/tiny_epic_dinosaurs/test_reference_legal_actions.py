@@ -23,7 +23,7 @@ def differences(state) -> str:
     engine, ref = Counter(state.legal_actions()), Counter(reference.legal_actions(state))
     if engine == ref:
         return ""
-    lines = [f"round {state.round}, prompt {state.prompt[0]!r} for player {state.prompt[1]}"]
+    lines = [f"round {state.round}, prompt {state.prompt.kind!r} for player {state.prompt.player}"]
     lines += [f"  only the engine offers: {a!r}" for a in sorted(engine - ref, key=repr)]
     lines += [f"  only the reference offers: {a!r}" for a in sorted(ref - engine, key=repr)]
     return "\n".join(lines)

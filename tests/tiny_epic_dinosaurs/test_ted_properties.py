@@ -29,7 +29,7 @@ def check_invariants(state) -> None:
         assert state.supply[kind] >= 0
     fences = state.fence_supply + sum(p.holding_fences + len(p.ranch.fences) for p in state.players)
     assert fences == rules.fence_tokens and state.fence_supply >= 0
-    drawn = state.prompt[2] if state.prompt and state.prompt[0] == "pick_research" else ()
+    drawn = state.prompt.drawn if state.prompt and state.prompt.kind == "pick_research" else ()
     cards = [
         *state.research_deck,
         *state.research_display,

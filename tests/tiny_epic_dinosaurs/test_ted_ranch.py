@@ -4,7 +4,7 @@ import pytest
 from ted_scripted import cell
 
 from tyrsim.games.tiny_epic_dinosaurs.components import DataFileError
-from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, breeding_split, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, breeding_split, load_ranch
 
 
 def ids(layout, *names):
@@ -77,7 +77,7 @@ def test_breeding_split_makes_the_most_pairs():
 
 def test_lay_out_one_kind_per_enclosure_and_the_rest_escape():
     layout = load_ranch(border="fence")
-    ranch = Ranch(layout)
+    ranch = Ranch(RanchBoard(layout))
     enclosures = layout.enclosures(set())  # 4 and 12 spaces
     big = next(i for i, r in enumerate(enclosures) if r.capacity == 12)
     herd = {"stegosaurus": 3, "raptor": 5, "allosaurus": 1}
@@ -89,7 +89,7 @@ def test_lay_out_one_kind_per_enclosure_and_the_rest_escape():
 
 
 def test_removing_takes_dinosaurs_from_the_most_valuable_spaces_first():
-    ranch = Ranch(load_ranch())
+    ranch = Ranch(RanchBoard(load_ranch()))
     spaces = [cell(0, 0), cell(0, 1), cell(1, 2), cell(1, 0)]  # leaf, none, supply, none
     ranch.cells = ["raptor" if c in spaces else None for c in range(20)]
     ranch.remove("raptor", 2)  # supply first, then leaf
@@ -101,7 +101,7 @@ def test_removing_takes_dinosaurs_from_the_most_valuable_spaces_first():
 
 def test_unique_dinosaur_stands_on_unenclosed_grass():
     layout = load_ranch()
-    ranch = Ranch(layout)
+    ranch = Ranch(RanchBoard(layout))
     enclosures = layout.enclosures(set())  # the permanent enclosure only
     escaped = ranch.lay_out(enclosures, {0: "stegosaurus"}, {"stegosaurus": 1}, ["Rex"])
     assert escaped == {}
@@ -114,7 +114,7 @@ def test_unique_dinosaur_stays_off_mountains_and_water_unless_the_ruling_allows(
     enclosures = layout.enclosures(set())
     herd = {"stegosaurus": 1, "raptor": 1}
     for anywhere in (False, True):
-        ranch = Ranch(layout, unique_anywhere=anywhere)
+        ranch = Ranch(RanchBoard(layout, unique_anywhere=anywhere))
         escaped = ranch.lay_out(enclosures, {0: "stegosaurus", 1: "raptor"}, herd, ["Rex"])
         if not anywhere:
             assert escaped == {"Rex": 1} and "Rex" not in ranch.cells  # no grass outside the enclosures
@@ -130,7 +130,7 @@ def test_two_of_a_kind_given_a_small_and_a_large_enclosure_stand_together_and_br
     enclosures = layout.enclosures(fences)
     one = next(i for i, r in enumerate(enclosures) if r.capacity == 1)
     four = next(i for i, r in enumerate(enclosures) if r.capacity == 4)
-    ranch = Ranch(layout)
+    ranch = Ranch(RanchBoard(layout))
     ranch.fences = fences
     assert ranch.lay_out(enclosures, {one: "stegosaurus", four: "stegosaurus"}, {"stegosaurus": 2}, []) == {}
     assert ranch.breeding(set()) == {"stegosaurus": 1}  # 2 in the 4-space enclosure, not 1 + 1
@@ -143,7 +143,7 @@ def test_dinosaurs_with_no_room_take_an_enclosure_their_kind_left_empty():
     enclosures = layout.enclosures(fences)
     one = next(i for i, r in enumerate(enclosures) if r.capacity == 1)
     four = next(i for i, r in enumerate(enclosures) if r.capacity == 4)
-    ranch = Ranch(layout)
+    ranch = Ranch(RanchBoard(layout))
     ranch.fences = fences
     herd = {"stegosaurus": 2, "raptor": 1}
     # the raptor got no enclosure; the 1-space one the stegosauruses leave empty takes it
@@ -153,7 +153,7 @@ def test_dinosaurs_with_no_room_take_an_enclosure_their_kind_left_empty():
 
 def test_a_leaving_dinosaur_keeps_the_breeding_pairs():
     layout = load_ranch()
-    ranch = Ranch(layout)
+    ranch = Ranch(RanchBoard(layout))
     # the permanent enclosure holds a pair of stegosauruses, the fenced corner (0,4),(1,4) one more
     ranch.fences = {layout.edge_id(e) for e in ("0,4|N", "0,4|E", "1,4|E", "1,4|2,4")}
     ranch.cells = ["stegosaurus" if c in (cell(0, 0), cell(0, 1), cell(1, 4)) else None for c in range(20)]

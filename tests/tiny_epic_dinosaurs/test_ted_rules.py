@@ -101,7 +101,7 @@ def test_research_draw_three_keep_one_and_show_the_others():
     shown = [c.name for c in state.research_display]
     assert state.legal_actions() == [*(PickResearch(name) for name in shown), PickResearch("draw")]
     state.apply(PickResearch("draw"))
-    assert state.prompt[0] == "pick_research" and len(state.legal_actions()) == 3
+    assert state.prompt.kind == "pick_research" and len(state.legal_actions()) == 3
     drawn = [a.card for a in state.legal_actions()]
     state.apply(PickResearch(drawn[1]))
     assert [c.name for c in state.players[0].research] == [drawn[1]]
@@ -126,12 +126,12 @@ def test_place_now_puts_a_dinosaur_on_the_ranch_and_allows_rearranging():
     fence(state, 0, "1,4|2,4")
     place(state, "B4", 1, False, "raptor")
     assert state.players[0].ranch.count("raptor") == 1 and state.players[0].holding == []
-    assert state.prompt[0] == "rearrange"
+    assert state.prompt.kind == "rearrange"
     moves = [a for a in state.legal_actions() if isinstance(a, MoveFence)]
     assert moves and all(a.source == "1,4|2,4" for a in moves)
     state.apply(MoveFence("1,4|2,4", "2,1|2,2"))
     # each fence moves once: only stopping is left, which needs no decision
-    assert state.prompt[0] == "assign" and state.current_player() == 1
+    assert state.prompt.kind == "assign" and state.current_player() == 1
     assert {state.layout.edge_names[e] for e in state.players[0].ranch.fences} == {"2,1|2,2"}
 
 
@@ -143,7 +143,7 @@ def test_rearranging_may_place_holding_fences_under_the_variant():
     plain = new_state(2)
     plain.players[0].holding_fences = 1
     place(plain, "C5", 1, False)
-    assert plain.prompt[0] != "rearrange"  # no fence on the ranch to move: nothing to choose
+    assert plain.prompt.kind != "rearrange"  # no fence on the ranch to move: nothing to choose
     assert plain.first_player == 0
 
 
@@ -202,7 +202,7 @@ def test_no_room_for_a_third_kind_escapes_with_its_penalty():
     player.holding = ["brachiosaurus"]  # two enclosures, three kinds
     state.supply["brachiosaurus"] -= 1
     run(state, ("arrange", 0))
-    while state.prompt and state.prompt[0] == "enclose":
+    while state.prompt and state.prompt.kind == "enclose":
         state.apply(
             Enclose("0,0", 4, "stegosaurus")
             if Enclose("0,0", 4, "stegosaurus") in state.legal_actions()
@@ -218,7 +218,7 @@ def test_dinosaurs_must_be_placed_when_they_can():
     state.players[0].holding = ["stegosaurus"] * 5
     run(state, ("arrange", 0))
     # one kind, two enclosures: both get stegosauruses (the engine never leaves one empty while one escapes)
-    while state.prompt and state.prompt[0] == "enclose":
+    while state.prompt and state.prompt.kind == "enclose":
         state.apply(state.legal_actions()[0])
     assert state.players[0].ranch.count("stegosaurus") == 5
 
@@ -229,10 +229,10 @@ def test_herbivore_penalty_once_per_round():
     fence(state, 0, "1,4|2,4", "2,1|2,2")
     player.holding = ["stegosaurus"] * 17  # one more than the 16 grass spaces
     run(state, ("arrange", 0))
-    while state.prompt and state.prompt[0] == "enclose":
+    while state.prompt and state.prompt.kind == "enclose":
         state.apply(state.legal_actions()[0])
     assert player.counters["escapes"] == 1
-    assert state.prompt[0] == "lose_fence"
+    assert state.prompt.kind == "lose_fence"
     state.apply(state.legal_actions()[0])
     assert len(player.ranch.fences) == 1 and player.paid_herbivore
     player.resources = [0, 0, 0]
@@ -249,7 +249,7 @@ def test_penalty_once_per_phase_variant():
     put(state, 0, "stegosaurus", PERMANENT[:1])
     player.resources = [0, 0, 0]
     run(state, ("feed", 0))
-    assert state.prompt[0] == "lose_fence"
+    assert state.prompt.kind == "lose_fence"
 
 
 def test_carnivore_escape_costs_another_dinosaur():
@@ -263,7 +263,7 @@ def test_carnivore_escape_costs_another_dinosaur():
     run(state, ("feed", 0))
     # one way to feed the most (the stegosauruses and the raptor): the allosaurus escapes
     assert player.counters["unfed"] == 1 and state.supply["allosaurus"] == 15
-    assert state.prompt[0] == "lose_dinosaur"
+    assert state.prompt.kind == "lose_dinosaur"
     assert set(state.legal_actions()) == {LoseDinosaur("stegosaurus"), LoseDinosaur("raptor")}
     state.apply(LoseDinosaur("stegosaurus"))
     assert player.ranch.herd() == {"stegosaurus": 1, "raptor": 1}
@@ -297,11 +297,11 @@ def test_omnivore_counts_as_either():
     fence(state, 0, "1,4|2,4")
     player.resources = [1, 1, 0]  # stegosaurus and raptor eat; nothing left for the Oviraptor
     run(state, ("feed", 0))
-    assert state.prompt[0] == "feed"  # the Oviraptor could eat the leaf or the meat instead
+    assert state.prompt.kind == "feed"  # the Oviraptor could eat the leaf or the meat instead
     state.apply(Feed((("stegosaurus", 1), ("raptor", 1))))
-    assert state.prompt[0] == "escape_as"
+    assert state.prompt.kind == "escape_as"
     state.apply(EscapeAs("carnivore"))
-    assert state.prompt[0] == "lose_dinosaur"
+    assert state.prompt.kind == "lose_dinosaur"
     assert set(state.legal_actions()) == {LoseDinosaur("stegosaurus"), LoseDinosaur("raptor")}
     state.apply(LoseDinosaur("raptor"))
     assert len(player.ranch.fences) == 1 and player.ranch.herd() == {"stegosaurus": 1}
@@ -403,7 +403,7 @@ def test_no_face_up_research_means_drawing():
     state.research_display = []
     state._legal = None
     place(state, "D1", 1, False)
-    assert state.prompt[0] == "pick_research"  # drawing was the only way: taken without asking
+    assert state.prompt.kind == "pick_research"  # drawing was the only way: taken without asking
 
 
 def test_research_abilities_income_cheaper_feed_less_and_points():

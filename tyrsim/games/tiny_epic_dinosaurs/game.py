@@ -1,18 +1,28 @@
 """The Tiny Epic Dinosaurs game engine: set-up, the seven phases of a round, scoring.
 
-A round runs as a stack of steps (`_todo`); a step either does its work at once
-(collecting, returning ranchers, breeding...) or sets a prompt that asks the
-current player for a decision. A decision with a single legal option is taken
-automatically, so the policies only see real choices.
+A round runs as a stack of steps (`_todo`, each a step's name and its arguments); a
+step either does its work at once (collecting, returning ranchers, breeding...) or
+asks the current player a question: a prompt record (`prompts.py`). Each kind of
+prompt has one method listing its options and one carrying out the answer
+(`_PROMPTS`). A decision with a single legal option is taken automatically, so the
+policies only see real choices.
+
+Nothing about the position is remembered between decisions: every option list is
+worked out from the state as it is. What is remembered is only what follows from
+fixed data, keyed by exactly what it is computed from: the game's `Place` actions
+for one space, way of acting and rancher group (`placements`), and each ranch
+board's enclosures and free fence slots for one set of fences (`RanchBoard`). A
+ranch keeps its survey (herd, free grass, income) until its spaces change.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +51,20 @@ from tyrsim.games.tiny_epic_dinosaurs.components import (
     load_spaces,
     remember,
 )
-from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchLayout, Region, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.prompts import (
+    DinosaurLoss,
+    DrawnResearch,
+    Enclosing,
+    Feeding,
+    FenceLoss,
+    FencePlacement,
+    OmnivoreEscape,
+    Placement,
+    Prompt,
+    Rearranging,
+    ResearchChoice,
+)
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, RanchLayout, Region, load_ranch
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
@@ -110,18 +133,15 @@ class Player:
         "counters",
         "extra_income",
         "discounts",
-        "discount_key",
         "feed_less",
         "extra_fences",
         "points_per",
-        "diets",
-        "kept_ways",
     )
 
-    def __init__(self, layout: RanchLayout, rules: Rules) -> None:
-        self.ranch = Ranch(layout, rules.breed_group, rules.unique_terrain == "any")
+    def __init__(self, board: RanchBoard, ranchers: int) -> None:
+        self.ranch = Ranch(board)
         self.resources = [0, 0, 0]  # leaf, meat, supply
-        self.ranchers = rules.start_ranchers
+        self.ranchers = ranchers
         self.ranchers_left = 0
         self.owner_left = False
         self.holding: list[str] = []  # dinosaurs in Holding
@@ -132,19 +152,15 @@ class Player:
         self.paid_herbivore = False
         self.paid_carnivore = False
         self.counters = dict.fromkeys(COUNTERS, 0)
-        # (what they depend on, {kind of space: ways of acting}): see `_options_assign`
-        self.kept_ways: tuple[tuple, dict] | None = None
         self.learn()
 
     def learn(self) -> None:
         """Sum up the abilities of the research cards held (after one is lost; `learn_card` adds one)."""
         self.extra_income = [0, 0, 0]
         self.discounts: dict[str, list[int]] = {}  # action -> [leaf, meat, supply] off its cost
-        self.discount_key: tuple = ()  # the discounts, hashable
         self.feed_less: dict[str, int] = {}  # dinosaur -> food units it eats less
         self.extra_fences = 0
         self.points_per: dict[str, int] = {}  # dinosaur -> end-game points each
-        self.diets: dict[str, tuple[int, int, int]] = {}  # dinosaur -> what it eats (see the state's `diet`)
         for card in self.research:
             self.learn_card(card)
 
@@ -155,10 +171,8 @@ class Player:
             self.extra_income[RESOURCES.index(effect.resource)] += effect.amount
         elif effect.type == "cheaper":
             self.discounts.setdefault(effect.action, [0, 0, 0])[RESOURCES.index(effect.resource)] += effect.amount
-            self.discount_key = tuple((action, *off) for action, off in self.discounts.items())
         elif effect.type == "feed_less":
             self.feed_less[effect.dinosaur] = self.feed_less.get(effect.dinosaur, 0) + effect.amount
-            self.diets = {}  # worked out again from the new feed_less
         elif effect.type == "extra_fences":
             self.extra_fences += effect.amount
         elif effect.type == "points_per":
@@ -167,40 +181,6 @@ class Player:
     def gain(self, resource: int, amount: int, cap: int) -> None:
         """Add `amount` of a resource (by index); the stock stays within 0..cap, the rest is lost."""
         self.resources[resource] = max(0, min(cap, self.resources[resource] + amount))
-
-
-class AssignSpace(NamedTuple):
-    """An action space as Phase 2 looks at it."""
-
-    space: Space
-    id: str
-    fixed: tuple[tuple[str, str], ...] | None  # its (choice, extra) ways of acting when all is available
-    kind: int  # spaces of one kind (same action, kinds, dinosaur and gains) act alike; numbered from 0
-    memo: dict[tuple, tuple[Place, ...]]  # ([ways,] rancher need, send_owner), (way, need, send_owner) -> placements
-    kept: bool  # its ways of acting depend only on the ranch, the contracts and whether research is left
-    on_empty: dict[bool | None, tuple[Place, ...]]  # send_owner -> its placements while empty, with `fixed` ways
-
-
-def placements(
-    space: Space, choices: tuple[tuple[str, str], ...], need: int, send_owner: bool | None, strength: int, memo: dict
-) -> tuple[Place, ...]:
-    """The placements on `space` for these ways of acting: `need` ranchers, and when `send_owner` is True
-    also the owner (worth `strength`) with fewer; `send_owner` None: only with the owner. Each way's own
-    placements are kept in `memo` under (way, need, send_owner): sets of ways overlap (the kinds in a herd)."""
-    found: list[Place] = []
-    for way in choices:
-        key = (way, need, send_owner)
-        placed = memo.get(key)
-        if placed is None:
-            groups = [] if send_owner is None else [(need, False)]
-            if send_owner is not False:
-                groups.append((max(0, need - strength), True))
-            choice, extra = way
-            placed = memo[key] = tuple(
-                Place(space.id, space.action, group, owner, choice, extra) for group, owner in groups
-            )
-        found += placed
-    return tuple(found)
 
 
 class TinyEpicDinosaursGame:
@@ -217,44 +197,30 @@ class TinyEpicDinosaursGame:
         self.spaces = tuple(s for s in self.components.spaces if num_players in s.players)
         self.space_by_id = {s.id: s for s in self.spaces}
         self.unique_kinds = frozenset(name for name, d in self.components.dinosaurs.items() if d.unique)
-        # the (kind, "") ways of each buy space: the basic kinds it sells
+        # each space's (choice, extra) ways of acting while everything is in stock (see `_ways_*`)
         dinosaurs = self.components.dinosaurs
-        self.for_sale = {
-            s.id: tuple((k, "") for k in self.components.basic if s.kinds in ("any", dinosaurs[k].group))
-            for s in self.spaces
-            if s.action == "buy"
-        }
-        # the ways to carry out a hunt, buy, gain, first-player or research space while every kind is in
-        # stock, research is available and fences are left (those of the other spaces vary with the state)
-        fixed_ways = {
-            "hunt": lambda s: ((s.dinosaur, ""),),
-            "buy": lambda s: self.for_sale[s.id],
-            "gain": lambda s: ((s.gains(), ""),),
-            "first_player": lambda s: (("", ""),),
-            "research": lambda s: (("", ""),),
-        }
-        # Place actions are immutable, so each space's placements for one set of (choice, extra) ways and
-        # one set of rancher groups are built once and shared by every state of this game (`on_empty`, `memo`)
-        entries = []
-        kinds: dict[tuple[str, str, str, str], int] = {}
+        self.full_ways: dict[str, tuple[tuple[str, str], ...]] = {}
         for s in self.spaces:
-            fixed = fixed_ways[s.action](s) if s.action in fixed_ways else None
-            memo: dict[tuple, tuple[Place, ...]] = {}
-            on_empty = {
-                send_owner: placements(s, fixed, 1, send_owner, rules.owner_strength, memo) if fixed else ()
-                for send_owner in (False, True, None)
-            }
-            # spaces with the same kind of action offer the same ways to carry it out; a kind is looked up
-            # by its number, which hashes faster than the (action, kinds, dinosaur, gains) it stands for
-            alike = (s.action, s.kinds, s.dinosaur, s.gains() if s.action == "gain" else "")
-            kind = kinds.setdefault(alike, len(kinds))
-            kept = s.action in ("research_remove", "contract")
-            entries.append(AssignSpace(s, s.id, fixed, kind, memo, kept, on_empty))
-        self.assign_spaces = tuple(entries)
-        # (leaf, meat, supply, discounts, all_open, alone) -> how `_options_assign` goes through the spaces a
-        # player can pay for; resources count only up to the most any space costs of them (`dearest`)
-        self.plans: dict[tuple, tuple[tuple[str, tuple[Place, ...] | None, AssignSpace], ...]] = {}
-        self.dearest = tuple(max((s.cost[i] for s in self.spaces), default=0) for i in range(len(RESOURCES)))
+            if s.action == "hunt":
+                self.full_ways[s.id] = ((s.dinosaur, ""),)
+            elif s.action == "buy":  # the basic kinds it sells
+                sold = [k for k in self.components.basic if s.kinds in ("any", dinosaurs[k].group)]
+                self.full_ways[s.id] = tuple((k, "") for k in sold)
+            elif s.action == "gain":
+                self.full_ways[s.id] = ((s.gains(), ""),)
+            else:
+                self.full_ways[s.id] = (("", ""),)
+        # every player's ranch board: the layout, the placing rules and what follows from a set of fences
+        self.board = RanchBoard(self.components.layout, rules.breed_group, rules.unique_terrain == "any")
+        # (space id, ways of acting, ranchers needed, owner) -> its Place actions: see `placements`
+        self._placements: dict[tuple, tuple[Place, ...]] = {}
+        # the spaces whose ways of acting are all available while `_stocked` (hunt, buy, gain, first player,
+        # research): space id -> {send_owner: its placements while empty} (see `_options_assign`)
+        self.on_empty = {
+            s.id: {owner: self.placements(s, self.full_ways[s.id], 1, owner) for owner in (False, True, None)}
+            for s in self.spaces
+            if s.action in ("hunt", "buy", "gain", "first_player", "research")
+        }
         names = self.components.layout.edge_names
         self.place_fence = tuple(PlaceFence(name) for name in names)  # by edge
         self.lose_fence = tuple(LoseFence(name) for name in names)  # by edge
@@ -262,16 +228,8 @@ class TinyEpicDinosaursGame:
         self.pick_research = {
             name: PickResearch(name) for name in ("draw", *(card.name for card in self.components.research))
         }
-        # (enclosure, size) -> {kind: its Enclose action}
-        self.enclose: dict[tuple[str, int], dict[str, Enclose]] = {}
         # fence rearranging: source ("holding" or an edge name) -> the moves to each edge
         self.move_fence = {source: tuple(MoveFence(source, name) for name in names) for source in ("holding", *names)}
-        # herd -> the ways to remove a dinosaur for research
-        self.removals: dict[tuple, tuple[tuple[str, str], ...]] = {}
-        # herd -> {the dinosaurs a contract asks for -> whether the herd holds them}
-        self.payable: dict[tuple, dict[tuple, bool]] = {}
-        # dinosaurs in Holding -> the ways to place one now
-        self.placeable: dict[tuple, tuple[tuple[str, str], ...]] = {}
         faces = (
             [HUNT_NET] * rules.hunt_net_faces
             + [HUNT_INJURY] * rules.hunt_injury_faces
@@ -281,6 +239,26 @@ class TinyEpicDinosaursGame:
 
     def new_state(self, rng: np.random.Generator) -> TinyEpicDinosaursState:
         return TinyEpicDinosaursState(self, rng)
+
+    def placements(
+        self, space: Space, ways: tuple[tuple[str, str], ...], need: int, send_owner: bool | None
+    ) -> tuple[Place, ...]:
+        """The placements on `space` for these (choice, extra) ways of acting: `need` ranchers, and when
+        `send_owner` is True also the owner (worth `owner_strength`) with fewer; `send_owner` None: only
+        with the owner. Place actions are immutable, so each set is built once per game and shared."""
+        key = (space.id, ways, need, send_owner)
+        found = self._placements.get(key)
+        if found is None:
+            groups = [] if send_owner is None else [(need, False)]
+            if send_owner is not False:
+                groups.append((max(0, need - self.rules.owner_strength), True))
+            found = tuple(
+                Place(space.id, space.action, ranchers, owner, choice, extra)
+                for choice, extra in ways
+                for ranchers, owner in groups
+            )
+            found = remember(self._placements, key, found)
+        return found
 
 
 def make_game(rules: Rules, num_players: int) -> TinyEpicDinosaursGame:
@@ -298,7 +276,7 @@ class TinyEpicDinosaursState:
         self.dinosaurs = comp.dinosaurs
         self.basic = comp.basic
         self.layout = comp.layout
-        self.players = [Player(comp.layout, rules) for _ in range(n)]
+        self.players = [Player(game.board, rules.start_ranchers) for _ in range(n)]
         self.supply = dict.fromkeys(comp.basic, rules.dinosaurs_per_kind)
         self.fence_supply = rules.fence_tokens
         self.contract_deck = self._shuffled(comp.contracts)
@@ -317,15 +295,15 @@ class TinyEpicDinosaursState:
         # seat -> group (ranchers, the owner counting `owner_strength`) on each action space; Phase 3 empties it
         self.occupancy: dict[str, dict[int, int]] = {sid: {} for sid in game.space_by_id}
         self.turn = 0
-        self.prompt: tuple | None = None
-        self._legal: list | None = None
-        self._todo: list[tuple] = [("start_round",)]
+        self.prompt: Prompt | None = None  # the current player's question; None when the game is over
+        self._legal: list | None = None  # its options, once listed
+        self._todo: list[tuple] = [("start_round",)]  # steps still to run, the next one last
         self._advance()
 
     # --- the State protocol ---
 
     def current_player(self) -> int:
-        return -1 if self.prompt is None else self.prompt[1]
+        return -1 if self.prompt is None else self.prompt.player
 
     def is_terminal(self) -> bool:
         return self.prompt is None
@@ -340,11 +318,16 @@ class TinyEpicDinosaursState:
         if legal is None:
             legal = self._legal = self._options()
         if action not in legal:
-            raise ValueError(f"illegal action {action!r} at {self.prompt[0] if self.prompt else 'game end'}")
+            raise ValueError(f"illegal action {action!r} at {self.prompt.kind if self.prompt else 'game end'}")
         self._advance(action)
 
     def clone(self) -> TinyEpicDinosaursState:
-        memo = {id(self.game): self.game, id(self.layout): self.layout, id(self.dinosaurs): self.dinosaurs}
+        memo = {
+            id(self.game): self.game,
+            id(self.game.board): self.game.board,
+            id(self.layout): self.layout,
+            id(self.dinosaurs): self.dinosaurs,
+        }
         return copy.deepcopy(self, memo)
 
     def view(self, player: int) -> SimpleNamespace:
@@ -365,7 +348,7 @@ class TinyEpicDinosaursState:
             )
             for p in self.players
         )
-        mine = self.prompt is not None and self.prompt[1] == player
+        mine = self.prompt is not None and self.prompt.player == player
         return SimpleNamespace(
             me=player,
             round=self.round,
@@ -381,7 +364,7 @@ class TinyEpicDinosaursState:
             first_player=self.first_player,
             occupancy=self.occupancy,
             spaces=self.game.space_by_id,
-            decision=self.prompt if mine else None,  # (kind, player, data...) of this player's decision
+            decision=self.prompt if mine else None,  # this player's prompt (prompts.py)
             diet=functools.cache(lambda kind: self.diet(self.players[player], kind)),
         )
 
@@ -463,31 +446,18 @@ class TinyEpicDinosaursState:
     def _advance(self, action: Any = None) -> None:
         """Carry out `action` (if given) for the prompt, then run steps until a player must choose among
         two or more options, or the game ends. A prompt with one option is answered with it."""
-        # Handlers are called with their arguments spelled out when there are at most two (a step's or a
-        # prompt's player and one more): a call with *args costs several times as much. An enclosing
-        # prompt, the one with more data that comes often, has its options listed when it is asked.
         todo = self._todo
         while True:
             if action is not None:
                 prompt = self.prompt
                 self.prompt = self._legal = None
-                if len(prompt) == 2:
-                    _RESOLVE[prompt[0]](self, prompt[1], action)
-                elif len(prompt) == 3:
-                    _RESOLVE[prompt[0]](self, prompt[1], action, prompt[2])
-                else:
-                    _RESOLVE[prompt[0]](self, prompt[1], action, *prompt[2:])
+                _PROMPTS[type(prompt)][1](self, prompt, action)
                 action = None
             prompt = self.prompt
             if prompt is not None:
                 legal = self._legal
                 if legal is None:
-                    if len(prompt) == 2:
-                        legal = self._legal = _OPTIONS[prompt[0]](self, prompt[1])
-                    elif len(prompt) == 3:
-                        legal = self._legal = _OPTIONS[prompt[0]](self, prompt[1], prompt[2])
-                    else:
-                        legal = self._legal = _OPTIONS[prompt[0]](self, *prompt[1:])
+                    legal = self._legal = _PROMPTS[type(prompt)][0](self, prompt)
                 if len(legal) > 1:
                     return
                 action = legal[0]
@@ -495,22 +465,17 @@ class TinyEpicDinosaursState:
             if not todo:
                 self._legal = []
                 return
-            step = todo.pop()
-            if len(step) == 1:
-                _STEPS[step[0]](self)
-            elif len(step) == 2:
-                _STEPS[step[0]](self, step[1])
-            else:
-                _STEPS[step[0]](self, *step[1:])
+            name, *args = todo.pop()
+            _STEPS[name](self, *args)
 
-    def _ask(self, kind: str, player: int, *data: Any) -> None:
-        self.prompt = (kind, player, *data)
+    def _ask(self, prompt: Prompt) -> None:
+        self.prompt = prompt
         self._legal = None
 
     def _options(self) -> list:
         if self.prompt is None:
             return []
-        return _OPTIONS[self.prompt[0]](self, *self.prompt[1:])
+        return _PROMPTS[type(self.prompt)][0](self, self.prompt)
 
     # Phase 1: collect resources
 
@@ -535,10 +500,11 @@ class TinyEpicDinosaursState:
             seat = (self.turn + i) % n
             player = self.players[seat]
             if player.ranchers_left or player.owner_left:
-                options = self._options_assign(seat)
+                prompt = Placement(seat)
+                options = self._options_assign(prompt)
                 if options:
                     self.turn = seat
-                    self._ask("assign", seat)
+                    self._ask(prompt)
                     self._legal = options
                     return
                 # a player who cannot carry out any action keeps the rest of their ranchers home
@@ -553,89 +519,53 @@ class TinyEpicDinosaursState:
             return space.cost
         return [max(0, c - o) for c, o in zip(space.cost, off, strict=True)]
 
-    def _options_assign(self, seat: int) -> list[Place]:
+    def _options_assign(self, prompt: Placement) -> list[Place]:
+        """Every placement: a space the player is not on yet, with a group that may go there (an empty space
+        takes one rancher or the owner alone; an occupied one exactly one more than its largest group, the
+        owner counting `owner_strength`), whose cost they can pay and whose action they can carry out."""
+        seat = prompt.player
         player = self.players[seat]
         ranchers, has_owner = player.ranchers_left, player.owner_left
         strength = self.rules.owner_strength
-        research = bool(self.research_display or self.research_deck or self.research_discard)
-        survey = player.ranch.survey()
-        # with every kind in stock, research to take and fences left, the hunt, buy, gain, first-player
-        # and research spaces offer their fixed ways of acting (their `_ways_` say so too)
-        all_open = research and self.fence_supply != 0 and min(self.supply.values()) > 0
-        options: list[Place] = []
-        extend = options.extend
-        occupancy = self.occupancy
-        # an empty space takes one rancher, or the owner alone
-        alone = has_owner if ranchers else None
-        ways: dict[int, tuple[tuple[str, str], ...]] = {}  # by kind of space
-        # the ways that depend only on the ranch, the contracts and research are kept by the player while
-        # those stay the same: a player's turns in Phase 2 rarely change them
-        kept_key = (survey, tuple(self.public_contracts), player.private, research)
-        kept = player.kept_ways
-        if kept is None or kept[0] != kept_key:
-            kept = player.kept_ways = (kept_key, {})
-        kept_ways = kept[1]
         leaf, meat, supply = player.resources
-        most_leaf, most_meat, most_supply = self.game.dearest
-        key = (
-            leaf if leaf < most_leaf else most_leaf,
-            meat if meat < most_meat else most_meat,
-            supply if supply < most_supply else most_supply,
-            player.discount_key,
-            all_open,
-            alone,
-        )
-        plan = self.game.plans.get(key)
-        if plan is None:
-            plan = self._plan(player, key)
-        for sid, fast, entry in plan:
-            occupied = occupancy[sid]
+        discounts = player.discounts
+        research = self._research_left() or bool(self.research_display)
+        survey = player.ranch.survey()
+        occupancy = self.occupancy
+        placements = self.game.placements
+        # the hunt, buy, gain, first-player and research spaces offer all their ways of acting while every
+        # kind is in stock, a research card can be taken and fences are left: while empty, their placements
+        # are then those of `on_empty`
+        on_empty = self.game.on_empty if self._stocked(research) else {}
+        options: list[Place] = []
+        for space in self.game.spaces:
+            occupied = occupancy[space.id]
             if not occupied:
-                if fast is not None:
-                    extend(fast)  # an empty space with its fixed ways of acting
-                    continue
-                need, send_owner = 1, alone
+                need = 1
             elif seat in occupied:
                 continue  # never a space where you already are
             else:
-                # one more rancher than the largest group there, or the owner (worth `owner_strength`) with
-                # fewer ranchers; whoever can send `need` ranchers can also send the owner
                 need = max(occupied.values()) + 1
-                if ranchers >= need:
-                    send_owner = has_owner
-                elif has_owner and ranchers >= need - strength:
-                    send_owner = None  # only with the owner
-                else:
-                    continue
-            space, _, fixed, kind, memo, kept, _ = entry
-            if fixed is not None and all_open:
-                choices, memo_key = fixed, (need, send_owner)
+            if ranchers >= need:
+                send_owner = has_owner  # whoever can send `need` ranchers can also send the owner with fewer
+            elif has_owner and ranchers >= need - strength:
+                send_owner = None  # only with the owner
             else:
-                known = kept_ways if kept else ways
-                choices = known.get(kind)
-                if choices is None:
-                    choices = known[kind] = _WAYS[space.action](self, player, space, research, survey)
-                if not choices:
-                    continue  # you must be able to carry out the action
-                memo_key = (choices, need, send_owner)
-            placed = memo.get(memo_key)
-            if placed is None:
-                placed = remember(memo, memo_key, placements(space, choices, need, send_owner, strength, memo), 1024)
-            extend(placed)
+                continue
+            pay_leaf, pay_meat, pay_supply = self._cost(player, space) if discounts else space.cost
+            if pay_leaf > leaf or pay_meat > meat or pay_supply > supply:
+                continue
+            if need == 1 and space.id in on_empty:
+                options += on_empty[space.id][send_owner]
+                continue
+            ways = _WAYS[space.action](self, player, space, research, survey)
+            if ways:  # you must be able to carry out the action
+                options += placements(space, ways, need, send_owner)
         return options
 
-    def _plan(self, player: Player, key: tuple) -> tuple[tuple[str, tuple[Place, ...] | None, AssignSpace], ...]:
-        """The spaces whose payment `player` can make, each as (id, its placements when empty or None when
-        they must be worked out, its entry); `key` is how `_options_assign` keys the memo."""
-        leaf, meat, supply = player.resources
-        all_open, alone = key[-2:]
-        plan = []
-        for entry in self.game.assign_spaces:
-            pay_leaf, pay_meat, pay_supply = self._cost(player, entry.space)
-            if pay_leaf <= leaf and pay_meat <= meat and pay_supply <= supply:
-                fast = entry.on_empty[alone] if all_open and entry.fixed is not None else None
-                plan.append((entry.id, fast, entry))
-        return remember(self.game.plans, key, tuple(plan))
+    def _stocked(self, research: bool) -> bool:
+        """Whether every basic kind is in stock, a research card can be taken and fences are left."""
+        return research and self.fence_supply > 0 and min(self.supply.values()) > 0
 
     # The (choice, extra) ways `player` can carry out a space's action, by action (empty: it cannot be
     # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
@@ -644,72 +574,59 @@ class TinyEpicDinosaursState:
     def _ways_place_now(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
         if not player.holding:
             return ()
-        if not survey[1]:  # no free grass: only a unique dinosaur may stand on a free mountain or water space
-            if not (player.ranch.unique_anywhere and None in player.ranch.cells):
-                return ()
-            return tuple((kind, "") for kind in dict.fromkeys(player.holding) if self.dinosaurs[kind].unique)
-        holding = tuple(player.holding)
-        memo = self.game.placeable
-        choices = memo.get(holding)
-        if choices is None:
-            choices = remember(memo, holding, tuple((kind, "") for kind in dict.fromkeys(holding)))
-        return choices
+        if survey[1]:  # a free grass space: any dinosaur in Holding
+            return tuple((kind, "") for kind in dict.fromkeys(player.holding))
+        # no free grass: only a unique dinosaur, on a free mountain or water space (rule `unique_terrain`)
+        if not (player.ranch.board.unique_anywhere and None in player.ranch.cells):
+            return ()
+        return tuple((kind, "") for kind in dict.fromkeys(player.holding) if self.dinosaurs[kind].unique)
 
     def _ways_research_remove(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        if not research:
-            return ()
-        herd_pairs = survey[0]
-        memo = self.game.removals
-        choices = memo.get(herd_pairs)
-        if choices is None:
-            choices = remember(memo, herd_pairs, tuple((kind, "") for kind, _ in herd_pairs))
-        return choices
+        return tuple((kind, "") for kind, _ in survey[0]) if research else ()
 
     def _ways_hunt(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        return ((space.dinosaur, ""),) if self.supply[space.dinosaur] > 0 else ()
+        return self.game.full_ways[space.id] if self.supply[space.dinosaur] > 0 else ()
 
     def _ways_buy(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+        ways = self.game.full_ways[space.id]
         stock = self.supply
-        return tuple(way for way in self.game.for_sale[space.id] if stock[way[0]] > 0)
+        if all(stock[kind] > 0 for kind, _ in ways):
+            return ways
+        return tuple(way for way in ways if stock[way[0]] > 0)
 
     def _ways_gain(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
         if space.fences and not any(space.gain) and self.fence_supply == 0:
             return ()  # a space giving only fences needs at least one fence left
-        return ((space.gains(), ""),)
+        return self.game.full_ways[space.id]
 
     def _ways_first_player(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        return (("", ""),)
+        return self.game.full_ways[space.id]
 
     def _ways_research(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        return (("", ""),) if research else ()
+        return self.game.full_ways[space.id] if research else ()
 
     def _ways_contract(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
         """Pay a public contract from the ranch, perhaps the private one alongside."""
         herd_pairs = survey[0]
         if not herd_pairs:
             return ()  # every contract asks for at least one dinosaur
-        memo = self.game.payable
-        payable = memo.get(herd_pairs)
-        if payable is None:
-            payable = remember(memo, herd_pairs, {})
+        herd = dict(herd_pairs)
         private = player.private
         found = []
         for contract in self.public_contracts:
             wanted = contract.dinosaurs
-            pays = payable.get(wanted)
-            if pays is None:
-                pays = payable[wanted] = _pays(dict(herd_pairs), wanted)
-            if pays:
+            if _pays(herd, wanted):
                 found.append((contract.name, ""))
                 if private:
-                    left = dict(herd_pairs)
+                    left = dict(herd)
                     for kind, n in wanted:
                         left[kind] -= n
                     if _pays(left, private.dinosaurs):
                         found.append((contract.name, "private"))
         return tuple(found)
 
-    def _resolve_assign(self, seat: int, action: Place) -> None:
+    def _resolve_assign(self, prompt: Placement, action: Place) -> None:
+        seat = prompt.player
         player = self.players[seat]
         space = self.game.space_by_id[action.space]
         occupied = self.occupancy[space.id]
@@ -755,7 +672,7 @@ class TinyEpicDinosaursState:
     def _act_place_now(self, seat: int, player: Player, space: Space, action: Place) -> None:
         player.holding.remove(action.choice)
         player.ranch.place_one(action.choice, self.dinosaurs[action.choice].unique)
-        self._ask("rearrange", seat, ())
+        self._ask(Rearranging(seat, ()))
 
     def _act_gain(self, seat: int, player: Player, space: Space, action: Place) -> None:
         for i, amount in enumerate(space.gain):
@@ -769,14 +686,14 @@ class TinyEpicDinosaursState:
 
     def _act_first_player(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self.first_player = seat
-        self._ask("rearrange", seat, ())
+        self._ask(Rearranging(seat, ()))
 
     def _act_research(self, seat: int, player: Player, space: Space, action: Place) -> None:
-        self._ask("take_research", seat)
+        self._ask(ResearchChoice(seat))
 
     def _act_research_remove(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self._remove_from_ranch(player, action.choice)
-        self._ask("take_research", seat)
+        self._ask(ResearchChoice(seat))
 
     def _act_contract(self, seat: int, player: Player, space: Space, action: Place) -> None:
         contract = next(c for c in self.public_contracts if c.name == action.choice)
@@ -811,7 +728,7 @@ class TinyEpicDinosaursState:
         else:
             self.supply[kind] += 1
 
-    def _options_take_research(self, seat: int) -> list[PickResearch]:
+    def _options_take_research(self, prompt: ResearchChoice) -> list[PickResearch]:
         """A face-up research card, or "draw" three from the deck (the only way when none is face up)."""
         pick = self.game.pick_research
         options = [pick[card.name] for card in self.research_display]
@@ -819,24 +736,25 @@ class TinyEpicDinosaursState:
             options.append(pick["draw"])
         return options
 
-    def _resolve_take_research(self, seat: int, action: PickResearch) -> None:
+    def _resolve_take_research(self, prompt: ResearchChoice, action: PickResearch) -> None:
+        seat = prompt.player
         choice = action.card
         if choice == "draw":
             drawn = self._draw_research(self.rules.research_draw)
-            self._ask("pick_research", seat, tuple(drawn))
+            self._ask(DrawnResearch(seat, tuple(drawn)))
         else:
             card = next(c for c in self.research_display if c.name == choice)
             self.research_display.remove(card)
             self._gain_research(self.players[seat], card)
 
-    def _options_pick_research(self, seat: int, drawn: tuple[ResearchCard, ...]) -> list[PickResearch]:
+    def _options_pick_research(self, prompt: DrawnResearch) -> list[PickResearch]:
         pick = self.game.pick_research
-        return [pick[card.name] for card in drawn]
+        return [pick[card.name] for card in prompt.drawn]
 
-    def _resolve_pick_research(self, seat: int, action: PickResearch, drawn: tuple[ResearchCard, ...]) -> None:
-        for card in drawn:
+    def _resolve_pick_research(self, prompt: DrawnResearch, action: PickResearch) -> None:
+        for card in prompt.drawn:
             if card.name == action.card:
-                self._gain_research(self.players[seat], card)
+                self._gain_research(self.players[prompt.player], card)
             else:
                 self.research_display.append(card)  # the other drawn cards join the face-up ones
 
@@ -849,15 +767,15 @@ class TinyEpicDinosaursState:
 
     # fence rearranging (place-now and first-player spaces)
 
-    def _options_rearrange(self, seat: int, moved: tuple[int, ...]) -> list:
+    def _options_rearrange(self, prompt: Rearranging) -> list:
         # Ruling: each fence token moves at most once per rearranging (any new arrangement is
         # reachable that way); fences gained this round are in Holding and placed in Phase 4
         # unless rule `rearrange_holding` lets them be placed now.
-        player = self.players[seat]
+        player = self.players[prompt.player]
         names = self.layout.edge_names
         free = player.ranch.free_slots()
         options: list = [STOP_REARRANGING]
-        sources = [names[e] for e in sorted(player.ranch.fences) if e not in moved]
+        sources = [names[e] for e in sorted(player.ranch.fences) if e not in prompt.moved]
         if self.rules.rearrange_holding and player.holding_fences:
             sources.append("holding")
         moves = self.game.move_fence
@@ -866,9 +784,10 @@ class TinyEpicDinosaursState:
             options.extend(map(to.__getitem__, free))
         return options
 
-    def _resolve_rearrange(self, seat: int, action: Any, moved: tuple[int, ...]) -> None:
+    def _resolve_rearrange(self, prompt: Rearranging, action: Any) -> None:
         if isinstance(action, StopRearranging):
             return
+        seat = prompt.player
         ranch = self.players[seat].ranch
         if action.source == "holding":
             self.players[seat].holding_fences -= 1
@@ -876,7 +795,7 @@ class TinyEpicDinosaursState:
             ranch.remove_fence(self.layout.edge_id(action.source))
         target = self.layout.edge_id(action.target)
         ranch.add_fence(target)
-        self._ask("rearrange", seat, (*moved, target))
+        self._ask(Rearranging(seat, (*prompt.moved, target)))
 
     # Phase 3: return ranchers; then phases 4-7 for every player
 
@@ -900,7 +819,7 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         if player.holding_fences:
             if player.ranch.free_slots():
-                self._ask("place_fence", seat)
+                self._ask(FencePlacement(seat))
                 return
             # Ruling: a fence with no free edge on the ranch goes back to the supply.
             self.fence_supply += player.holding_fences
@@ -922,43 +841,46 @@ class TinyEpicDinosaursState:
                 herd[kind] = herd.get(kind, 0) + 1
         self._step_enclose(seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques))
 
-    def _options_place_fence(self, seat: int) -> list[PlaceFence]:
+    def _options_place_fence(self, prompt: FencePlacement) -> list[PlaceFence]:
         place = self.game.place_fence
-        return [place[edge] for edge in self.players[seat].ranch.free_slots()]
+        return [place[edge] for edge in self.players[prompt.player].ranch.free_slots()]
 
-    def _resolve_place_fence(self, seat: int, action: PlaceFence) -> None:
+    def _resolve_place_fence(self, prompt: FencePlacement, action: PlaceFence) -> None:
+        seat = prompt.player
         player = self.players[seat]
         player.ranch.add_fence(self.layout.edge_id(action.edge))
         player.holding_fences -= 1
         self._step_arrange(seat)
 
-    def _step_enclose(self, seat, enclosures, assignment, herd, unplaced, uniques) -> None:
+    def _step_enclose(
+        self,
+        seat: int,
+        enclosures: tuple[Region, ...],
+        assignment: dict[int, str],
+        herd: dict[str, int],
+        unplaced: dict[str, int],
+        uniques: tuple[str, ...],
+    ) -> None:
         if any(unplaced.values()) and len(assignment) < len(enclosures):
-            self._ask("enclose", seat, enclosures, assignment, herd, unplaced, uniques)
-            self._legal = self._options_enclose(seat, enclosures, assignment, herd, unplaced, uniques)
+            self._ask(Enclosing(seat, enclosures, assignment, herd, unplaced, uniques))
             return
         # every enclosure is taken or every basic dinosaur placed: the layout is final
         self.players[seat].holding = []
         escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques))
         self._escape(seat, escaped)
 
-    def _options_enclose(
-        self, seat, enclosures: tuple[Region, ...], assignment, herd, unplaced, uniques
-    ) -> list[Enclose]:
-        kinds = [kind for kind, n in unplaced.items() if n]
-        known = self.game.enclose
-        options = []
-        for i, region in enumerate(enclosures):
-            if i in assignment:
-                continue
-            key = (region.name, region.capacity)
-            actions = known.get(key)
-            if actions is None:
-                actions = known[key] = {kind: Enclose(*key, kind) for kind in self.basic}
-            options.extend(map(actions.__getitem__, kinds))
-        return options
+    def _options_enclose(self, prompt: Enclosing) -> list[Enclose]:
+        """An enclosure not given to a kind yet, for a kind with dinosaurs still to place."""
+        kinds = [kind for kind, n in prompt.unplaced.items() if n]
+        return [
+            Enclose(region.name, region.capacity, kind)
+            for i, region in enumerate(prompt.enclosures)
+            if i not in prompt.assignment
+            for kind in kinds
+        ]
 
-    def _resolve_enclose(self, seat, action: Enclose, enclosures, assignment, herd, unplaced, uniques) -> None:
+    def _resolve_enclose(self, prompt: Enclosing, action: Enclose) -> None:
+        seat, enclosures, assignment, herd, unplaced, uniques = prompt
         for index, region in enumerate(enclosures):
             if region.name == action.enclosure and index not in assignment:
                 break
@@ -988,46 +910,46 @@ class TinyEpicDinosaursState:
         if omnivore and not (player.paid_herbivore or herbivore_due or player.paid_carnivore or carnivore_due):
             # The omnivores count as herbivores or carnivores, the player's choice. Ruling: when one
             # choice adds no penalty (that type is already due or paid this round) it is taken.
-            self._ask("escape_as", seat, herbivore, carnivore)
+            self._ask(OmnivoreEscape(seat, herbivore, carnivore))
             return
         if herbivore_due:
             player.paid_herbivore = True
             if player.ranch.fences:
-                self._ask("lose_fence", seat)
+                self._ask(FenceLoss(seat))
         if carnivore_due:
             player.paid_carnivore = True
             if any(k is not None for k in player.ranch.cells):
                 self._then(("lose_dinosaur", seat))
 
-    def _options_escape_as(self, seat: int, herbivore: bool, carnivore: bool) -> list[EscapeAs]:
+    def _options_escape_as(self, prompt: OmnivoreEscape) -> list[EscapeAs]:
         return [EscapeAs("herbivore"), EscapeAs("carnivore")]
 
-    def _resolve_escape_as(self, seat: int, action: EscapeAs, herbivore: bool, carnivore: bool) -> None:
-        herbivore = herbivore or action.group == "herbivore"
-        carnivore = carnivore or action.group == "carnivore"
-        self._then(("penalties", seat, herbivore, carnivore, False))
+    def _resolve_escape_as(self, prompt: OmnivoreEscape, action: EscapeAs) -> None:
+        herbivore = prompt.herbivore or action.group == "herbivore"
+        carnivore = prompt.carnivore or action.group == "carnivore"
+        self._then(("penalties", prompt.player, herbivore, carnivore, False))
 
-    def _options_lose_fence(self, seat: int) -> list[LoseFence]:
+    def _options_lose_fence(self, prompt: FenceLoss) -> list[LoseFence]:
         lose = self.game.lose_fence
-        return [lose[edge] for edge in sorted(self.players[seat].ranch.fences)]
+        return [lose[edge] for edge in sorted(self.players[prompt.player].ranch.fences)]
 
-    def _resolve_lose_fence(self, seat: int, action: LoseFence) -> None:
+    def _resolve_lose_fence(self, prompt: FenceLoss, action: LoseFence) -> None:
         # Dinosaurs left unenclosed stay where they are until the next Phase 4 (they cannot breed).
-        player = self.players[seat]
+        player = self.players[prompt.player]
         player.ranch.remove_fence(self.layout.edge_id(action.edge))
         self.fence_supply += 1
         player.counters["penalty_fences"] += 1
 
     def _step_lose_dinosaur(self, seat: int) -> None:
-        self._ask("lose_dinosaur", seat)
+        self._ask(DinosaurLoss(seat))
 
-    def _options_lose_dinosaur(self, seat: int) -> list[LoseDinosaur]:
+    def _options_lose_dinosaur(self, prompt: DinosaurLoss) -> list[LoseDinosaur]:
         lose = self.game.lose_dinosaur
-        return [lose[kind] for kind, _ in self.players[seat].ranch.survey()[0]]
+        return [lose[kind] for kind, _ in self.players[prompt.player].ranch.survey()[0]]
 
-    def _resolve_lose_dinosaur(self, seat: int, action: LoseDinosaur) -> None:
+    def _resolve_lose_dinosaur(self, prompt: DinosaurLoss, action: LoseDinosaur) -> None:
         # Ruling: the removed dinosaur is not an escape itself (no further penalty).
-        player = self.players[seat]
+        player = self.players[prompt.player]
         self._remove_from_ranch(player, action.kind)
         player.counters["penalty_dinosaurs"] += 1
 
@@ -1035,19 +957,16 @@ class TinyEpicDinosaursState:
 
     def diet(self, player: Player, kind: str) -> tuple[int, int, int]:
         """(leaf, meat, either) one dinosaur of `kind` eats, after the player's feed_less abilities."""
-        found = player.diets.get(kind)
-        if found is None:
-            dino = self.dinosaurs[kind]
-            leaf, meat, either = dino.leaf, dino.meat, dino.either
-            for _ in range(player.feed_less.get(kind, 0)):
-                if leaf:
-                    leaf -= 1
-                elif meat:
-                    meat -= 1
-                elif either:
-                    either -= 1
-            found = player.diets[kind] = (leaf, meat, either)
-        return found
+        dino = self.dinosaurs[kind]
+        leaf, meat, either = dino.leaf, dino.meat, dino.either
+        for _ in range(player.feed_less.get(kind, 0)):
+            if leaf:
+                leaf -= 1
+            elif meat:
+                meat -= 1
+            elif either:
+                either -= 1
+        return leaf, meat, either
 
     def _step_feed(self, seat: int) -> None:
         player = self.players[seat]
@@ -1057,7 +976,7 @@ class TinyEpicDinosaursState:
         if _fits(need, player.resources):
             self._eat(player, need)
         else:
-            self._ask("feed", seat, herd)
+            self._ask(Feeding(seat, herd))
 
     def _need(self, player: Player, fed: tuple[tuple[str, int], ...]) -> tuple[int, int, int]:
         """(leaf, meat, either) the dinosaurs in `fed` ((kind, n) pairs) eat together."""
@@ -1077,13 +996,14 @@ class TinyEpicDinosaursState:
         for _ in range(either):
             resources[0 if resources[0] >= resources[1] else 1] -= 1
 
-    def _options_feed(self, seat: int, herd: tuple[tuple[str, int], ...]) -> list[Feed]:
+    def _options_feed(self, prompt: Feeding) -> list[Feed]:
         """Every way to feed that leaves no dinosaur unfed that could still be fed."""
-        player = self.players[seat]
-        diets = tuple(self.diet(player, kind) for kind, _ in herd)
-        return _feedings(herd, diets, tuple(player.resources))
+        player = self.players[prompt.player]
+        diets = tuple(self.diet(player, kind) for kind, _ in prompt.herd)
+        return _feedings(prompt.herd, diets, tuple(player.resources))
 
-    def _resolve_feed(self, seat: int, action: Feed, herd: tuple[tuple[str, int], ...]) -> None:
+    def _resolve_feed(self, prompt: Feeding, action: Feed) -> None:
+        seat, herd = prompt
         player = self.players[seat]
         self._eat(player, self._need(player, action.fed))
         fed = dict(action.fed)
@@ -1131,18 +1051,26 @@ class TinyEpicDinosaursState:
         self._then(("start_round",))
 
 
-def _methods(prefix: str) -> dict[str, Any]:
-    """The state's methods named `prefix` + kind, by kind: steps, options, resolutions and actions dispatch on them."""
+def _methods(prefix: str) -> dict[str, Callable]:
+    """The state's methods named `prefix` + name, by name."""
     return {
         name[len(prefix) :]: method for name, method in vars(TinyEpicDinosaursState).items() if name.startswith(prefix)
     }
 
 
-_STEPS = _methods("_step_")
+_STEPS = _methods("_step_")  # by the step's name in `_todo`
+_WAYS = _methods("_ways_")  # by a space's action: its ways of acting (`_options_assign`)
+_ACT = _methods("_act_")  # by a space's action: carrying it out (`_resolve_assign`)
 _OPTIONS = _methods("_options_")
 _RESOLVE = _methods("_resolve_")
-_ACT = _methods("_act_")
-_WAYS = _methods("_ways_")
+# each kind of prompt: (the method listing its options, the method carrying out the one chosen)
+_PROMPTS: dict[type, tuple[Callable, Callable]] = {
+    prompt: (_OPTIONS[prompt.kind], _RESOLVE[prompt.kind])
+    for prompt in (
+        Placement, ResearchChoice, DrawnResearch, Rearranging, FencePlacement, Enclosing, OmnivoreEscape, FenceLoss,
+        DinosaurLoss, Feeding,
+    )
+}
 
 
 def _pays(herd: dict[str, int], dinosaurs: tuple[tuple[str, int], ...]) -> bool:

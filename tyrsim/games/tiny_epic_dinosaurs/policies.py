@@ -27,6 +27,7 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
     PlaceFence,
 )
 from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
+from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class GreedyPolicy:
         if isinstance(action, PickResearch):
             if action.card == "draw":
                 return self.draw_value
-            cards = view.decision[2] if view.decision[0] == "pick_research" else view.research_display
+            cards = view.decision.drawn if isinstance(view.decision, DrawnResearch) else view.research_display
             return self.card_value(view, next(c for c in cards if c.name == action.card))
         if isinstance(action, MoveFence | PlaceFence | LoseFence):
             return self.fence_value(view, action)
@@ -197,7 +198,7 @@ class GreedyPolicy:
         """How many of my dinosaurs the enclosures of this fence set could hold (kinds matched to sizes),
         with credit for the pairs that could breed and for spare enclosures."""
         me = view.players[view.me]
-        capacities = sorted((r.capacity for r in me.ranch.layout.enclosures(fences)), reverse=True)
+        capacities = sorted((r.capacity for r in me.ranch.board.enclosures(frozenset(fences))), reverse=True)
         counts = sorted((n for k, n in view.herd.items() if not view.dinosaurs[k].unique), reverse=True)
         held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
         pairs = sum(h // view.rules.breed_group for h in held)
@@ -220,7 +221,7 @@ class GreedyPolicy:
         return self.ranch_quality(view, fences) - base - (0.01 if isinstance(action, MoveFence) else 0.0)
 
     def enclose_value(self, view: Any, action: Enclose) -> float:
-        unplaced = view.decision[5]
+        unplaced = view.decision.unplaced
         placed = min(unplaced[action.kind], action.size)
         return placed * view.dinosaurs[action.kind].points - 0.05 * (action.size - placed)
 

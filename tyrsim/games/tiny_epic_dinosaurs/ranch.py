@@ -67,8 +67,6 @@ class RanchLayout:
     fence_slots: tuple[int, ...]  # edges where a fence token may stand
     links: tuple[tuple[tuple[int, int], ...], ...]  # per space: (grass neighbour, edge) pairs
     open_sides: tuple[tuple[int, ...], ...]  # per space: its border edges that must be fenced ('open' border)
-    _known: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> regions, enclosures
-    _free: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # fences -> free fence slots
     # derived: every space in the order dinosaurs take them (FILL_RANK), and in the order they leave
     fill_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
@@ -78,7 +76,6 @@ class RanchLayout:
     # what stands on the grass spaces, and on the spaces of each resource symbol (leaf, meat, supply)
     on_grass: Callable[[tuple], tuple] = field(init=False, compare=False, repr=False)
     on_symbols: tuple[Callable[[tuple], tuple], ...] = field(init=False, compare=False, repr=False)
-    _regions: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # (cells, enclosed) -> Region
 
     def __post_init__(self) -> None:
         spaces = range(len(self.terrain))
@@ -107,19 +104,7 @@ class RanchLayout:
 
     def regions(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
         """The grass regions for these fence tokens (plus the permanent fence), by flood fill."""
-        return self._survey_fences(fences)[0]
-
-    def _survey_fences(self, fences: frozenset[int] | set[int]) -> tuple[tuple[Region, ...], tuple[Region, ...]]:
-        """(regions, enclosures) for these fence tokens, remembered."""
-        key = frozenset(fences)
-        found = self._known.get(key)
-        if found is None:
-            regions = self._flood_fill(key)
-            found = remember(self._known, key, (regions, tuple(region for region in regions if region.enclosed)))
-        return found
-
-    def _flood_fill(self, fences: frozenset[int]) -> tuple[Region, ...]:
-        blocked = self.permanent | fences
+        blocked = self.permanent | frozenset(fences)
         seen = [False] * len(self.terrain)
         position = self.fill_position.__getitem__
         found = []
@@ -139,23 +124,13 @@ class RanchLayout:
                         seen[neighbour] = True
                         stack.append(neighbour)
             cells.sort()
-            key = (tuple(cells), enclosed)
-            region = self._regions.get(key)
-            if region is None:  # many fence layouts share regions
-                fill_order = tuple(sorted(cells, key=position))
-                region = remember(self._regions, key, Region(key[0], enclosed, fill_order, self.cell_names[cells[0]]))
-            found.append(region)
+            fill_order = tuple(sorted(cells, key=position))
+            found.append(Region(tuple(cells), enclosed, fill_order, self.cell_names[cells[0]]))
         return tuple(found)
 
     def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
-        return self._survey_fences(fences)[1]
-
-    def free_slots(self, fences: frozenset[int]) -> tuple[int, ...]:
-        """The edges where a fence token could still be placed beside these tokens, remembered."""
-        found = self._free.get(fences)
-        if found is None:
-            found = remember(self._free, fences, tuple(edge for edge in self.fence_slots if edge not in fences))
-        return found
+        """The regions closed on every side, for these fence tokens."""
+        return tuple(region for region in self.regions(fences) if region.enclosed)
 
     def loose_spaces(self, enclosures: tuple[Region, ...]) -> list[int]:
         """The spaces outside these enclosures, in fill order."""
@@ -289,23 +264,51 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
     return split
 
 
-class Ranch:
-    """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space.
+class RanchBoard:
+    """What every ranch of one game shares: the printed layout, the rules for placing dinosaurs
+    (`breed_group`, and `unique_anywhere` for the rule `unique_terrain == "any"`), and what follows
+    from a set of fence tokens (enclosures, free fence slots), remembered by that set of tokens.
 
-    Both are immutable (a frozenset and a tuple) and change only by assignment, so the survey
-    of the spaces is remembered until they change; the layout remembers what follows from a
-    set of fences. `breed_group` and `unique_anywhere` are the rules' `breed_group` and
-    `unique_terrain == "any"`.
+    One board per game (per rule set), never shared between rule sets; the layout it reads is
+    immutable, so each remembered value depends on its set of fences alone.
     """
-
-    __slots__ = ("layout", "breed_group", "unique_anywhere", "_fences", "_cells", "_survey")
 
     def __init__(self, layout: RanchLayout, breed_group: int = 2, unique_anywhere: bool = False) -> None:
         self.layout = layout
         self.breed_group = breed_group
         self.unique_anywhere = unique_anywhere
+        self._enclosures: dict[frozenset[int], tuple[Region, ...]] = {}
+        self._free: dict[frozenset[int], tuple[int, ...]] = {}
+
+    def enclosures(self, fences: frozenset[int]) -> tuple[Region, ...]:
+        found = self._enclosures.get(fences)
+        if found is None:
+            found = remember(self._enclosures, fences, self.layout.enclosures(fences))
+        return found
+
+    def free_slots(self, fences: frozenset[int]) -> tuple[int, ...]:
+        """The edges where a fence token could still be placed beside these tokens."""
+        found = self._free.get(fences)
+        if found is None:
+            found = remember(self._free, fences, tuple(edge for edge in self.layout.fence_slots if edge not in fences))
+        return found
+
+
+class Ranch:
+    """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space.
+
+    Both are immutable (a frozenset and a tuple) and change only by assignment, so the survey
+    of the spaces is remembered until they change; the board remembers what follows from a
+    set of fences.
+    """
+
+    __slots__ = ("board", "layout", "_fences", "_cells", "_survey")
+
+    def __init__(self, board: RanchBoard) -> None:
+        self.board = board
+        self.layout = board.layout
         self.fences = frozenset()
-        self.cells = (None,) * len(layout.terrain)
+        self.cells = (None,) * len(board.layout.terrain)
 
     @property
     def fences(self) -> frozenset[int]:
@@ -344,11 +347,11 @@ class Ranch:
         return self._cells.count(kind)
 
     def enclosures(self) -> tuple[Region, ...]:
-        return self.layout.enclosures(self._fences)
+        return self.board.enclosures(self._fences)
 
     def free_slots(self) -> tuple[int, ...]:
         """Edges where a fence token could be placed now."""
-        return self.layout.free_slots(self._fences)
+        return self.board.free_slots(self._fences)
 
     # --- changing it ---
 
@@ -374,7 +377,7 @@ class Ranch:
             return
         if self._cells.count(kind) < n:
             raise ValueError(f"only {self._cells.count(kind)} {kind} on the ranch, cannot remove {n}")
-        group = self.breed_group
+        group = self.board.breed_group
         for _ in range(n):
             cells = self._cells
             breeding = set()  # spaces whose figure would cost a newborn
@@ -405,7 +408,7 @@ class Ranch:
         else:
             # basic dinosaurs stand on grass; a unique one too, unless rule `unique_terrain` is "any"
             terrain = self.layout.terrain
-            anywhere = unique and self.unique_anywhere
+            anywhere = unique and self.board.unique_anywhere
             spots = empty or [c for c in self.layout.fill_order if anywhere or terrain[c] == "grass"]
         # spaces are taken in fill order (FILL_RANK)
         for spot in spots:
@@ -430,7 +433,7 @@ class Ranch:
         with `unique_anywhere`, a mountain or water space too), else alone into an empty
         enclosure. Returns the dinosaurs that found no space (they escape).
         """
-        group = self.breed_group
+        group = self.board.breed_group
         cells: list[str | None] = [None] * len(self._cells)
         escaped: dict[str, int] = {}
         by_kind: dict[str, list[int]] = {}
@@ -466,7 +469,7 @@ class Ranch:
                     del escaped[kind]
         if uniques:
             loose = self.layout.loose_spaces(enclosures)
-            if not self.unique_anywhere:
+            if not self.board.unique_anywhere:
                 loose = [cell for cell in loose if self.layout.terrain[cell] == "grass"]
             empty.sort(key=lambda r: r.capacity)
             for name in uniques:
@@ -482,7 +485,7 @@ class Ranch:
     def breeding(self, unique: frozenset[str] | set[str]) -> dict[str, int]:
         """Newborns by kind: one per `breed_group` dinosaurs of a kind alone in an enclosure (not the `unique`
         kinds)."""
-        group = self.breed_group
+        group = self.board.breed_group
         born: dict[str, int] = {}
         cells = self._cells
         for region in self.enclosures():
