@@ -103,10 +103,21 @@ class RanchLayout:
         return tuple(self.symbols.count(r) for r in RESOURCES)  # type: ignore[return-value]
 
     def regions(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
-        """The grass regions for these fence tokens (plus the permanent fence), by flood fill."""
+        """The grass regions for these fence tokens (plus the permanent fence)."""
+        return tuple(self.region(cells, enclosed) for cells, enclosed in self.areas(fences))
+
+    def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
+        """The regions closed on every side, for these fence tokens."""
+        return tuple(self.region(cells, True) for cells, enclosed in self.areas(fences) if enclosed)
+
+    def region(self, cells: tuple[int, ...], enclosed: bool) -> Region:
+        fill_order = tuple(sorted(cells, key=self.fill_position.__getitem__))
+        return Region(cells, enclosed, fill_order, self.cell_names[cells[0]])
+
+    def areas(self, fences: frozenset[int] | set[int]) -> tuple[tuple[tuple[int, ...], bool], ...]:
+        """(its spaces in order, whether enclosed) of each grass region for these fence tokens, by flood fill."""
         blocked = self.permanent | frozenset(fences)
         seen = [False] * len(self.terrain)
-        position = self.fill_position.__getitem__
         found = []
         for start, kind in enumerate(self.terrain):
             if kind != "grass" or seen[start]:
@@ -124,13 +135,8 @@ class RanchLayout:
                         seen[neighbour] = True
                         stack.append(neighbour)
             cells.sort()
-            fill_order = tuple(sorted(cells, key=position))
-            found.append(Region(tuple(cells), enclosed, fill_order, self.cell_names[cells[0]]))
+            found.append((tuple(cells), enclosed))
         return tuple(found)
-
-    def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
-        """The regions closed on every side, for these fence tokens."""
-        return tuple(region for region in self.regions(fences) if region.enclosed)
 
     def loose_spaces(self, enclosures: tuple[Region, ...]) -> list[int]:
         """The spaces outside these enclosures, in fill order."""
@@ -279,11 +285,19 @@ class RanchBoard:
         self.unique_anywhere = unique_anywhere
         self._enclosures: dict[frozenset[int], tuple[Region, ...]] = {}
         self._free: dict[frozenset[int], tuple[int, ...]] = {}
+        self._regions: dict[tuple[int, ...], Region] = {}  # an enclosure by its spaces: fence layouts share many
 
     def enclosures(self, fences: frozenset[int]) -> tuple[Region, ...]:
         found = self._enclosures.get(fences)
         if found is None:
-            found = remember(self._enclosures, fences, self.layout.enclosures(fences))
+            found = []
+            for cells, enclosed in self.layout.areas(fences):
+                if enclosed:
+                    region = self._regions.get(cells)
+                    if region is None:
+                        region = remember(self._regions, cells, self.layout.region(cells, True))
+                    found.append(region)
+            found = remember(self._enclosures, fences, tuple(found))
         return found
 
     def free_slots(self, fences: frozenset[int]) -> tuple[int, ...]:
