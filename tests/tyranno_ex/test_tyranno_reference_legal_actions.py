@@ -1,4 +1,4 @@
-"""The engine's legal actions against the rulebook reference (reference.py), under every ruling value.
+"""The engine's legal actions against the rulebook reference (tyranno_reference.py), under every ruling value.
 
 Each rule set (the default, and each ruling's alternatives one at a time) plays
 random games and games of the greedy family in turn, and compares the two lists
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import reference
+import tyranno_reference as reference
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.tyranno_ex.game import make_game

@@ -1,4 +1,4 @@
-"""The engine's legal actions against a slow reference written from the rulebook (reference.py).
+"""The engine's legal actions against a slow reference written from the rulebook (tyros_reference.py).
 
 States come from whole games with random, greedy and planner players, on both
 set-ups, under the rulebook's readings and under each alternative reading of
@@ -10,7 +10,7 @@ the scoring); they are run all the same, so the positions they lead to are check
 
 import numpy as np
 import pytest
-from reference import reference_actions
+from tyros_reference import reference_actions
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.tyros.game import TyrosGame

@@ -1,4 +1,4 @@
-"""The engine's legal actions against the rulebook reference (tests/zooloretto_duell/reference.py).
+"""The engine's legal actions against the rulebook reference (tests/zooloretto_duell/zooloretto_reference.py).
 
 On at least 2,000 states of random and policy games under the default rules and
 under each alternative of every ruling, and under designers' trucks with 3 to 5
@@ -9,22 +9,14 @@ rulebook allows, and every outcome the rulebook allows is offered.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+import zooloretto_reference as reference
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.rules import Rules
-
-# loaded by path under its own name: every game's tests have a reference.py, and a bare "import reference"
-# would hand each game the first one imported
-_spec = importlib.util.spec_from_file_location("zooloretto_duell_reference", Path(__file__).with_name("reference.py"))
-reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reference)
 
 STATES = 2000
 SEATINGS = (("random", "random"), ("greedy", "heuristic"), ("random", "heuristic"), ("heuristic", "greedy"))
