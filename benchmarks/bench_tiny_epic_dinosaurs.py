@@ -2,8 +2,8 @@
 
 Run: python benchmarks/bench_tiny_epic_dinosaurs.py
 Times are CPU seconds of this process (one core), best of a few repeats; each repeat
-plays new games (its own seed), so the engine's memos (fence layouts, placements...) are
-never warmed by replaying the very same games. Games are played under the garbage
+plays new games (its own seed), so the engine's memos (each fence layout's enclosures, the
+placements of a space) are never warmed by replaying the very same games. Games are played under the garbage
 collector settings every simulation uses (`runner.game_collector`, as `play_chunk` does),
 the baseline too; the two-player games are also timed with the collector at its defaults.
 Baselines, measured in the same run:
@@ -11,6 +11,7 @@ Baselines, measured in the same run:
   copying the state (`state.clone()`, a deep copy) before every move;
 - kernel: the plain per-ranch loop `analysis.herd_growth_reference`.
 Targets: 500 two-player random games/s; 1,000,000 ranch-rounds/s.
+Figures and their history: docs/performance.md.
 """
 
 from __future__ import annotations
