@@ -1,4 +1,4 @@
-"""The engine's legal actions against the slow reference written from the rulebook (reference.py), on
+"""The engine's legal actions against the slow reference written from the rulebook (ted_reference.py), on
 thousands of positions from random and policy games, under the default rules and every ruling's
 alternative reading."""
 
@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-import reference
+import ted_reference as reference
 
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
