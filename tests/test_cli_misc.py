@@ -14,6 +14,12 @@ def test_games_lists_analyses_and_rules():
     assert result.exit_code == 0
     assert "tyranno-ex" in result.output and "combat:" in result.output
     assert "tie_rule = 'reroll'" in result.output and "one of 'reroll', 'attacker', 'defender'" in result.output
+    # a ruling names its other readings under its line; a printed rule (tie_rule) is no ruling
+    lines = result.output.splitlines()
+    board = lines.index(next(line for line in lines if line.startswith("    board = ''")))
+    assert lines[board + 1] == "      ruling; the other readings: 'bundled:board_alt.toml', 'bundled:board_east.toml'"
+    tie = lines.index(next(line for line in lines if line.startswith("    tie_rule = ")))
+    assert "ruling" not in lines[tie + 1]
 
 
 def test_games_unknown_game():
