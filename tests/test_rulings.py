@@ -146,3 +146,24 @@ def test_same_tables_whatever_jobs():
     args = scenario.points[0].args
     for name, table in scenario.analysis.tables(one.raw, scenario.rules, args).items():
         pd.testing.assert_frame_equal(table, scenario.analysis.tables(two.raw, scenario.rules, args)[name])
+
+
+def test_a_ruling_of_a_number_must_name_its_alternatives():
+    from dataclasses import dataclass
+
+    from tyrsim.core.rules import RuleSet, rule
+
+    @dataclass(frozen=True)
+    class Unnamed(RuleSet):
+        size: int = rule(3, "a number", low=1, high=9, ruling=True)
+
+    @dataclass(frozen=True)
+    class Marked(RuleSet):
+        size: int = rule(3, "a number", low=1, high=9, ruling=(5,))
+        edge: bool = rule(True, "a switch", ruling=True)
+        kind: str = rule("a", "a choice", choices=("a", "b", "c"), ruling=True)
+        plain: int = rule(1, "no ruling", low=0)
+
+    with pytest.raises(TypeError, match="'size': ruling=True needs choices or a bool"):
+        Unnamed.rulings()
+    assert Marked.rulings() == {"size": (5,), "edge": (False,), "kind": ("b", "c")}
