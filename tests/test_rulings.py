@@ -53,10 +53,24 @@ def test_a_reading_the_game_never_reads_never_fires_and_ranks_last(dice_game):
     tables = dice_rulings(200)
     ranking = tables["ruling_ranking"]
     idle = ranking[ranking["ruling"] == "idle"].iloc[0]
-    assert idle["games_changed"] == 0 and idle["measures_moved"] == 0 and idle["rank"] == len(ranking)
+    assert idle["games_changed"] == 0 and idle["answers_moved"] == idle["counters_moved"] == 0
+    assert idle["rank"] == len(ranking)
     assert not tables["rulings"].query("ruling == 'idle'")["significant"].any()
     finding = tables["findings"].query("ruling == 'idle'")["finding"].iloc[0]
     assert "never fired" in finding
+
+
+def test_readings_rank_by_their_effect_on_the_answers_before_the_counters(dice_game):
+    tables = dice_rulings(1000)
+    ranking = tables["ruling_ranking"].set_index("alternative")
+    # counting fives too doubles the tally (about +0.9 sd, more than any effect on a score) yet moves no answer
+    tally = ranking.loc["high"]
+    assert tally["answers_moved"] == 0 and tally["counter_measure"] == "tally" and tally["counter_size"] > 0.7
+    assert tally["rank"] > max(ranking.loc[alt, "rank"] for alt in ("True", "1", "2"))
+    assert ranking.loc["True", "answers_moved"] > 0 and ranking.loc["b", "rank"] == len(ranking)
+    finding = tables["findings"].set_index("alternative").loc["high", "finding"]
+    assert "no answer (win rates, score, seat balance, margin, length) moved significantly" in finding
+    assert "of the engine's counters it moves tally by +" in finding
 
 
 def test_pairing_makes_a_rare_effect_visible(dice_game):
@@ -70,7 +84,8 @@ def test_pairing_makes_a_rare_effect_visible(dice_game):
 
 def test_readings_against_a_changed_baseline(dice_game):
     rules = get_game("dice").rules
-    assert readings(rules(), ("all",)) == [("six_again", True), ("bonus", 1), ("bonus", 2), ("idle", "b")]
+    assert readings(rules(), ("all",)) == [("six_again", True), ("bonus", 1), ("bonus", 2), ("idle", "b"),
+                                           ("tally", "high")]
     # the baseline plays an alternative: the default becomes a reading
     assert readings(rules(bonus=2), ("bonus",)) == [("bonus", 0), ("bonus", 1)]
     # a value that is none of the declared readings stands in for the default: as many readings as before
@@ -117,7 +132,7 @@ def test_cli_rulings_and_bad_input(dice_game, tmp_path):
                                         "diff_low", "diff_high", "p_holm", "significant"]
     assert set(table["ruling"]) == {"bonus"} and (out / "rulings.png").exists()
     bad = CliRunner().invoke(main, ["rulings", "dice", "--ruling", "turns", "--jobs", "1"])
-    assert bad.exit_code == 2 and "'turns' is not a ruling of Dice; the rulings are: six_again, bonus, idle" \
+    assert bad.exit_code == 2 and "'turns' is not a ruling of Dice; the rulings are: six_again, bonus, idle, tally" \
         in bad.output
     assert "Traceback" not in bad.output
     bad = CliRunner().invoke(main, ["rulings", "dice", "--games", "1"])

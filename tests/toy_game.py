@@ -21,6 +21,8 @@ class Rules(RuleSet):
                            ruling=True)
     bonus: int = rule(0, "points for passing", low=0, high=6, ruling=(1, 2))
     idle: str = rule("a", "a reading the game never reads", choices=("a", "b"), ruling=True)
+    tally: str = rule("sixes", "the rolls the 'tally' counter counts (it scores nothing)", choices=("sixes", "high"),
+                      ruling=True)
 
 
 class DiceState:
@@ -30,6 +32,7 @@ class DiceState:
         self.rules, self.rng = rules, rng
         self.points = [0] * players
         self.turn = 0
+        self.tally = 0
 
     def current_player(self) -> int:
         return -1 if self.is_terminal() else self.turn % len(self.points)
@@ -40,6 +43,7 @@ class DiceState:
     def apply(self, action: str) -> None:
         if action == "roll":
             roll = int(self.rng.integers(1, 7))
+            self.tally += roll == 6 or (roll == 5 and self.rules.tally == "high")
             self.points[self.current_player()] += roll
             while roll == 6 and self.rules.six_again:
                 roll = int(self.rng.integers(1, 7))
@@ -59,7 +63,7 @@ class DiceState:
         return [i for i, p in enumerate(self.points) if p == best]
 
     def stats(self) -> dict[str, float]:
-        return {"turns": self.turn, **{f"points_p{i}": p for i, p in enumerate(self.points)}}
+        return {"turns": self.turn, "tally": self.tally, **{f"points_p{i}": p for i, p in enumerate(self.points)}}
 
     def clone(self):
         other = copy.copy(self)

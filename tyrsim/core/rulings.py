@@ -10,13 +10,15 @@ ruling makes them differ, and every measure is compared game by game
 (`stats.compare_paired`): a ruling that fires in 2% of games shows its effect
 instead of drowning in the noise between independent games.
 
-Measures, one value per game: each policy's win rate (when it does not hold every
-seat), the mean score, the first seat's win rate (seat balance), the winning
-margin, the game's length (actions, and rounds where the engine counts them) and
-every counter the engine reports. Holm's correction runs over all the
-comparisons of the study. Rulings are ranked by their largest significant effect
-in standard deviations of the measure under the baseline (a scale shared by
-measures of any unit), then by how often they changed a game at all.
+Measures, one value per game. The answers a designer reads: each policy's win rate
+(when it does not hold every seat), the mean score, the first seat's win rate (seat
+balance), the winning margin and the game's length (actions, and rounds where the
+engine counts them). Then every counter the engine reports, which says how the game
+went and is often the ruling's direct trace (a fence rule moves the fence count).
+Holm's correction runs over all the comparisons of the study. Readings are ranked by
+their largest significant effect on an answer, in standard deviations of that measure
+under the baseline (a scale shared by measures of any unit), then by their largest
+effect on a counter, then by how often they changed a game at all.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ _PER_GAME = {"mean_score": "mean_score", "first_seat_win_rate": "first_seat_shar
              "actions": "actions", "rounds": "rounds"}
 RESULT_COLUMNS = ("ruling", "alternative", "measure", "baseline", "value", "difference", "diff_low", "diff_high",
                   "p_holm", "significant")
+ANSWER = "answer"  # a measure a designer asks about: win rates, score, seat balance, margin, game length
+COUNTER = "counter"  # one of the engine's own counters: how the game went, often the ruling's direct trace
+
+
+def measure_kind(measure: str) -> str:
+    """Whether a measure is one of the answers or one of the engine's counters."""
+    return ANSWER if measure in _PER_GAME or measure.startswith("win_rate[") else COUNTER
 
 
 def _spec(game: str):
@@ -112,15 +121,15 @@ def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> 
             sd = float(b.std(ddof=1)) if b.notna().sum() > 1 else math.nan
             with np.errstate(divide="ignore", invalid="ignore"):
                 effect = paired.difference / sd if sd > 0 else math.nan
-            rows.append({"ruling": name, "alternative": str(value), "measure": measure,
+            rows.append({"ruling": name, "alternative": str(value), "measure": measure, "kind": measure_kind(measure),
                          "baseline": float(b.mean()), "value": float(v.mean()), "difference": paired.difference,
                          "diff_low": paired.low, "diff_high": paired.high, "p_value": paired.p_value,
                          "effect_size": effect, "games": paired.pairs, "games_differing": paired.differing,
                          "test": paired.test})
         summary.append({"ruling": name, "alternative": str(value), "games": len(changed),
                         "games_changed": int(changed.sum()), "share_changed": float(changed.mean())})
-    table = pd.DataFrame(rows, columns=[*RESULT_COLUMNS, "p_value", "effect_size", "games", "games_differing",
-                                        "test"])
+    table = pd.DataFrame(rows, columns=[*RESULT_COLUMNS, "kind", "p_value", "effect_size", "games",
+                                        "games_differing", "test"])
     table["p_holm"] = stats.holm(table["p_value"].to_numpy()) if len(table) else []
     table["significant"] = (table["p_holm"] < 1 - stats.CONFIDENCE).astype(bool)  # NaN compares False
     strength = table["effect_size"].abs().where(table["significant"], 0.0).fillna(0.0)
@@ -129,79 +138,95 @@ def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> 
                                                              "share_changed"]))
     order = {(r, a): i for i, (r, a) in enumerate(zip(ranking["ruling"], ranking["alternative"], strict=True))}
     table["_rank"] = [order[(r, a)] for r, a in zip(table["ruling"], table["alternative"], strict=True)]
-    table = table.sort_values(["_rank", "significant", "_strength", "_size"], ascending=[True, False, False, False],
-                              kind="stable")
-    return table.drop(columns=["_strength", "_size", "_rank"]).reset_index(drop=True), ranking
+    table = table.assign(_answer=table["kind"] == ANSWER).sort_values(
+        ["_rank", "significant", "_answer", "_strength", "_size"], ascending=[True, False, False, False, False],
+        kind="stable")
+    return table.drop(columns=["_strength", "_size", "_rank", "_answer"]).reset_index(drop=True), ranking
+
+
+def _largest(moved: pd.DataFrame, prefix: str) -> dict[str, Any]:
+    """The largest significant effect among `moved` as columns named `prefix`_measure, _size, ..."""
+    top = moved.sort_values("_strength", ascending=False, kind="stable").head(1)
+    first = top.iloc[0] if len(top) else None
+    return {f"{prefix}_measure": first["measure"] if first is not None else "",
+            f"{prefix}_size": float(first["effect_size"]) if first is not None else math.nan,
+            f"{prefix}_difference": float(first["difference"]) if first is not None else math.nan,
+            f"{prefix}_low": float(first["diff_low"]) if first is not None else math.nan,
+            f"{prefix}_high": float(first["diff_high"]) if first is not None else math.nan}
 
 
 def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per reading: how often it changed a game, how many measures it moved significantly, and
-    its largest significant effect; ordered by that effect (in baseline standard deviations), then by
-    how often it changed a game."""
+    """One row per reading: how often it changed a game, how many answers and counters it moved
+    significantly, and its largest significant effect on an answer and on a counter. Ordered by the
+    effect on the answers (in baseline standard deviations), then on the counters, then by how often
+    it changed a game: a reading matters by what it does to the answers a designer reads."""
     rows = []
     for record in summary.to_dict("records"):
         mine = table[(table["ruling"] == record["ruling"]) & (table["alternative"] == record["alternative"])]
         moved = mine[mine["significant"]]
-        top = moved.sort_values("_strength", ascending=False).head(1) if len(moved) else mine.iloc[0:0]
-        first = top.iloc[0] if len(top) else None
-        rows.append({**record, "measures_moved": int(len(moved)),
-                     "largest_effect_measure": first["measure"] if first is not None else "",
-                     "largest_effect_size": float(first["effect_size"]) if first is not None else math.nan,
-                     "largest_effect_difference": float(first["difference"]) if first is not None else math.nan,
-                     "largest_effect_low": float(first["diff_low"]) if first is not None else math.nan,
-                     "largest_effect_high": float(first["diff_high"]) if first is not None else math.nan})
-    ranking = pd.DataFrame(rows, columns=[*summary.columns, "measures_moved", "largest_effect_measure",
-                                          "largest_effect_size", "largest_effect_difference",
-                                          "largest_effect_low", "largest_effect_high"])
-    ranking["_key"] = ranking["largest_effect_size"].abs().fillna(0.0)
-    ranking = ranking.sort_values(["_key", "share_changed"], ascending=[False, False], kind="stable")
-    ranking = ranking.drop(columns="_key").reset_index(drop=True)
+        answers, counters = moved[moved["kind"] == ANSWER], moved[moved["kind"] == COUNTER]
+        rows.append({**record, "answers_moved": int(len(answers)), "counters_moved": int(len(counters)),
+                     **_largest(answers, "answer"), **_largest(counters, "counter")})
+    ranking = pd.DataFrame(rows, columns=[
+        *summary.columns, "answers_moved", "counters_moved",
+        *(f"{prefix}_{field}" for prefix in ("answer", "counter")
+          for field in ("measure", "size", "difference", "low", "high"))])
+    keys = ranking.assign(_answer=ranking["answer_size"].abs().fillna(0.0),
+                          _counter=ranking["counter_size"].abs().fillna(0.0))
+    ranking = ranking.loc[keys.sort_values(["_answer", "_counter", "share_changed"], ascending=False,
+                                           kind="stable").index].reset_index(drop=True)
     ranking.insert(0, "rank", range(1, len(ranking) + 1))
     return ranking
 
 
+def _effect_text(r: Mapping[str, Any], prefix: str) -> str:
+    return (f"{r[prefix + '_measure']} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
+            f"{r[prefix + '_high']:.4g}] ({r[prefix + '_size']:+.2f} sd)")
+
+
 def findings(ranking: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """One sentence per reading, largest effect first: what it changed, with its interval."""
+    """One sentence per reading, in rank order: what it changed, with its interval."""
     rows = []
     for r in ranking.to_dict("records"):
-        head = f"{r['ruling']} = {r['alternative']}: changed {r['games_changed']} of {r['games']} games"
-        if r["measures_moved"]:
-            head += (f"; moves {r['largest_effect_measure']} by {r['largest_effect_difference']:+.4g} "
-                     f"[{r['largest_effect_low']:.4g}, {r['largest_effect_high']:.4g}] "
-                     f"({r['largest_effect_size']:+.2f} sd), significant after Holm's correction")
-            if r["measures_moved"] > 1:
-                head += f", and {r['measures_moved'] - 1} more measure{'s' if r['measures_moved'] > 2 else ''}"
+        text = f"{r['ruling']} = {r['alternative']}: changed {r['games_changed']} of {r['games']} games"
+        if r["answers_moved"]:
+            text += f"; moves {_effect_text(r, 'answer')}, significant after Holm's correction"
+            if r["answers_moved"] > 1:
+                text += f", and {r['answers_moved'] - 1} more answer{'s' if r['answers_moved'] > 2 else ''}"
         elif r["games_changed"]:
-            head += "; no measure moved significantly after Holm's correction"
+            text += "; no answer (win rates, score, seat balance, margin, length) moved significantly"
         else:
-            head += "; it never fired, so these games cannot tell whether it matters"
-        rows.append({"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"], "finding": head})
+            text += "; it never fired, so these games cannot tell whether it matters"
+        if r["counters_moved"]:
+            text += (f"; of the engine's counters it moves {_effect_text(r, 'counter')}"
+                     + (f" and {r['counters_moved'] - 1} more" if r["counters_moved"] > 1 else ""))
+        rows.append({"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"], "finding": text})
     return pd.DataFrame(rows, columns=["rank", "ruling", "alternative", "finding"])
 
 
 def rulings_figure(ranking: pd.DataFrame):
-    """Each reading's largest significant effect (baseline sd units) with its interval, largest first."""
+    """Each reading's largest significant effect on an answer (baseline sd units) with its interval, largest
+    first."""
     import matplotlib.pyplot as plt
 
     shown = ranking.iloc[::-1]
     fig, ax = plt.subplots(figsize=(10, 0.45 * len(shown) + 1.8))
     y = np.arange(len(shown))
-    size = shown["largest_effect_size"].fillna(0.0).to_numpy()
+    size = shown["answer_size"].fillna(0.0).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):  # the interval of the difference, on the same scale
-        scale = np.where(shown["largest_effect_difference"].to_numpy() != 0,
-                         size / shown["largest_effect_difference"].to_numpy(), 0.0)
-    ends = np.nan_to_num(np.vstack([shown["largest_effect_low"].to_numpy(),
-                                    shown["largest_effect_high"].to_numpy()]) * scale)
+        scale = np.where(shown["answer_difference"].to_numpy() != 0, size / shown["answer_difference"].to_numpy(), 0.0)
+    ends = np.nan_to_num(np.vstack([shown["answer_low"].to_numpy(), shown["answer_high"].to_numpy()]) * scale)
     lo, hi = ends.min(axis=0), ends.max(axis=0)
-    ax.barh(y, size, color=np.where(shown["measures_moved"] > 0, "tab:red", "lightgrey"))
+    ax.barh(y, size, color=np.where(shown["answers_moved"] > 0, "tab:red", "lightgrey"))
     ax.errorbar(size, y, xerr=[size - lo, hi - size], fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(y, [f"{r} = {a}\n({m if isinstance(m, str) and m else 'nothing significant'})" for r, a, m in
-                      zip(shown["ruling"], shown["alternative"], shown["largest_effect_measure"], strict=True)],
+                      zip(shown["ruling"], shown["alternative"], shown["answer_measure"], strict=True)],
                   fontsize=8)
     reach = max(0.1, float(np.abs(ends).max()) * 1.1)
     ax.set_xlim(-reach, reach)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("largest significant effect (standard deviations of the measure under the default reading)")
+    ax.set_xlabel("largest significant effect on an answer (win rate, score, seat balance, margin, length),\n"
+                  "in standard deviations of that measure under the default reading")
     fig.suptitle("Which readings of the rulebook change the answer")
     fig.tight_layout()
     return fig
