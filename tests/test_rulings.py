@@ -182,3 +182,13 @@ def test_a_ruling_of_a_number_must_name_its_alternatives():
     with pytest.raises(TypeError, match="'size': ruling=True needs choices or a bool"):
         Unnamed.rulings()
     assert Marked.rulings() == {"size": (5,), "edge": (False,), "kind": ("b", "c")}
+
+
+def test_holm_runs_over_the_answers_and_over_the_counters_apart(dice_game):
+    from tyrsim.core import stats
+
+    table = dice_rulings(100)["rulings"]
+    for kind in ("answer", "counter"):
+        rows = table[table["kind"] == kind]
+        assert np.allclose(rows["p_holm"], stats.holm(rows["p_value"].to_numpy()), equal_nan=True)
+    assert set(table["kind"]) == {"answer", "counter"}

@@ -15,7 +15,9 @@ Measures, one value per game. The answers a designer reads: each policy's win ra
 balance), the winning margin and the game's length (actions, and rounds where the
 engine counts them). Then every counter the engine reports, which says how the game
 went and is often the ruling's direct trace (a fence rule moves the fence count).
-Holm's correction runs over all the comparisons of the study. Readings are ranked by
+Holm's correction runs over all the answers of the study, and separately over all its
+counters (many, and often moved by construction: in one family they would cost the
+answers their power). Readings are ranked by
 their largest significant effect on an answer, in standard deviations of that measure
 under the baseline (a scale shared by measures of any unit), then by their largest
 effect on a counter, then by how often they changed a game at all.
@@ -130,7 +132,13 @@ def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> 
                         "games_changed": int(changed.sum()), "share_changed": float(changed.mean())})
     table = pd.DataFrame(rows, columns=[*RESULT_COLUMNS, "kind", "p_value", "effect_size", "games",
                                         "games_differing", "test"])
-    table["p_holm"] = stats.holm(table["p_value"].to_numpy()) if len(table) else []
+    # two families, each over every reading of the study: the answers, and the counters (many, and often
+    # moved by construction), so the counters do not cost the answers their power
+    table["p_holm"] = np.nan
+    for kind in (ANSWER, COUNTER):
+        rows_of_kind = table["kind"] == kind
+        if rows_of_kind.any():
+            table.loc[rows_of_kind, "p_holm"] = stats.holm(table.loc[rows_of_kind, "p_value"].to_numpy())
     table["significant"] = (table["p_holm"] < 1 - stats.CONFIDENCE).astype(bool)  # NaN compares False
     strength = table["effect_size"].abs().where(table["significant"], 0.0).fillna(0.0)
     table = table.assign(_strength=strength, _size=table["effect_size"].abs().fillna(0.0))
