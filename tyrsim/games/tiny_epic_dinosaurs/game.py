@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -451,13 +451,13 @@ class TinyEpicDinosaursState:
             if action is not None:
                 prompt = self.prompt
                 self.prompt = self._legal = None
-                _PROMPTS[type(prompt)][1](self, prompt, action)
+                _PROMPTS[type(prompt)].resolve(self, prompt, action)
                 action = None
             prompt = self.prompt
             if prompt is not None:
                 legal = self._legal
                 if legal is None:
-                    legal = self._legal = _PROMPTS[type(prompt)][0](self, prompt)
+                    legal = self._legal = _PROMPTS[type(prompt)].options(self, prompt)
                 if len(legal) > 1:
                     return
                 action = legal[0]
@@ -475,7 +475,7 @@ class TinyEpicDinosaursState:
     def _options(self) -> list:
         if self.prompt is None:
             return []
-        return _PROMPTS[type(self.prompt)][0](self, self.prompt)
+        return _PROMPTS[type(self.prompt)].options(self, self.prompt)
 
     # Phase 1: collect resources
 
@@ -880,13 +880,13 @@ class TinyEpicDinosaursState:
         ]
 
     def _resolve_enclose(self, prompt: Enclosing, action: Enclose) -> None:
-        seat, enclosures, assignment, herd, unplaced, uniques = prompt
+        enclosures, unplaced = prompt.enclosures, prompt.unplaced
         for index, region in enumerate(enclosures):
-            if region.name == action.enclosure and index not in assignment:
+            if region.name == action.enclosure and index not in prompt.assignment:
                 break
-        assignment = {**assignment, index: action.kind}
+        assignment = {**prompt.assignment, index: action.kind}
         unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
-        self._step_enclose(seat, enclosures, assignment, herd, unplaced, uniques)
+        self._step_enclose(prompt.player, enclosures, assignment, prompt.herd, unplaced, prompt.uniques)
 
     # escapes and their penalties
 
@@ -1003,7 +1003,7 @@ class TinyEpicDinosaursState:
         return _feedings(prompt.herd, diets, tuple(player.resources))
 
     def _resolve_feed(self, prompt: Feeding, action: Feed) -> None:
-        seat, herd = prompt
+        seat, herd = prompt.player, prompt.herd
         player = self.players[seat]
         self._eat(player, self._need(player, action.fed))
         fed = dict(action.fed)
@@ -1063,9 +1063,17 @@ _WAYS = _methods("_ways_")  # by a space's action: its ways of acting (`_options
 _ACT = _methods("_act_")  # by a space's action: carrying it out (`_resolve_assign`)
 _OPTIONS = _methods("_options_")
 _RESOLVE = _methods("_resolve_")
-# each kind of prompt: (the method listing its options, the method carrying out the one chosen)
-_PROMPTS: dict[type, tuple[Callable, Callable]] = {
-    prompt: (_OPTIONS[prompt.kind], _RESOLVE[prompt.kind])
+
+
+class _PromptMethods(NamedTuple):
+    """How the state handles one kind of prompt."""
+
+    options: Callable  # (state, prompt) -> the legal answers
+    resolve: Callable  # (state, prompt, answer) -> None: carries the chosen answer out
+
+
+_PROMPTS: dict[type, _PromptMethods] = {
+    prompt: _PromptMethods(_OPTIONS[prompt.kind], _RESOLVE[prompt.kind])
     for prompt in (
         Placement, ResearchChoice, DrawnResearch, Rearranging, FencePlacement, Enclosing, OmnivoreEscape, FenceLoss,
         DinosaurLoss, Feeding,
