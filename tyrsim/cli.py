@@ -531,14 +531,12 @@ def explore(game, params, metrics, points, n_games, policies, players, rule_item
 @click.option("--out", type=OutFolder(), help="Also write a report here (with rulings.csv and a figure).")
 def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jobs, out) -> None:
     """Which readings of the rulebook change the answer: play each alternative reading of every ruling of
-    GAME against the default on the same games, and rank the rulings by their largest significant effect
-    on win rates, scores, seat balance, game length and the game's own counters."""
+    GAME against the default on the same games, and rank the readings by their largest significant effect
+    on the answers (win rates, score, seat balance, margin, game length), then on the game's own counters."""
     from tyrsim.core.rulings import readings
 
     spec = full_game(game)
     rules = parse_rules(spec.rules, rule_items)
-    if "rulings" not in spec.analyses:
-        raise click.BadParameter(f"{spec.title} marks no rule as a ruling", param_hint="GAME")
     args: dict = {"games": n_games}
     if ruling_names:
         args["rulings"] = list(ruling_names)

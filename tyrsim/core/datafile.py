@@ -80,11 +80,12 @@ def load_data(path: str | Path | None, package: str, bundled: str) -> tuple[str,
     `package`/data/`bundled` when `path` is empty, or of the bundled file NAME when `path` is "bundled:NAME"."""
     if not path or is_bundled(path):
         name = str(path)[len(BUNDLED):] if path else bundled
-        if "/" in name or "\\" in name or not resources.files(package).joinpath("data", name).is_file():
+        file = resources.files(package).joinpath("data", name)
+        if "/" in name or "\\" in name or not file.is_file():
             raise DataFileError(f"{path}: no such bundled data file; the bundled files are: "
                                 + ", ".join(f"{BUNDLED}{n}" for n in bundled_files(package)))
-        text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
-        return str(path or bundled), parse_toml(text, str(path or bundled))
+        shown = str(path or bundled)
+        return shown, parse_toml(file.read_text(encoding="utf-8"), shown)
     return str(path), parse_toml(read_text(path), str(path))
 
 

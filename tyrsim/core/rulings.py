@@ -66,10 +66,11 @@ def readings(rules: Any, chosen: tuple[str, ...]) -> list[tuple[str, Any]]:
     none of them (a user's own data file, say), that value stands in for the default: the alternatives are
     played against it. Either way a ruling gives as many readings as it has alternatives."""
     rows = []
+    defaults = type(rules)()
     for name, alternatives in type(rules).rulings().items():
         if ALL not in chosen and name not in chosen:
             continue
-        declared = (type(rules)().as_dict()[name], *alternatives)
+        declared = (getattr(defaults, name), *alternatives)
         current = getattr(rules, name)
         rows.extend((name, value) for value in (declared if current in declared else alternatives)
                     if value != current)
@@ -87,8 +88,8 @@ def game_measures(raw: pd.DataFrame) -> pd.DataFrame:
     for policy, rows in raw.groupby("policy", sort=True):
         if len(rows) < len(raw) and seats > 1:  # a policy holding every seat wins 1/n of every game
             out[f"win_rate[{policy}]"] = rows.groupby("game_id")["win_share"].mean().reindex(out.index)
-    counters = [c for c in raw.columns if c not in BASE_COLUMNS and c not in out.columns and c != "rounds"
-                and c not in ("block",) and pd.api.types.is_numeric_dtype(raw[c])]
+    counters = [c for c in raw.columns
+                if c not in BASE_COLUMNS and c not in out.columns and pd.api.types.is_numeric_dtype(raw[c])]
     if counters:
         means = raw.groupby("game_id")[counters].mean().astype(float)
         out = out.join(means)
@@ -98,7 +99,7 @@ def game_measures(raw: pd.DataFrame) -> pd.DataFrame:
 def changed_games(base: pd.DataFrame, other: pd.DataFrame) -> np.ndarray:
     """Per game, whether the reading changed the game's record at all (any seat's score, the winners,
     the number of actions or any counter)."""
-    columns = [c for c in base.columns if c in other.columns and c not in ("block",)]
+    columns = [c for c in base.columns if c in other.columns]
     a = base.sort_values(["game_id", "seat"])[columns].reset_index(drop=True)
     b = other.sort_values(["game_id", "seat"])[columns].reset_index(drop=True)
     same = ((a == b) | (a.isna() & b.isna())).all(axis=1)
@@ -192,7 +193,7 @@ def _effect_text(r: Mapping[str, Any], prefix: str) -> str:
             f"{r[prefix + '_high']:.4g}] ({r[prefix + '_size']:+.2f} sd)")
 
 
-def findings(ranking: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+def findings(ranking: pd.DataFrame) -> pd.DataFrame:
     """One sentence per reading, in rank order: what it changed, with its interval."""
     rows = []
     for r in ranking.to_dict("records"):
@@ -253,7 +254,7 @@ def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games
     def tables(raw, rules, args):
         table, ranking = compare_readings(raw, rules, args)
         # the answer first: one sentence per reading, then the ranking, then every comparison
-        return {"findings": findings(ranking, table), "ruling_ranking": ranking, "rulings": table}
+        return {"findings": findings(ranking), "ruling_ranking": ranking, "rulings": table}
 
     def figures(tables_, rules, args):
         return {"rulings": rulings_figure(tables_["ruling_ranking"])}
