@@ -192,3 +192,15 @@ def test_holm_runs_over_the_answers_and_over_the_counters_apart(dice_game):
         rows = table[table["kind"] == kind]
         assert np.allclose(rows["p_holm"], stats.holm(rows["p_value"].to_numpy()), equal_nan=True)
     assert set(table["kind"]) == {"answer", "counter"}
+
+
+def test_an_effect_on_a_measure_constant_under_the_default_has_no_sd_size():
+    from tyrsim.core.rulings import findings
+
+    # rounds always 6 under the default: the size in standard deviations cannot be computed
+    ranking = pd.DataFrame([{"rank": 1, "ruling": "r", "alternative": "x", "games": 50, "games_changed": 50,
+                             "share_changed": 1.0, "answers_moved": 1, "counters_moved": 0,
+                             "answer_measure": "rounds", "answer_size": float("nan"), "answer_difference": 1.0,
+                             "answer_low": 1.0, "answer_high": 1.0}])
+    text = findings(ranking)["finding"].iloc[0]
+    assert "moves rounds by +1 [1, 1], significant" in text and "nan" not in text

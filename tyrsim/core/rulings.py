@@ -189,8 +189,9 @@ def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _effect_text(r: Mapping[str, Any], prefix: str) -> str:
+    size = r[prefix + "_size"]  # NaN where the measure does not vary under the default reading
     return (f"{r[prefix + '_measure']} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
-            f"{r[prefix + '_high']:.4g}] ({r[prefix + '_size']:+.2f} sd)")
+            f"{r[prefix + '_high']:.4g}]" + (f" ({size:+.2f} sd)" if math.isfinite(size) else ""))
 
 
 def findings(ranking: pd.DataFrame) -> pd.DataFrame:
