@@ -113,7 +113,7 @@ def test_policies_never_read_the_draw_pile_order(text):
 
 def test_determinize_keeps_what_is_known(game):
     state = game.new_state(np.random.default_rng(3))
-    world = state.determinize(np.random.default_rng(4))
+    world = state.determinize(0, np.random.default_rng(4))
     assert sorted(c.id for c in world.pile) == sorted(c.id for c in state.pile)
     assert world.pile.index(game.final_card) == state.pile.index(game.final_card)
     assert world.pile != state.pile and world.discard == state.discard

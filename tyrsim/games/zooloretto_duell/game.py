@@ -432,14 +432,16 @@ class ZooState:
         new.counts = [c[:] for c in self.counts]
         return new
 
-    def determinize(self, rng: np.random.Generator) -> ZooState:
-        """A clone whose draw pile is re-shuffled: what a player can know, with the unseen order sampled.
+    def determinize(self, player: int, rng: np.random.Generator) -> ZooState:
+        """A clone consistent with everything `player` has seen, the draw pile's order sampled from `rng`.
 
-        The pile's contents are public (every other card is in view or was seen), its
-        order is not; the final-round card keeps its known depth.
+        The only hidden thing is the order of the draw pile, hidden from both players alike, so `player`
+        changes nothing. Its contents are public (every other card is on the table, on the discard pile
+        or in a zoo), and the final-round card keeps its known depth. The sample is built from the
+        unseen cards sorted into a canonical order, never from the real order. The state has no chance
+        generator to replace: all chance is drawn at set-up.
         """
         new = self.clone()
-        # sorted first, so the sample depends only on what is unseen, never on the real order
         unseen = sorted((c for c in new.pile if c.species != FINAL_ROUND), key=lambda c: c.id)
         order = rng.permutation(len(unseen))
         shuffled = [unseen[i] for i in order]

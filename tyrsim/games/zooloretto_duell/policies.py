@@ -188,7 +188,7 @@ class MctsPolicy:
             else:
                 log_i = math.log(i)
                 j = max(range(k), key=lambda a: totals[a] / visits[a] + self.exploration * math.sqrt(log_i / visits[a]))
-            world = state.determinize(rng)
+            world = state.determinize(p, rng)
             world.apply(actions[j])
             visits[j] += 1
             totals[j] += self._playout(world, p, rollout, stop, rng)
