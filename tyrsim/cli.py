@@ -552,6 +552,99 @@ def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jo
 
 @main.command()
 @click.argument("game")
+@click.option("--policy", "policy", required=True, metavar="NAME",
+              help="The policy whose weights to tune (one with tunable weights: `tyrsim games GAME` marks them).")
+@click.option("--opponent", "pool", multiple=True, metavar="NAME[:KEY=VALUE,...]",
+              help="A policy of the fixed pool in the other seats (repeat; cycled round the table) "
+              "[default: the untuned policy].")
+@PLAYERS
+@click.option("--budget", type=click.IntRange(1, MAX_TRIALS), default=6000, show_default=True,
+              help="Games the tuner may play, split into generations of --population candidates x --games games.")
+@click.option("--games", "n_games", type=click.IntRange(2, MAX_TRIALS), default=50, show_default=True,
+              help="Games per candidate and generation (every candidate of a generation plays the same games).")
+@click.option("--population", type=click.IntRange(2, 1000), default=None,
+              help="Candidates per generation [default: CMA-ES's own, 4 + 3 ln(number of weights)].")
+@click.option("--check-games", type=click.IntRange(2, MAX_TRIALS), default=400, show_default=True,
+              help="Games of the tuned weights against the untuned policy, to check they beat it.")
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=OutFolder(), required=True,
+              help="Write NAME.toml (the weights), tune_history.csv and check.csv here; finished games are kept "
+              "in OUT/.store, so the same command resumes an interrupted run.")
+@click.option("--fresh", is_flag=True, help="Replay every game instead of reusing finished ones.")
+def tune(game, policy, pool, players, budget, n_games, population, check_games, rule_items, seed, jobs, out,
+         fresh) -> None:
+    """Tune the named weights of a policy of GAME by CMA-ES, in self-play against a fixed pool.
+
+    Use the result as --policy NAME:weights=OUT/NAME.toml."""
+    from tyrsim.core import weights
+    from tyrsim.core.game import PolicyError
+    from tyrsim.core.progress import Progress
+    from tyrsim.core.store import ResultStore
+    from tyrsim.core.tune import TuneError, TuneSetup, default_population
+    from tyrsim.core.tune import tune as run_tune
+
+    spec = full_game(game)
+    rules = parse_rules(spec.rules, rule_items)
+    if policy not in spec.policies or not weights.tunable(spec.policies[policy]):
+        tunable = [n for n, c in spec.policies.items() if weights.tunable(c)]
+        raise click.BadParameter(f"{policy!r} is not a policy of {spec.name} with tunable weights; those that "
+                                 f"have them: {', '.join(tunable) or 'none'}", param_hint="--policy")
+    players = players or spec.default_players
+    if players not in spec.players:
+        raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
+                                 param_hint="--players")
+    for text in pool:
+        try:
+            spec.make_policy(text)
+        except PolicyError as exc:
+            raise click.BadParameter(str(exc), param_hint="--opponent") from None
+    population = population or default_population(len(weights.tunable(spec.policies[policy])))
+    generations = budget // (population * n_games)
+    if generations < 1:
+        raise click.BadParameter(f"{budget} games leave no generation of {population} candidates x {n_games} "
+                                 f"games; give at least {population * n_games}", param_hint="--budget")
+    setup = TuneSetup(game=spec.name, policy=policy, rules=rules, pool=tuple(pool) or (policy,), players=players,
+                      seed=seed, population=population, games=n_games, generations=generations,
+                      check_games=check_games)
+    click.echo(f"{spec.title}: tuning {policy} ({', '.join(weights.tunable(spec.policies[policy]))}) against "
+               f"{', '.join(setup.pool)} at {players} players: {generations} generations x {population} candidates "
+               f"x {n_games} games, then {check_games} check games; seed {seed}")
+    tasks = Progress(0, "games", what="tasks")
+
+    def generation_done(generation: int, best: float) -> None:
+        click.echo(f"generation {generation + 1}/{generations}: best candidate's win share {best:.3f}", err=True)
+
+    try:
+        result = run_tune(spec, setup, n_jobs=jobs or default_jobs(), store=ResultStore(out / STORE, read=not fresh),
+                          progress=tasks, on_generation=generation_done)
+    except TuneError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy") from None
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished games are kept in {out / STORE}; run the same command again to "
+                   "resume", err=True)
+        sys.exit(130)
+    finally:
+        tasks.close()
+    mean, low, high = result.beats
+    verdict = "beats" if low > 0.5 else "does not clearly beat"
+    with atomic_folder(out) as folder:
+        weights.write_weights(folder / f"{policy}.toml", spec.name, policy, result.weights, {
+            "seed": seed, "players": players, "pool": list(setup.pool), "generations": generations,
+            "population": population, "games_per_candidate": n_games, "check_games": check_games,
+            "beats_untuned": round(mean, 4), "beats_untuned_low": round(low, 4), "beats_untuned_high": round(high, 4),
+            "rules_changed": [f"{k}={v}" for k, v in rules.differences().items()]})
+        (folder / "tune_history.csv").write_text(csv_text(result.history))
+        (folder / "check.csv").write_text(csv_text(result.check))
+    click.echo("tuned weights: " + ", ".join(f"{k}={v:g}" for k, v in result.weights.items()))
+    click.echo(f"check: tuned {policy} {verdict} the untuned one: it finished ahead in {100 * mean:.1f}% "
+               f"[{100 * low:.1f}, {100 * high:.1f}] of seat pairs over {check_games} games")
+    click.echo(f"wrote {out / (policy + '.toml')}; use it as --policy {policy}:weights={out / (policy + '.toml')}")
+
+
+@main.command()
+@click.argument("game")
 @POLICY
 @PLAYERS
 @RULE

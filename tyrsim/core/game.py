@@ -17,6 +17,7 @@ import numpy as np
 
 from tyrsim.core.rng import uniform
 from tyrsim.core.rules import RuleError, RuleSet, _coerce
+from tyrsim.core.weights import WEIGHTS, read_weights, tunable
 
 if TYPE_CHECKING:
     from tyrsim.core.analysis import Analysis
@@ -81,7 +82,8 @@ class GameSpec:
         return max(self.players)
 
     def make_policy(self, text: str) -> Policy:
-        """A policy from `NAME` or `NAME:key=value,key=value` (fields of its dataclass)."""
+        """A policy from `NAME` or `NAME:key=value,key=value` (fields of its dataclass, or `weights=FILE`
+        for a policy with tunable weights: see `tyrsim.core.weights`)."""
         name, _, params = text.partition(":")
         name = name.strip()
         if name not in self.policies:
@@ -95,8 +97,16 @@ class GameSpec:
         for item in filter(None, (p.strip() for p in params.split(","))):
             key, sep, value = item.partition("=")
             key = key.strip()
+            if sep and key == WEIGHTS and tunable(cls):
+                try:
+                    kwargs = read_weights(value.strip(), self.name, name, cls) | kwargs  # key=value still wins
+                except RuleError as exc:
+                    raise PolicyError(f"policy {name!r}: {exc}") from None
+                continue
             if not sep or key not in fields or key == "name":
                 allowed = ", ".join(k for k in fields if k != "name") or "none"
+                if tunable(cls):
+                    allowed += f", or {WEIGHTS}=FILE (a weights file of `tyrsim tune`)"
                 raise PolicyError(
                     f"policy {name!r}: bad parameter {item!r}; write key=value with key one of: {allowed}"
                 )

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
-from tyrsim.core import stats
+from tyrsim.core import stats, weights
 from tyrsim.core.datafile import is_bundled
 from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng
@@ -110,24 +110,31 @@ def bundled_data_digest(game: str) -> str:
 
 
 def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
-    """Per point: the SHA-256 of the game's bundled data ("bundled") and of each file a data-file rule names.
+    """Per point: the SHA-256 of the game's bundled data ("bundled"), of each file a data-file rule names
+    and of each weights file a policy names ("weights:PATH").
 
     A file that cannot be read counts as None; the task itself then reports the file.
     """
     bundled = bundled_data_digest(scenario.game.name)
     files: dict[str, str | None] = {}
+
+    def digest(path: str) -> str | None:
+        if path not in files:
+            try:
+                files[path] = _sha256(Path(path).read_bytes())
+            except OSError:
+                files[path] = None
+        return files[path]
+
     digests = {}
     for point in scenario.points:
         entry: dict[str, str | None] = {"bundled": bundled}
         for name in point.rules.data_file_rules():
             path = getattr(point.rules, name)
             if not is_bundled(path):  # a bundled file is in the "bundled" digest
-                if path not in files:
-                    try:
-                        files[path] = _sha256(Path(path).read_bytes())
-                    except OSError:
-                        files[path] = None
-                entry[name] = files[path]
+                entry[name] = digest(path)
+        for path in weights.named_files(point.args):
+            entry[f"{weights.WEIGHTS}:{path}"] = digest(path)
         digests[point.index] = entry
     return digests
 
