@@ -683,7 +683,14 @@ def games(game) -> None:
             for p in analysis.params:
                 click.echo(f"      {p.name} = {p.default!r}  ({p.allowed()}) {p.doc}")
         if spec.policies:
+            from tyrsim.core.weights import defaults, tunable
+
             click.echo("  policies: " + ", ".join(spec.policies))
+            for policy, cls in spec.policies.items():
+                if tunable(cls):
+                    click.echo(f"    {policy}: tunable weights (`tyrsim tune`): " + ", ".join(
+                        f"{k} = {v!r} ({lo:g} to {hi:g})" for (k, (lo, hi)), v in
+                        zip(tunable(cls).items(), defaults(cls).values(), strict=True)))
         click.echo("  rules:")
         for row in spec.rules.describe():
             click.echo(f"    {row['rule']} = {row['default']!r}  ({row['allowed']}) {row['description']}")

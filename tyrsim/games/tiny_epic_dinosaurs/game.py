@@ -25,6 +25,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 from tyrsim.core.rng import uniform
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
@@ -153,6 +154,27 @@ class Player:
         self.paid_carnivore = False
         self.counters = dict.fromkeys(COUNTERS, 0)
         self.learn()
+
+    def copy(self) -> Player:
+        """An independent player in the same position. Contracts and research cards are immutable and
+        shared; every list and dict a move changes in place is copied."""
+        new = Player.__new__(Player)
+        new.ranch = self.ranch.copy()
+        new.resources = self.resources.copy()
+        new.ranchers, new.ranchers_left, new.owner_left = self.ranchers, self.ranchers_left, self.owner_left
+        new.holding = self.holding.copy()
+        new.holding_fences = self.holding_fences
+        new.private = self.private
+        new.contracts = self.contracts.copy()
+        new.research = self.research.copy()
+        new.paid_herbivore, new.paid_carnivore = self.paid_herbivore, self.paid_carnivore
+        new.counters = self.counters.copy()
+        new.extra_income = self.extra_income.copy()
+        new.discounts = {action: off.copy() for action, off in self.discounts.items()}  # `learn_card` adds in place
+        new.feed_less = self.feed_less.copy()
+        new.extra_fences = self.extra_fences
+        new.points_per = self.points_per.copy()
+        return new
 
     def learn(self) -> None:
         """Sum up the abilities of the research cards held (after one is lost; `learn_card` adds one)."""
@@ -322,13 +344,68 @@ class TinyEpicDinosaursState:
         self._advance(action)
 
     def clone(self) -> TinyEpicDinosaursState:
-        memo = {
-            id(self.game): self.game,
-            id(self.game.board): self.game.board,
-            id(self.layout): self.layout,
-            id(self.dinosaurs): self.dinosaurs,
-        }
-        return copy.deepcopy(self, memo)
+        """An independent copy, its chance generator at the same position as this one's."""
+        return self._copy(_copy_generator(self.rng))
+
+    def determinize(self, player: int, rng: np.random.Generator) -> TinyEpicDinosaursState:
+        """A copy consistent with everything `player` has seen, what they cannot see sampled from `rng`.
+
+        Hidden from `player`: the other players' private contracts and the order of the contract deck
+        (together: every contract not public, not fulfilled and not their own private one), the order of
+        the research deck (every card not face up, not discarded, not held and not drawn by them) and,
+        should another player be choosing among cards just drawn, those cards. Each pool is built from
+        the data's cards minus the ones seen, in the data's order, and dealt out again in a random order
+        into the places it fills (who holds a private contract and how many cards each deck holds are
+        public). The copy gets a new chance generator drawn from `rng`, so the hunt dice and reshuffles
+        it will see are not the real ones.
+        """
+        new = self._copy(_new_generator(rng))
+        comp = self.game.components
+        seen = {c.name for c in self.public_contracts}
+        seen.update(c.name for p in self.players for c in p.contracts)
+        mine = self.players[player].private
+        if mine is not None:
+            seen.add(mine.name)
+        hidden = [c for c in comp.contracts if c.name not in seen]
+        dealt = [hidden[i] for i in rng.permutation(len(hidden))]
+        for seat, other in enumerate(new.players):
+            if seat != player and other.private is not None:
+                other.private = dealt.pop()
+        new.contract_deck = dealt
+        seen = {c.name for c in (*self.research_display, *self.research_discard)}
+        seen.update(c.name for p in self.players for c in p.research)
+        prompt = self.prompt
+        drawn_by_other = isinstance(prompt, DrawnResearch) and prompt.player != player
+        if isinstance(prompt, DrawnResearch) and not drawn_by_other:
+            seen.update(c.name for c in prompt.drawn)
+        hidden = [c for c in comp.research if c.name not in seen]
+        dealt = [hidden[i] for i in rng.permutation(len(hidden))]
+        if drawn_by_other:
+            new.prompt = DrawnResearch(prompt.player, tuple(dealt.pop() for _ in prompt.drawn))
+        new.research_deck = dealt
+        if prompt is not None and prompt.player != player:
+            new._legal = None  # another player's options may depend on what was resampled
+        return new
+
+    def _copy(self, rng: np.random.Generator) -> TinyEpicDinosaursState:
+        """A copy drawing its chance from `rng`. The game, its rules and data, the cards, the prompt (a
+        record nothing changes) and the to-do steps (tuples) are shared; the containers moves change are
+        copied."""
+        new = TinyEpicDinosaursState.__new__(TinyEpicDinosaursState)
+        new.__dict__.update(self.__dict__)
+        new.rng = rng
+        new.players = [player.copy() for player in self.players]
+        new.supply = self.supply.copy()
+        new.contract_deck = self.contract_deck.copy()
+        new.public_contracts = self.public_contracts.copy()
+        new.research_deck = self.research_deck.copy()
+        new.research_discard = self.research_discard.copy()
+        new.research_display = self.research_display.copy()
+        new.occupancy = dict(self.occupancy)
+        if self._legal is not None:
+            new._legal = self._legal.copy()
+        new._todo = self._todo.copy()
+        return new
 
     def view(self, player: int) -> SimpleNamespace:
         """What `player` may see: the public table, their own private contract and their own decision.
@@ -1049,6 +1126,37 @@ class TinyEpicDinosaursState:
             for player in self.players:
                 player.ranchers += 1
         self._then(("start_round",))
+
+
+class _GivenWords(ISeedSequence):
+    """A seed that hands a bit generator these state words as they are. Seeding through a SeedSequence
+    hashes the seed (20-40 us a generator); the search makes a generator for every determinization, and
+    its words come from a generator already."""
+
+    __slots__ = ("words",)
+
+    def __init__(self, words: np.ndarray) -> None:
+        self.words = words
+
+    def generate_state(self, n_words: int, dtype: type = np.uint32) -> np.ndarray:
+        if len(self.words) != n_words or self.words.dtype != dtype:  # PCG64 asks for 4 uint64 words
+            raise ValueError(f"these seed words are {len(self.words)} {self.words.dtype}, not {n_words} {dtype}")
+        return self.words
+
+
+def _new_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A new PCG64 generator whose state is drawn from `rng` (four 64-bit words)."""
+    return np.random.Generator(np.random.PCG64(_GivenWords(rng.bit_generator.random_raw(4))))
+
+
+def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A generator at the same position as `rng` that draws independently of it from now on."""
+    bits = rng.bit_generator
+    if type(bits) is not np.random.PCG64:
+        return copy.deepcopy(rng)
+    new = np.random.PCG64(_GivenWords(np.zeros(4, np.uint64)))  # a placeholder state, replaced at once
+    new.state = bits.state
+    return np.random.Generator(new)
 
 
 def _methods(prefix: str) -> dict[str, Callable]:

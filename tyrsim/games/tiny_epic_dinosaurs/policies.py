@@ -1,19 +1,23 @@
-"""Policies for Tiny Epic Dinosaurs: greedy and the archetypes hunter, breeder and contractor.
+"""Policies for Tiny Epic Dinosaurs: greedy, the archetypes hunter, breeder and contractor, and ismcts.
 
-All of them are one heuristic (`GreedyPolicy`) with different weights: each legal
+The first four are one heuristic (`GreedyPolicy`) with different weights: each legal
 action gets an immediate value from what the player can see (`state.view(me)`:
 the public table, their own private contract and their own decision, never the
 decks or another player's private contract) and the best one is taken, ties
-broken at random.
+broken at random. `IsmctsPolicy` searches (`tyrsim.core.search`) over
+determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from tyrsim.core import search
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
@@ -257,8 +261,45 @@ class ContractorPolicy(GreedyPolicy):
     research_weight: float = 0.6
 
 
+@dataclass(frozen=True)
+class IsmctsPolicy(search.IsmctsPolicy):
+    """Information-set MCTS; a cut-off position is valued by each player's points so far and in prospect."""
+
+    iterations: int = 200
+    rollout: str = "random"
+    rollout_depth: int = 8
+    rollouts: ClassVar[Mapping[str, Any]] = {
+        "random": RandomPolicy,
+        "greedy": GreedyPolicy,
+        "hunter": HunterPolicy,
+    }
+    resource_value: float = 0.3  # points one leaf, meat or supply in stock is worth at a cut-off
+    holding_value: float = 0.5  # share of its points a dinosaur in Holding is worth (it may still escape)
+    scale: float = 6.0  # a lead of this many points, in prospect, is worth about 0.88 of a win
+
+    def prospect(self, state: Any, seat: int) -> float:
+        """Points so far, plus what the resources in stock and the dinosaurs in Holding promise."""
+        player = state.players[seat]
+        dinosaurs = state.dinosaurs
+        held = sum(dinosaurs[kind].points for kind in player.holding)
+        return sum(state.score_parts(seat).values()) + self.resource_value * sum(player.resources) + (
+            self.holding_value * held
+        )
+
+    def evaluate(self, state: Any) -> list[float]:
+        """Each player's win chance from their prospect against the best other one's (a logistic curve);
+        for two players the two values add up to 1."""
+        prospects = [self.prospect(state, seat) for seat in range(len(state.players))]
+        values = []
+        for seat, own in enumerate(prospects):
+            best_other = max(p for other, p in enumerate(prospects) if other != seat)
+            values.append(1.0 / (1.0 + math.exp(-2.0 * (own - best_other) / self.scale)))
+        return values
+
+
 POLICIES = {
     "random": RandomPolicy,
+    "ismcts": IsmctsPolicy,
     "greedy": GreedyPolicy,
     "hunter": HunterPolicy,
     "breeder": BreederPolicy,

@@ -324,6 +324,14 @@ class Ranch:
         self.fences = frozenset()
         self.cells = (None,) * len(board.layout.terrain)
 
+    def copy(self) -> Ranch:
+        """An independent ranch in the same position: the board is shared, the fences and spaces are
+        immutable (every change assigns new ones), so nothing else needs copying."""
+        new = Ranch.__new__(Ranch)
+        new.board, new.layout = self.board, self.layout
+        new._fences, new._cells, new._survey = self._fences, self._cells, self._survey
+        return new
+
     @property
     def fences(self) -> frozenset[int]:
         """The edges with a fence token."""

@@ -7,6 +7,14 @@ space's potential chips outnumber its current chips, the current chips go
 back to the bag and the most common potential symbol becomes current (as the
 rulings `majority` and `majority_tie` read it); the rest stay face down, and
 the check repeats at once (a rapid change, or cascade).
+
+Who knows which face-down chips: a chip's symbol is known to the player who
+laid it (`laid`) until the space's chips are turned face up, which happens
+whenever they outnumber the current chips, a change or not ("The face-down
+potential chips on that space are then turned face up [...] The rest of the
+chips on that space are turned face down again"); from then on everyone has
+seen the chips left there (`known`). A search's determinization resamples
+only the chips its player has not seen.
 """
 
 from __future__ import annotations
@@ -57,12 +65,16 @@ class Bag:
 class Environment:
     """The environment card's 4 spaces, each with current and potential chips."""
 
-    __slots__ = ("current", "current_count", "potential")
+    __slots__ = ("current", "current_count", "potential", "known", "laid")
 
-    def __init__(self, current: Sequence[int], current_count: Sequence[int] | None = None) -> None:
+    def __init__(self, current: Sequence[int], current_count: Sequence[int] | None = None, players: int = 4) -> None:
         self.current = list(current)  # symbol of each space's current chips
         self.current_count = list(current_count or [1] * len(current))  # how many current chips
         self.potential = [[0] * NUM_SYMBOLS for _ in current]  # face-down chips per space and symbol
+        # of those: chips everyone saw turned face up, per space and symbol ...
+        self.known = [[0] * NUM_SYMBOLS for _ in current]
+        # ... and chips not yet turned face up, per player who laid them, space and symbol
+        self.laid = [[[0] * NUM_SYMBOLS for _ in current] for _ in range(players)]
 
     def present(self) -> int:
         """Bitmask of the symbols among the current living conditions."""
@@ -84,9 +96,21 @@ class Environment:
     def chips_on_card(self) -> int:
         return sum(self.current_count) + sum(sum(p) for p in self.potential)
 
-    def set_chip(self, space: int, symbol: int) -> None:
-        """Lay one chip face down on a potential space."""
+    def set_chip(self, space: int, symbol: int, player: int | None = None) -> None:
+        """`player` (None: nobody recorded) lays one chip face down on a potential space."""
         self.potential[space][symbol] += 1
+        if player is not None:
+            self.laid[player][space][symbol] += 1
+
+    def reveal(self, space: int) -> None:
+        """The space's face-down chips are turned face up (and the rest face down again): everyone has seen them."""
+        self.known[space] = list(self.potential[space])
+        for laid in self.laid:
+            laid[space] = [0] * NUM_SYMBOLS
+
+    def unseen(self, space: int, player: int) -> int:
+        """How many face-down chips on the space `player` has not seen (laid by others since the last reveal)."""
+        return sum(self.potential[space]) - sum(self.known[space]) - sum(self.laid[player][space])
 
     def majority(self, space: int) -> list[int]:
         """The symbols with the most potential chips on the space (several when tied)."""
@@ -100,6 +124,7 @@ class Environment:
         self.current[space] = symbol
         self.current_count[space] = self.potential[space][symbol]
         self.potential[space][symbol] = 0
+        self.reveal(space)
 
     def resolve(
         self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator, majority: str = "most"
@@ -119,6 +144,8 @@ class Environment:
         """
         changes = ties = 0
         pot = self.potential[space]
+        if sum(pot) > self.current_count[space]:  # turned face up, whatever the majority
+            self.reveal(space)
         while (revealed := sum(pot)) > self.current_count[space]:  # the potential chips outnumber the current
             top = max(pot)
             if pot.count(top) > 1:
@@ -140,8 +167,12 @@ class Environment:
         return changes, ties, None
 
     def copy(self) -> Environment:
-        env = Environment(self.current, self.current_count)
+        env = Environment.__new__(Environment)
+        env.current = list(self.current)
+        env.current_count = list(self.current_count)
         env.potential = [list(p) for p in self.potential]
+        env.known = [list(k) for k in self.known]
+        env.laid = [[list(space) for space in laid] for laid in self.laid]
         return env
 
     def __repr__(self) -> str:

@@ -18,7 +18,6 @@ only each space's first spot is used.
 
 from __future__ import annotations
 
-import copy
 import functools
 import itertools
 import math
@@ -268,6 +267,12 @@ class BoardCard:
     entry_row: int = 0  # the row it was placed in
     points: int = 0  # points it has scored so far
 
+    def copy(self) -> BoardCard:
+        new = BoardCard.__new__(BoardCard)
+        new.card, new.owner, new.column, new.die = self.card, self.owner, self.column, self.die
+        new.face_down, new.entry_row, new.points = self.face_down, self.entry_row, self.points
+        return new
+
     def __repr__(self) -> str:
         die = f" die {self.die}" if self.die is not None else ""
         return f"{self.card.name}[P{self.owner}{die}{' face down' if self.face_down else ''}]"
@@ -299,9 +304,9 @@ class TyrannoExState:
         self.spots: list[BoardCard | None] = [None] * track_spot(len(rules.special_spaces))
         self.out: list[Card] = []  # cards eliminated or pushed off the special track
         # set-up: shuffle the animal cards; 3 players set 4 aside; deal 4 piles, top card face up
-        deck = list(load_deck(rules.deck_file))
-        order = rng.permutation(len(deck))
-        shuffled = [deck[i] for i in order]
+        self.deck = load_deck(rules.deck_file)  # every card of the game, in the deck file's order
+        order = rng.permutation(len(self.deck))
+        shuffled = [self.deck[i] for i in order]
         self.set_aside = shuffled[:4] if num_players == 3 else []
         rest = shuffled[len(self.set_aside):]
         self.piles = [rest[i::PILES] for i in range(PILES)]  # the face-up card is a pile's last
@@ -309,7 +314,7 @@ class TyrannoExState:
         # one chip drawn openly onto each current space (drawn first, so a small bag still fills the 4 spaces;
         # the 4 spaces are alike, so which space got which opening chip does not matter)
         opening = self.bag.draw(SPACES, rng)
-        self.env = Environment([s for s in range(NUM_SYMBOLS) for _ in range(opening[s])])
+        self.env = Environment([s for s in range(NUM_SYMBOLS) for _ in range(opening[s])], players=num_players)
         self.hands = [self.bag.draw(rules.chips_per_player, rng) for _ in range(num_players)]
         self.five = [rules.five_marker] * num_players
         self.start = 0
@@ -422,7 +427,96 @@ class TyrannoExState:
         return out
 
     def clone(self) -> TyrannoExState:
-        return copy.deepcopy(self)
+        """An independent copy, its chance generator included (the same future draws and dice)."""
+        bit_generator = type(self.rng.bit_generator)()
+        bit_generator.state = self.rng.bit_generator.state
+        return self._copy(np.random.Generator(bit_generator))
+
+    def _copy(self, rng: np.random.Generator) -> TyrannoExState:
+        """A copy with chance generator `rng`: it shares what no move changes (rules, deck, cards, actions,
+        the set-aside cards) and copies what moves change."""
+        new = TyrannoExState.__new__(TyrannoExState)
+        new.__dict__.update(self.__dict__)
+        new.rng = rng
+        new.spots = [bc if bc is None else bc.copy() for bc in self.spots]
+        new.out = list(self.out)
+        new.piles = [list(pile) for pile in self.piles]
+        new.bag = Bag(self.bag.chips)
+        new.env = self.env.copy()
+        new.hands = [list(hand) for hand in self.hands]
+        new.five = list(self.five)
+        new.five_round = list(self.five_round)
+        new.points = {k: list(v) for k, v in self.points.items()}
+        new.counters = dict(self.counters)
+        new.seat_counters = {k: list(v) for k, v in self.seat_counters.items()}
+        new.queue = list(self.queue)
+        new.spaces_left = list(self.spaces_left)
+        # `leaders`, `fight_options` and `tie` are replaced, never changed in place, so they are shared
+        return new
+
+    def determinize(self, player: int, rng: np.random.Generator) -> TyrannoExState:
+        """A copy consistent with everything `player` has seen, the rest sampled from `rng` (for search).
+
+        Seen: the board, the cards out of the game, the face-up cards, the current chips, the player's own
+        hand, the chips it laid face down since they were last turned face up, the chips everyone saw
+        turned face up, and how many chips each hand, the bag and each space hold (and who laid them).
+        Resampled: the cards under the face-up ones and the set-aside cards (dealt from the deck less the
+        seen cards, in the deck's order, shuffled), and the symbols of the other hands, of the face-down
+        chips others laid and of the bag (drawn from the chips the player has not seen, counted per
+        symbol). The true hidden values are never read, only their counts; the copy draws its chance
+        (dice, draws from the bag) from `rng` too, never from the state's own generator, so the real
+        future draws and dice stay unknown as well.
+        """
+        new = self._copy(rng)  # chance in the copy comes from the searcher's own generator
+        # cards
+        seen = {bc.card.name for bc in self.spots if bc is not None}
+        seen.update(card.name for card in self.out)
+        seen.update(pile[-1].name for pile in self.piles if pile)
+        unseen = [card for card in self.deck if card.name not in seen]
+        hidden = len(self.set_aside) + sum(max(len(pile) - 1, 0) for pile in self.piles)
+        if len(unseen) != hidden:
+            raise ValueError(f"the state's cards do not add up to its deck: {len(unseen)} unseen, {hidden} hidden")
+        shuffled = [unseen[i] for i in rng.permutation(hidden)]
+        new.set_aside, dealt = shuffled[: len(self.set_aside)], len(self.set_aside)
+        for i, pile in enumerate(self.piles):
+            if pile:
+                new.piles[i] = [*shuffled[dealt : dealt + len(pile) - 1], pile[-1]]
+                dealt += len(pile) - 1
+        # chips: those the player has not seen, per symbol, drawn like from a bag into the hidden places
+        env, old = new.env, self.env
+        hand = self.hands[player]
+        chips = [self.rules.chips_per_symbol - hand[s] for s in range(NUM_SYMBOLS)]
+        for s, n in zip(old.current, old.current_count, strict=True):
+            chips[s] -= n
+        for space in range(SPACES):
+            known, mine = old.known[space], old.laid[player][space]
+            for s in range(NUM_SYMBOLS):
+                chips[s] -= known[s] + mine[s]
+        if min(chips) < 0:
+            raise ValueError(f"the state's chips do not add up to {self.rules.chips_per_symbol} of each symbol")
+        pool = Bag(chips)
+        others = [q for q in range(self.num_players) if q != player]
+        for space in range(SPACES):
+            potential = [k + m for k, m in zip(old.known[space], old.laid[player][space], strict=True)]
+            unseen_here = old.unseen(space, player)
+            if not unseen_here:
+                continue
+            for q in others:  # chips q laid since the last reveal: their number is seen, their symbols not
+                laid = sum(old.laid[q][space])
+                if laid:
+                    drawn = env.laid[q][space] = pool.draw(laid, rng)
+                    unseen_here -= laid
+                    potential = [p + d for p, d in zip(potential, drawn, strict=True)]
+            if unseen_here:  # face-down chips of no recorded player (scripted positions)
+                drawn = pool.draw(unseen_here, rng)
+                potential = [p + d for p, d in zip(potential, drawn, strict=True)]
+            env.potential[space] = potential
+        for q in others:
+            new.hands[q] = pool.draw(sum(self.hands[q]), rng)
+        if pool.total() != self.bag.total():
+            raise ValueError("the state's chips do not add up: the unseen chips do not fill the hidden places")
+        new.bag = pool
+        return new
 
     def view(self, player: int) -> PlayerView:
         """What `player` may see: everything but the other hands, the bag and the face-down chips' symbols."""
@@ -536,10 +630,10 @@ class TyrannoExState:
 
     def _set_chips(self, action: SetChips | UseFive, after: str) -> None:
         player, env, chips = self.player, self.env, action.chips
-        hand, potential = self.hands[player], env.potential
+        hand = self.hands[player]
         for s, space in chips:
             hand[s] -= 1
-            potential[space][s] += 1
+            env.set_chip(space, s, player)
         self.seat_counters["chips_set"][player] += len(chips)
         self.passes = 0
         self.mask_before = env.present()

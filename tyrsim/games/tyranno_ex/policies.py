@@ -185,6 +185,21 @@ class GreedyPolicy:
         A "5" marker setting comes first: on the player's own turn (`five_timing = "own_turn"`) the turn's
         own action still follows it, so the marker is used on the same terms as at the end of placement.
         """
+        bars = {SetChips: 0.0, UseFive: float(view.rules.five_points)}  # what a setting must be worth
+        best = {SetChips: (None, bars[SetChips]), UseFive: (None, bars[UseFive])}
+        for action, value in self.setting_values(view, actions):
+            kind = type(action)
+            if value > best[kind][1] + 1e-9:
+                best[kind] = (action, value)
+        for kind in (UseFive, SetChips):
+            if best[kind][0] is not None:
+                return best[kind][0]
+        if KEEP_FIVE in actions:
+            return KEEP_FIVE
+        return self._trade(view, actions)
+
+    def setting_values(self, view: PlayerView, actions: list) -> list[tuple[SetChips | UseFive, float]]:
+        """(setting, expected gain in points) of every chip setting (SetChips or UseFive) among `actions`."""
         rules = view.rules
         cards = self._cards(view)
         chips = view.current_chips()
@@ -220,8 +235,7 @@ class GreedyPolicy:
             cache[key] = gain
             return gain
 
-        bars = {SetChips: 0.0, UseFive: float(rules.five_points)}  # what a setting must be worth
-        best = {SetChips: (None, bars[SetChips]), UseFive: (None, bars[UseFive])}
+        out = []
         for action in actions:
             kind = type(action)
             if kind is not SetChips and kind is not UseFive:
@@ -230,14 +244,8 @@ class GreedyPolicy:
             for key in _by_space(action.chips):
                 gain = cache.get(key)
                 value += space_gain(*key) if gain is None else gain
-            if value > best[kind][1] + 1e-9:
-                best[kind] = (action, value)
-        for kind in (UseFive, SetChips):
-            if best[kind][0] is not None:
-                return best[kind][0]
-        if KEEP_FIVE in actions:
-            return KEEP_FIVE
-        return self._trade(view, actions)
+            out.append((action, value))
+        return out
 
     def _trade(self, view: PlayerView, actions: list):
         """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass."""
@@ -257,11 +265,19 @@ class GreedyPolicy:
         return PASS
 
     def _challenge(self, view: PlayerView, actions: list):
+        best, best_value = NO_FIGHT, self.fight_margin
+        for action, value in self.challenge_values(view, actions):
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def challenge_values(self, view: PlayerView, actions: list) -> list[tuple[Challenge, float]]:
+        """(challenge, expected point swing) of every challenge among `actions`, by the exact combat odds."""
         rules = view.rules
         chips = view.current_chips()
         spots = view.spots
         table = chance_table(rules)
-        best, best_value = NO_FIGHT, self.fight_margin
+        out = []
         for action in actions:
             if not isinstance(action, Challenge):
                 continue
@@ -277,9 +293,8 @@ class GreedyPolicy:
                 - d_clean * a_worth
                 - d_close * a_now
             )
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            out.append((action, float(value)))
+        return out
 
 
 def _next_score(spot: int, rules: Rules) -> float:
@@ -315,3 +330,25 @@ POLICIES = {
     "aggressive": AggressivePolicy,
     "builder": BuilderPolicy,
 }
+
+
+def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
+    """A player's points so far plus what its position is likely to bring, in points (for the leaf evaluation).
+
+    A card on the board counts the points of its next scoring and half those it may score after, if one
+    of its symbols is among the current conditions (else a third of that: the conditions may still turn),
+    plus a point per pip of its strength die; an unused "5" marker counts its end-of-game points.
+    """
+    present = state.env.present()
+    value = float(sum(state.points[k][player] for k in state.points))
+    for spot, bc in enumerate(state.spots):
+        if bc is None or bc.owner != player:
+            continue
+        now = _next_score(spot, rules)
+        worth = now + 0.5 * (future_points(spot, rules) - now)
+        if not bc.card.mask & present:
+            worth /= 3
+        value += worth + (bc.die or 0)
+    if state.five[player]:
+        value += rules.five_points
+    return value

@@ -7,7 +7,8 @@ after a round in which some player has run out of tiles.
 
 Hidden information: card hands and the order of both piles are secret. The
 draw pile is kept as counts per kind and each card drawn is chosen at random
-from it, so nothing can read a future draw.
+from it, so nothing can read a future draw. `determinize` samples everything
+one player cannot see, for search.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ class TyrosState:
     """
 
     __slots__ = (
-        "game", "rng", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
+        "game", "_rng", "_rng_source", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
         "cities", "city_colours", "all_empires_first", "first_cities", "round", "start_player", "phase",
         "expansion_pass", "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters",
     )
@@ -145,7 +146,7 @@ class TyrosState:
     def start(cls, game: TyrosGame, rng: np.random.Generator) -> TyrosState:
         self = cls.__new__(cls)
         board, rules = game.board, game.rules
-        self.game, self.rng, self.n = game, rng, game.num_players
+        self.game, self._rng, self._rng_source, self.n = game, rng, None, game.num_players
         self.chips = [-1] * board.size
         self.cities = [-1] * board.size
         pile = [int(t) for t in rng.permutation(board.tiles)]
@@ -173,28 +174,90 @@ class TyrosState:
         self.begin_round(1)
         return self
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The chance generator, made on the first draw: a copy that never draws (most copies a search
+        plays on) never pays for one. A clone's is spawned from its original's generator, a
+        determinization's seeded from the search's (`_rng_source`)."""
+        if self._rng is None:
+            source = self._rng_source
+            if isinstance(source, np.random.Generator):
+                self._rng = source.spawn(1)[0]
+            else:
+                self._rng = np.random.Generator(np.random.PCG64(source))
+            self._rng_source = None
+        return self._rng
+
     def clone(self) -> TyrosState:
         """An independent copy; its chance events come from a new stream, so it cannot foresee this game's draws."""
+        return self.copy_with_chance(self.rng)
+
+    def copy_with_chance(self, source: np.random.Generator | int) -> TyrosState:
+        """A copy whose generator is spawned from `source` (a generator) or seeded with it (an integer).
+
+        The game, its board and rules are shared (never changed in play); everything a move changes is copied.
+        """
         other = TyrosState.__new__(TyrosState)
-        other.game, other.rng, other.n = self.game, self.rng.spawn(1)[0], self.n
-        other.chips = list(self.chips)
-        other.tile_pile = list(self.tile_pile)
-        other.tile_hands = [list(h) for h in self.tile_hands]
-        other.deck = list(self.deck)
-        other.discard = list(self.discard)
-        other.hands = [list(h) for h in self.hands]
-        other.ships = [list(s) for s in self.ships]
-        other.cities = list(self.cities)
+        other.game, other._rng, other._rng_source, other.n = self.game, None, source, self.n
+        other.chips = self.chips[:]
+        other.tile_pile = self.tile_pile[:]
+        other.tile_hands = [h[:] for h in self.tile_hands]
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.hands = [h[:] for h in self.hands]
+        other.ships = [s[:] for s in self.ships]
+        other.cities = self.cities[:]
         other.city_colours = [set(c) for c in self.city_colours]
-        other.first_cities = list(self.first_cities)
-        other.counters = Counter(self.counters)
-        other.keepers = list(self.keepers)
-        for name in ("all_empires_first", "round", "start_player", "phase", "expansion_pass", "turn", "actor",
-                     "passes_in_row", "offered"):
-            setattr(other, name, getattr(self, name))
-        other.offer = None if self.offer is None else (self.offer[0], self.offer[1], list(self.offer[2]))
+        other.first_cities = self.first_cities[:]
+        other.counters = self.counters.copy()
+        other.keepers = self.keepers[:]
+        other.all_empires_first, other.round, other.start_player = self.all_empires_first, self.round, self.start_player
+        other.phase, other.expansion_pass, other.turn = self.phase, self.expansion_pass, self.turn
+        other.actor, other.passes_in_row, other.offered = self.actor, self.passes_in_row, self.offered
+        other.offer = None if self.offer is None else (self.offer[0], self.offer[1], self.offer[2][:])
         return other
 
+    def determinize(self, player: int, rng: np.random.Generator) -> TyrosState:
+        """A full state consistent with what `player` may see (`view`), the rest sampled from `rng`.
+
+        Resampled: the other players' cards and the draw pile (the cards `player` has not seen: the
+        full deck minus their own hand and the discard pile, dealt by the public hand sizes), and
+        the other players' tiles and the tile pile's order (the tiles not on the board and not in
+        their own hand, dealt by the public tile counts). Both samples start from a canonical
+        sorted order, so they never depend on where the hidden things really are. A trade offer
+        on the table shows its cards: they stay in the offering player's hand. What play revealed
+        earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered. The
+        copy's chance generator is seeded from `rng`, so it cannot foresee the real draws.
+        """
+        other = self.copy_with_chance(int(rng.integers(2**63)))
+        rules, n = self.rules, self.n
+        # the cards: unseen = full deck - own hand - discard; an offer's cards are known to be in the offerer's hand
+        unseen = full_deck(rules.cards_per_colour, rules.wild_cards)
+        known = [[0] * CARD_KINDS for _ in range(n)]
+        known[player] = list(self.hands[player])
+        if self.offer is not None and self.actor != player:
+            for k in self.offer[0]:
+                known[self.actor][k] += 1
+        for kind in range(CARD_KINDS):
+            unseen[kind] -= self.discard[kind] + sum(hand[kind] for hand in known)
+        pool = rng.permutation([kind for kind in range(CARD_KINDS) for _ in range(unseen[kind])]).tolist()
+        for p in range(n):
+            if p != player:
+                hand = known[p]
+                dealt, pool = pool[:sum(self.hands[p]) - sum(hand)], pool[sum(self.hands[p]) - sum(hand):]
+                for kind in dealt:
+                    hand[kind] += 1
+        other.hands = known
+        other.deck = [pool.count(kind) for kind in range(CARD_KINDS)]
+        # the tiles: unseen = every tile with no chip on its space, less their own
+        own = self.tile_hands[player]
+        tiles = rng.permutation([t for t in self.board.tiles if self.chips[t] < 0 and t not in own]).tolist()
+        for p in range(n):
+            if p != player:
+                size = len(self.tile_hands[p])
+                other.tile_hands[p], tiles = sorted(tiles[:size]), tiles[size:]
+        other.tile_pile = tiles
+        return other
     # ---- board queries -------------------------------------------------------
     @property
     def board(self) -> Board:

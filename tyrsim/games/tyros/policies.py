@@ -8,10 +8,15 @@ action, scored with the rulebook's scoring procedure as if the game ended now.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
+
+from tyrsim.core import search
+from tyrsim.core.game import Policy, RandomPolicy
 
 from tyrsim.games.tyros.actions import (
     Accept,
@@ -199,9 +204,13 @@ class PlannerPolicy:
         return self.needed_card if kind == WILD or kind in needs else self.spare_card
 
     def value(self, state: TyrosState, pos: Position, player: int) -> float:
+        ranks = size_ranks(empire_sizes(pos.chips, state.rules))
+        return pos.score(state, player) + self.prospects(state, pos, player, ranks)
+
+    def prospects(self, state: TyrosState, pos: Position, player: int, ranks: list[int]) -> float:
+        """The value beyond the score: hoped-for cities, ships in Tyros, bonus progress and cards."""
         rules = state.rules
-        total = float(pos.score(state, player))
-        ranks = size_ranks(empire_sizes(pos.chips, rules))
+        total = 0.0
         others = {s for p, ships in enumerate(pos.ships) if p != player for s in ships}
         for s in set(pos.ships[player]):
             colour = pos.chips[s]
@@ -215,6 +224,21 @@ class PlannerPolicy:
         needs = self.needs(pos, player)
         total += sum(pos.hand[k] * self.card_value(needs, k) for k in range(CARD_KINDS))
         return total
+
+    def values(self, state: TyrosState) -> list[float]:
+        """Every player's `value` of `state`, each with their own hand: a search's leaf evaluation.
+
+        It reads every hand, so it is for determinizations (whose hidden hands are sampled), not real states.
+        """
+        pos = Position.of(state, 0)
+        scores = score_game(state.rules, state.n, pos.chips, pos.cities, pos.ships, pos.all_empires_first,
+                            pos.first_cities)
+        ranks = size_ranks(empire_sizes(pos.chips, state.rules))
+        out = []
+        for player in range(state.n):
+            pos.hand, pos.city_colours = state.hands[player], state.city_colours[player]
+            out.append(scores[player].total + self.prospects(state, pos, player, ranks))
+        return out
 
     def draw_value(self, state: TyrosState, needs: set[int]) -> float:
         deck = full_deck(state.rules.cards_per_colour, state.rules.wild_cards)  # not the hidden draw pile
@@ -252,3 +276,37 @@ class PlannerPolicy:
             scored.append((0.0, Pass()))
             scored = [(v, a) for v, a in scored if v > 1e-9 or isinstance(a, Pass)]
         return best(scored, rng)
+
+
+@dataclass(frozen=True)
+class IsmctsPolicy(search.IsmctsPolicy):
+    """Information-set MCTS (`tyrsim.core.search`) with the planner's values as the leaf evaluation.
+
+    A cut-off position is valued by every player's `PlannerPolicy.values` (score if the game ended
+    now, hoped-for cities, ships in Tyros, bonus progress, cards), turned into win shares by a
+    softmax with `temperature` points: a player `temperature` points ahead of another is e times
+    as likely to win.
+    """
+
+    iterations: int = 200
+    rollout: str = "planner"
+    rollout_depth: int = 4
+    temperature: float = 4.0
+    rollouts: ClassVar[Mapping[str, Callable[[], Policy]]] = {
+        "random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy,
+    }
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.temperature > 0:
+            raise ValueError(f"temperature must be above 0, got {self.temperature}")
+
+    def evaluate(self, state: TyrosState) -> list[float]:
+        values = PLANNER.values(state)
+        top = max(values)
+        weights = [math.exp((v - top) / self.temperature) for v in values]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+PLANNER = PlannerPolicy()

@@ -3,7 +3,7 @@
 from tyrsim.core.game import GameSpec, RandomPolicy
 from tyrsim.games.zooloretto_duell.analysis import ANALYSES
 from tyrsim.games.zooloretto_duell.game import make_game
-from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy, MctsPolicy
+from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy, IsmctsPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 SPEC = GameSpec(
@@ -12,6 +12,12 @@ SPEC = GameSpec(
     rules=Rules,
     players=(2,),
     make_game=make_game,
-    policies={"random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy, "mcts": MctsPolicy},
+    policies={
+        "random": RandomPolicy,
+        "greedy": GreedyPolicy,
+        "heuristic": HeuristicPolicy,
+        "mcts": MctsPolicy,
+        "ismcts": IsmctsPolicy,
+    },
     analyses=ANALYSES,
 )

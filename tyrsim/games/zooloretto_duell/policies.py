@@ -1,20 +1,22 @@
-"""Zooloretto Duell policies: greedy, a hand-written heuristic, and determinized Monte Carlo search.
+"""Zooloretto Duell policies: greedy, a hand-written heuristic, determinized flat Monte Carlo and ISMCTS.
 
 Every policy sees only what its player may see: the zoos, trucks, markers, coins,
 the discard pile (both players watched every card go there) and the size of
 the draw pile. None reads the order of the draw pile: the greedy and heuristic
-policies never look ahead through a draw, and the search re-shuffles the unseen
-cards for every playout (`ZooState.determinize`).
+policies never look ahead through a draw, and the searches re-shuffle the unseen
+cards for every playout or descent (`ZooState.determinize`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from tyrsim.core import search
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.zooloretto_duell.evaluation import margin, score_now
 from tyrsim.games.zooloretto_duell.game import (
@@ -65,6 +67,15 @@ class HeuristicPolicy:
     """
 
     name: ClassVar[str] = "heuristic"
+    # the weights a tuner may change, with their ranges; dispose_at counts minus points, a whole number left out
+    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "take_threshold": (0.0, 4.0),
+        "alone_take_threshold": (0.0, 5.0),
+        "steal_threshold": (0.0, 3.0),
+        "opponent_weight": (0.0, 2.0),
+        "discard_threshold": (0.0, 2.0),
+        "square_value": (0.0, 2.0),
+    }
     take_threshold: float = 1.5  # take a truck when it raises the margin by at least this
     alone_take_threshold: float = 2.5  # the same once the opponent has quit (more cards are coming to us)
     steal_threshold: float = 1.0  # steal when it raises the margin by at least this, price included
@@ -144,6 +155,11 @@ class HeuristicPolicy:
         return best
 
 
+def win_share(state: ZooState, p: int, scale: float) -> float:
+    """Player p's value of an unfinished position on the win-share scale: 0.5 + 0.5 tanh(margin / scale)."""
+    return 0.5 + 0.5 * math.tanh(margin(state, p) / scale)
+
+
 ROLLOUTS = {"random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy}
 
 
@@ -201,4 +217,26 @@ class MctsPolicy:
         if world.is_terminal():
             winners = world.winners()
             return 0.0 if p not in winners else 1.0 / len(winners)
-        return 0.5 + 0.5 * math.tanh(margin(world, p) / self.scale)
+        return win_share(world, p, self.scale)
+
+
+@dataclass(frozen=True)
+class IsmctsPolicy(search.IsmctsPolicy):
+    """Information-set MCTS (`tyrsim.core.search`): each descent re-shuffles the unseen draw pile, the tree
+    spans both players' decisions, `rollout` plays `rollout_depth` decisions after the new node, and an
+    unfinished position is valued 0.5 + 0.5 tanh(margin / `scale`) for seat 0, the rest for seat 1."""
+
+    iterations: int = 200
+    rollout: str = "heuristic"
+    rollout_depth: int = 8
+    scale: float = 3.0  # margin that counts as a near-certain win at a cut-off
+    rollouts: ClassVar = ROLLOUTS
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.scale > 0:
+            raise ValueError(f"scale must be above 0, got {self.scale}")
+
+    def evaluate(self, state: ZooState) -> list[float]:
+        mine = win_share(state, 0, self.scale)
+        return [mine, 1.0 - mine]
