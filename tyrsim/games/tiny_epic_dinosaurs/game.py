@@ -401,7 +401,7 @@ class TinyEpicDinosaursState:
         new.research_deck = self.research_deck.copy()
         new.research_discard = self.research_discard.copy()
         new.research_display = self.research_display.copy()
-        new.occupancy = dict(self.occupancy)
+        new.occupancy = {space: groups.copy() for space, groups in self.occupancy.items()}
         if self._legal is not None:
             new._legal = self._legal.copy()
         new._todo = self._todo.copy()
