@@ -11,6 +11,8 @@ from tyrsim.core.game import GameSpec, RandomPolicy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rules import RuleSet, rule
 from tyrsim.core.rulings import rulings_analysis
+from tyrsim.core.search import IsmctsPolicy
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,12 @@ class DiceState:
         other.points = list(self.points)
         return other
 
+    def determinize(self, player: int, rng: np.random.Generator) -> "DiceState":
+        """Nothing is hidden but the future dice: a clone with a chance generator of its own."""
+        other = self.clone()
+        other.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return other
+
 
 @dataclass(frozen=True)
 class DiceGame:
@@ -109,13 +117,28 @@ class Cautious:
         return "roll" if rng.random() < chance else "pass"
 
 
+@dataclass(frozen=True)
+class DiceSearch(IsmctsPolicy):
+    """Search with a leaf evaluation of the points so far (the leader's share grows with the lead)."""
+
+    iterations: int = 8
+    rollout_depth: int = 0
+
+    def evaluate(self, state):
+        lead = np.array(state.points, dtype=float)
+        weights = np.exp((lead - lead.max()) / 4.0)
+        return list(weights / weights.sum())
+
+
 SPEC = GameSpec(
     name="dice", title="Dice", rules=Rules, players=(2, 3), make_game=DiceGame,
-    policies={"random": RandomPolicy, "roller": Roller, "cautious": Cautious},
+    policies={"random": RandomPolicy, "roller": Roller, "cautious": Cautious, "ismcts": DiceSearch},
     analyses={
         "game": game_analysis("dice", ("roller", "random")),
         "rate": rating_analysis("dice", ("roller", "random", "roller:eagerness=0.5"), 2),
         "explore": explore_analysis("dice", ("roller:eagerness=0.6", "random"), ("turns=1:8",)),
         "rulings": rulings_analysis("dice", ("roller", "roller:eagerness=0.5")),
+        "ladder": ladder_analysis("dice", ("random", "cautious", "ismcts", "roller"), 2),
+        "trace": trace_analysis("dice", "ismcts", 2),
     },
 )

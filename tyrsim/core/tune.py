@@ -44,6 +44,7 @@ from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng, trial_rng
 from tyrsim.core.rules import RuleSet
 from tyrsim.core.runner import GAMES_PER_CHUNK, chunks, play_chunk
+from tyrsim.core.skill import seats_ahead
 from tyrsim.core.store import STORE_FORMAT, ResultStore
 
 CANDIDATE = "candidate"  # the label of the seat being tuned or checked in its games
@@ -124,14 +125,10 @@ def play_candidate(setup: TuneSetup, weights_: dict[str, float], generation: int
     policies = [candidate] + [spec.make_policy(text) for text in names[1:]]
     task = task_rng(setup.seed, generation)
     rows = play_chunk(game, names, policies, first, count, task, game_rng=lambda g: trial_rng(task, g))
-    out = []
-    for game_id, table in rows.groupby("game_id", sort=True):
-        mine = table[table["policy"] == CANDIDATE].iloc[0]
-        others = table[table["policy"] != CANDIDATE]
-        ahead = np.where(others["rank"] > mine["rank"], 1.0, np.where(others["rank"] == mine["rank"], 0.5, 0.0))
-        out.append({"game_id": int(game_id), "win_share": float(mine["win_share"]),
-                    "pairs_won": float(ahead.mean())})
-    return pd.DataFrame(out)
+    mine = rows[rows["policy"] == CANDIDATE].sort_values("game_id")
+    ahead = seats_ahead(rows, CANDIDATE)
+    return pd.DataFrame({"game_id": mine["game_id"].to_numpy(), "win_share": mine["win_share"].to_numpy(),
+                         "pairs_won": ahead["ahead"].to_numpy()})
 
 
 def game_chunks(games: int) -> list[tuple[int, int, int]]:

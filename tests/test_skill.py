@@ -1,0 +1,77 @@
+"""The skill ladder and the skill trace, on the toy dice game (rolling is always right there)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.scenario import scenario_from_data
+from tyrsim.core.skill import ladder_pairings, seats_ahead
+from tyrsim.core.sweep import run_scenario
+
+
+def dice_tables(analysis: str, **args):
+    data = {"name": "s", "game": "dice", "analysis": analysis, "seed": 5, "args": args}
+    scenario = scenario_from_data(data, "test")
+    result = run_scenario(scenario, n_jobs=1)[0]
+    return scenario.analysis.tables(result.raw, scenario.rules, scenario.points[0].args), result.raw
+
+
+def test_ladder_pairs_each_rung_with_the_rungs_just_above():
+    assert ladder_pairings(["a", "b", "c", "d"], 2, 2) == [("a", "b"), ("a", "c"), ("b", "c"), ("b", "d"),
+                                                           ("c", "d")]
+    assert ladder_pairings(["a", "b", "c"], 1, 4) == [("a", "b", "a", "b"), ("b", "c", "b", "c")]
+
+
+def test_ladder_rates_the_always_roller_above_the_cautious(dice_game):
+    tables, raw = dice_tables("ladder", games=200)
+    ladder = tables["ladder"].set_index("policy")
+    assert list(tables["ladder"]["policy"]) == ["random", "cautious", "ismcts", "roller"]  # rung order
+    # cautious rolls 30% of its turns, random 50%, the search and the roller always: intervals apart
+    assert ladder.loc["roller", "ci_low"] > ladder.loc["cautious", "ci_high"]
+    assert ladder.loc["random", "rating"] > ladder.loc["cautious", "rating"]
+    # random never meets the roller (three rungs apart with span 2)
+    pairs = tables["ladder_pairwise"]
+    assert pairs[(pairs["policy"] == "random") & (pairs["opponent"] == "roller")].empty
+    assert raw["pairing"].nunique() == 5
+
+
+def test_trace_shows_the_gain_of_a_bigger_budget(dice_game):
+    # with one iteration the search plays the first action it tries, at random; from two on it always rolls
+    tables, raw = dice_tables("trace", policy="ismcts:iterations=1", multiples=[2, 4], games=300)
+    trace = tables["skill_trace"].set_index("multiple")
+    assert list(trace["budget"]) == [2, 4]
+    assert trace.loc[2, "significant"] and trace.loc[4, "significant"]
+    assert trace.loc[2, "seats_beaten"] > 0.6
+    # 4x plays as 2x does, so the gain stops growing
+    reading = tables["skill_trace_reading"]["reading"].iloc[0]
+    assert "pays from 2x on, but the gain stops growing" in reading
+
+
+def test_trace_of_a_budget_that_already_suffices_is_flat(dice_game):
+    tables, _ = dice_tables("trace", multiples=[2], games=200)
+    row = tables["skill_trace"].iloc[0]
+    assert row["ci_low"] < 0.5 < row["ci_high"]
+    assert "did not pay" in tables["skill_trace_reading"]["reading"].iloc[0]
+
+
+def test_seats_ahead_counts_ties_half():
+    raw = pd.DataFrame({"game_id": [0, 0, 0, 1, 1, 1], "policy": ["x", "y", "y", "x", "y", "y"],
+                        "rank": [1, 2, 1, 3, 1, 2]})
+    assert seats_ahead(raw, "x")["ahead"].tolist() == [0.75, 0.0]
+
+
+@pytest.mark.parametrize("analysis, args, message", [
+    ("trace", {"budget": "exploration"}, "whole-number budget"),
+    ("trace", {"budget": "depth"}, "not a parameter"),
+    ("trace", {"multiples": [1, 2]}, "from 2 to 1024"),
+    ("trace", {"multiples": [2, 2]}, "different multiples"),
+    ("trace", {"policy": "nobody"}, "unknown policy"),
+    ("ladder", {"policies": ["random", "random"]}, "two different"),
+    ("ladder", {"policies": ["random", "roller"], "span": 2}, "only 2 rungs"),
+])
+def test_bad_arguments(dice_game, analysis, args, message):
+    data = {"name": "s", "game": "dice", "analysis": analysis, "seed": 5, "args": args}
+    with pytest.raises((ArgumentError, ValueError), match=message):
+        scenario_from_data(data, "test")

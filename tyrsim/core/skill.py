@@ -1,0 +1,244 @@
+"""How strong the players are: a skill ladder rated by Bradley-Terry, and a skill trace of search budgets.
+
+`ladder`: the policies are given weakest first (random, greedy, the heuristics, a
+tuned heuristic, search at 1x and 4x its budget). Each plays the rungs up to
+`span` above it, seats alternating round the table and rotating from game to game;
+neighbours are where the ratings are uncertain, and a rung far above would win
+almost every game and teach little (a Bradley-Terry fit needs only a connected
+comparison graph, and gets its intervals from the games played). Comparisons,
+ratings and intervals are those of `tyrsim.core.ratings`.
+
+`trace`: the skill trace, a measure of a game's depth used in automated game
+design: a search policy at 2x, 4x, 8x... its budget in one
+seat against copies of itself at 1x in the others. For each multiple, the share
+of (k-times, 1-times) seat pairs in which the k-times seat finished ahead (ties
+half; 50% is no gain), with a t interval over games. A game in which more
+thinking keeps paying has depth left to find; one in which the trace flattens
+early is shallow at that budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core import stats
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.designer import play_blocks
+from tyrsim.core.game import PolicyError
+from tyrsim.core.ratings import fit_bradley_terry, pairwise_results, rating_figure
+from tyrsim.core.runner import GAMES_PER_CHUNK
+
+
+def _spec(game: str):
+    from tyrsim.games import get_game
+
+    return get_game(game)
+
+
+def seats_ahead(raw: pd.DataFrame, policy: str) -> pd.DataFrame:
+    """Per game (and block, if any), the share of the other policies' seats that `policy`'s seat finished
+    ahead of (ties half), for tables with one seat of `policy`."""
+    keys = [c for c in ("pairing", "multiple", "game_id") if c in raw.columns]
+    rows = []
+    for key, game in raw.groupby(keys, sort=True):
+        mine = game.loc[game["policy"] == policy, "rank"].iloc[0]
+        others = game.loc[game["policy"] != policy, "rank"].to_numpy()
+        ahead = np.where(others > mine, 1.0, np.where(others == mine, 0.5, 0.0))
+        rows.append(dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)) | {
+            "ahead": float(ahead.mean())})
+    return pd.DataFrame(rows)
+
+
+def ladder_pairings(policies: list[str], span: int, seats: int) -> list[tuple[str, ...]]:
+    """Seatings of the ladder: each rung against the `span` rungs above it, alternating round the table."""
+    pairs = [(policies[i], policies[j]) for i in range(len(policies))
+             for j in range(i + 1, min(len(policies), i + span + 1))]
+    return [tuple((a, b)[s % 2] for s in range(seats)) for a, b in pairs]
+
+
+def _check_policy(game: str, argument: str):
+    def check(text: str) -> None:
+        try:
+            _spec(game).make_policy(text)
+        except PolicyError as exc:
+            raise ArgumentError(argument, f"argument {argument!r}: {exc}") from None
+
+    return check
+
+
+def _check_policies(game: str, argument: str):
+    one = _check_policy(game, argument)
+
+    def check(policies: tuple[str, ...]) -> None:
+        if len(set(policies)) < len(policies) or len(policies) < 2:
+            raise ArgumentError(argument, f"argument {argument!r}: give at least two different policies, each once")
+        for text in policies:
+            one(text)
+
+    return check
+
+
+def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) -> Analysis:
+    """A skill ladder of `policies` (weakest first) at `seats`-player tables, rated by Bradley-Terry."""
+
+    def seatings(args: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        return ladder_pairings(list(args["policies"]), args["span"], args["players"])
+
+    def run(rules, args, first, count, rng):
+        return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
+
+    def tables(raw, rules, args):
+        pairs = pairwise_results(raw)
+        pairs["win_rate"] = pairs["wins"] / pairs["games"]
+        pairs["ci_low"], pairs["ci_high"] = stats.wilson_interval(pairs["wins"], pairs["games"])
+        ratings = fit_bradley_terry(pairs)
+        rung = {p: i for i, p in enumerate(args["policies"])}
+        ratings = ratings.assign(rung=ratings["policy"].map(rung)).sort_values("rung", ignore_index=True)
+        return {"ladder": ratings[["rung"] + [c for c in ratings.columns if c != "rung"]], "ladder_pairwise": pairs}
+
+    def figures(tables_, rules, args):
+        return {"ladder": rating_figure(tables_["ladder"])}
+
+    def validate(args: Mapping[str, Any]) -> None:
+        if args["span"] >= len(args["policies"]):
+            raise ArgumentError("span", f"argument 'span': {args['span']} rungs up, but the ladder has only "
+                                f"{len(args['policies'])} rungs; give at most {len(args['policies']) - 1}")
+
+    return Analysis(
+        name="ladder",
+        summary="skill ladder: each policy (weakest first) plays the next `span` rungs up; Bradley-Terry ratings",
+        params=(
+            Param("policies", default_policies, "the rungs, weakest first", item=str,
+                  validate=_check_policies(game, "policies")),
+            Param("players", seats, "players at each table", low=2, high=8),
+            Param("games", 100, "games per pairing of two rungs", low=1),
+            Param("span", 2, "how many rungs up each policy plays", low=1, high=10),
+        ),
+        run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
+        chunk_size=GAMES_PER_CHUNK // 5, quick_trials=6, validate=validate,
+        count=lambda args: len(seatings(args)) * args["games"],
+        metrics={"pair_win_rate": Metric(
+            "proportion", ("policy", "opponent"),
+            lambda raw, rules, args: pairwise_results(raw).rename(columns={"wins": "successes", "games": "n"}),
+            "share of comparisons a policy wins against another",
+        )},
+        headline="pair_win_rate",
+        outputs=lambda args: (("ladder", "ladder_pairwise"), ("ladder",)),
+    )
+
+
+def budget_text(game: str, policy: str, field: str, multiple: int) -> str:
+    """The policy text of `policy` with its budget `field` multiplied by `multiple` ("NAME@Kx" when shown)."""
+    base = _spec(game).make_policy(policy)
+    name, _, params = policy.partition(":")
+    budget = getattr(base, field) * multiple
+    return f"{name}:{params + ',' if params else ''}{field}={budget}"
+
+
+def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
+    """The skill trace of a search policy: `multiples` of its budget, each against copies of it at 1x."""
+
+    def seatings(args: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        strong = [budget_text(game, args["policy"], args["budget"], m) for m in args["multiples"]]
+        return [(s,) + (args["policy"],) * (args["players"] - 1) for s in strong]
+
+    def run(rules, args, first, count, rng):
+        raw = play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "multiple")
+        # the block number names the multiple; the seat's label says which policy held the bigger budget
+        multiples = list(args["multiples"])
+        raw["multiple"] = raw["multiple"].map(lambda b: multiples[b])
+        raw["policy"] = np.where(raw["policy"] == args["policy"], "1x", raw["multiple"].map(lambda m: f"{m}x"))
+        return raw
+
+    def tables(raw, rules, args):
+        rows = []
+        for m, group in raw.groupby("multiple", sort=True):
+            ahead = seats_ahead(group, f"{m}x")["ahead"].to_numpy()
+            mean, low, high = stats.mean_interval(ahead)
+            strong = group[group["policy"] == f"{m}x"]
+            wins = strong["win_share"].sum()
+            w_low, w_high = stats.wilson_interval(wins, len(strong))
+            rows.append({"multiple": int(m), "budget": getattr(_spec(game).make_policy(args["policy"]),
+                                                                 args["budget"]) * int(m),
+                         "games": len(ahead), "seats_beaten": mean, "ci_low": low, "ci_high": high,
+                         "win_rate": wins / len(strong), "win_low": float(w_low), "win_high": float(w_high),
+                         "par": 1 / args["players"], "significant": bool(low > 0.5)})
+        table = pd.DataFrame(rows)
+        return {"skill_trace": table, "skill_trace_reading": pd.DataFrame(
+            [{"policy": args["policy"], "reading": trace_reading(table, args["policy"])}])}
+
+    def figures(tables_, rules, args):
+        return {"skill_trace": trace_figure(tables_["skill_trace"], args["policy"])}
+
+    def validate(args: Mapping[str, Any]) -> None:
+        try:
+            value = getattr(_spec(game).make_policy(args["policy"]), args["budget"])
+        except AttributeError:
+            raise ArgumentError("budget", f"argument 'budget': {args['budget']!r} is not a parameter of "
+                                f"{args['policy']!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArgumentError("budget", f"argument 'budget': {args['budget']!r} of {args['policy']!r} is not a "
+                                "whole-number budget")
+        if len(set(args["multiples"])) < len(args["multiples"]):
+            raise ArgumentError("multiples", "argument 'multiples': give different multiples, each once")
+
+    return Analysis(
+        name="trace",
+        summary="skill trace: a search policy at multiples of its budget against itself at 1x",
+        params=(
+            Param("policy", default_policy, "the search policy (NAME or NAME:KEY=VALUE,...)",
+                  validate=_check_policy(game, "policy")),
+            Param("budget", "iterations", "the policy's parameter that is its budget"),
+            Param("multiples", (2, 4, 8), "the budget multiples played against 1x", item=int, low=2, high=1024),
+            Param("players", seats, "players at each table", low=2, high=8),
+            Param("games", 100, "games per multiple", low=2),
+        ),
+        run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
+        chunk_size=GAMES_PER_CHUNK // 5, quick_trials=6, validate=validate,
+        count=lambda args: len(args["multiples"]) * args["games"],
+        outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
+    )
+
+
+def trace_reading(table: pd.DataFrame, policy: str) -> str:
+    """The trace in a sentence: up to which multiple more thinking paid."""
+    if table.empty:
+        return "no games were played"
+    parts = [f"{int(r.multiple)}x finished ahead of a 1x seat in {100 * r.seats_beaten:.0f}% "
+             f"[{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}]" for r in table.itertuples()]
+    paying = table[table["significant"]]
+    if paying.empty:
+        verdict = "more search did not pay at any multiple measured: the game looks shallow at this budget"
+    else:
+        top = table.iloc[-1]
+        # keeps paying: the largest multiple is ahead of the smallest significantly (independent t intervals)
+        first = table.iloc[0]
+        keeps = top["ci_low"] > first["ci_high"] or (len(table) == 1 and bool(top["significant"]))
+        verdict = ("more thinking keeps paying up to the largest multiple: the game has depth left"
+                   if keeps else f"more thinking pays from {int(paying.iloc[0]['multiple'])}x on, but the gain "
+                   "stops growing within the multiples measured")
+    return f"{policy}: " + "; ".join(parts) + f". {verdict}."
+
+
+def trace_figure(table: pd.DataFrame, policy: str):
+    """Share of 1x seats beaten against the budget multiple, with intervals and the no-gain line."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    x = table["multiple"].to_numpy()
+    y = 100 * table["seats_beaten"].to_numpy()
+    err = [y - 100 * table["ci_low"].to_numpy(), 100 * table["ci_high"].to_numpy() - y]
+    ax.errorbar(x, y, yerr=err, fmt="o-" if len(x) > 2 else "o", capsize=4)
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle=":", label="no gain (50%)")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(x, [f"{m}x" for m in x])
+    ax.set_xlabel(f"budget of {policy}, as a multiple of its default")
+    ax.set_ylabel("1x seats finished ahead of (%)")
+    ax.set_title(f"Skill trace of {policy}")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
