@@ -40,7 +40,7 @@ def put(state, spot: int, symbols: tuple[int, ...], owner: int, die: int | None 
 
 
 def test_policies_are_registered_and_parse_parameters():
-    assert set(SPEC.policies) == {"random", "greedy", "aggressive", "builder"}
+    assert set(SPEC.policies) == {"random", "greedy", "aggressive", "builder", "ismcts"}
     policy = SPEC.make_policy("greedy:attack_weight=0.8,fight_margin=1")
     assert policy == GreedyPolicy(attack_weight=0.8, fight_margin=1.0)
     assert SPEC.make_policy("builder").name == "builder"

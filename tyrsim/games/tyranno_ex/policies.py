@@ -25,11 +25,15 @@ opponents' cards count against it with `attack_weight`.
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core import search
+from tyrsim.core.game import Policy, RandomPolicy
 from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
 from tyrsim.games.tyranno_ex.game import (
@@ -324,12 +328,6 @@ class BuilderPolicy(GreedyPolicy):
     name: str = "builder"
 
 
-POLICIES = {
-    "random": RandomPolicy,
-    "greedy": GreedyPolicy,
-    "aggressive": AggressivePolicy,
-    "builder": BuilderPolicy,
-}
 
 
 def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
@@ -352,3 +350,101 @@ def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
     if state.five[player]:
         value += rules.five_points
     return value
+
+
+class _Candidates:
+    """A determinization as the search sees it: the same game, with only the policy's candidate actions legal.
+
+    The candidates at the decision searched (`first`, before any move) are the same in every
+    determinization, since the guide reads only what the searching player sees: they are worked out once.
+    """
+
+    __slots__ = ("state", "policy", "first")
+
+    def __init__(self, state: TyrannoExState, policy: IsmctsPolicy, first: list | None = None) -> None:
+        self.state = state
+        self.policy = policy
+        self.first = first
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def legal_actions(self) -> list:
+        return self.policy.candidates(self.state) if self.first is None else self.first
+
+    def apply(self, action) -> None:
+        self.first = None
+        self.state.apply(action)
+
+    def is_terminal(self) -> bool:
+        return self.state.terminal
+
+    def winners(self) -> list[int]:
+        return self.state.winners()
+
+    def scores(self) -> list[float]:
+        return self.state.scores()
+
+    def determinize(self, player: int, rng: np.random.Generator) -> _Candidates:
+        return _Candidates(self.state.determinize(player, rng), self.policy, self.first)
+
+
+_GUIDE = GreedyPolicy()  # ranks the candidate actions
+
+
+@dataclass(frozen=True)
+class IsmctsPolicy(search.IsmctsPolicy):
+    """Information-set MCTS over the guide's best few actions at each decision, valued by `standing`."""
+
+    iterations: int = 200
+    rollout: str = "random"
+    rollout_depth: int = 0
+    width: int = 6  # actions the search considers at a decision: the guide's best, passing and not fighting
+    temperature: float = 10.0  # the leaf evaluation's softmax scale: a lead of this many points is e times the share
+    rollouts: ClassVar[Mapping[str, Callable[[], Policy]]] = {
+        "random": RandomPolicy, "greedy": GreedyPolicy, "builder": BuilderPolicy,
+    }  # fmt: skip
+
+    def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
+        return super().search(_Candidates(state, self, self.candidates(state)), rng)
+
+    def evaluate(self, state) -> list[float]:
+        game = state.state if isinstance(state, _Candidates) else state
+        values = [standing(game, p, game.rules) for p in range(game.num_players)]
+        top = max(values)
+        weights = [math.exp((v - top) / self.temperature) for v in values]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def candidates(self, state: TyrannoExState) -> list:
+        """The actions the search weighs: all of them when few, else the guide's `width` best by its values."""
+        actions = state.legal_actions()
+        width = self.width
+        if len(actions) <= width:
+            return actions
+        first = actions[0]
+        view = state.view(state.current_player())
+        if first is NO_FIGHT:
+            ranked = _GUIDE.challenge_values(view, actions)
+            kept = [NO_FIGHT]
+        elif first is PASS or first is KEEP_FIVE:
+            ranked = _GUIDE.setting_values(view, actions)
+            kept = [first]
+            if first is PASS:
+                trade = _GUIDE._trade(view, actions)
+                if trade is not PASS:
+                    kept.append(trade)
+        else:
+            return actions
+        ranked.sort(key=lambda pair: -pair[1])
+        kept += [action for action, _ in ranked[: width - len(kept)]]
+        return kept
+
+
+POLICIES = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "aggressive": AggressivePolicy,
+    "builder": BuilderPolicy,
+    "ismcts": IsmctsPolicy,
+}
