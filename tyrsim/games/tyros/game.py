@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from tyrsim.games.tyros.components import (
     CARD_KINDS,
     COLOUR_NAMES,
     EMPIRES,
+    WILD,
     Cards,
     colour_payment,
     full_deck,
@@ -113,6 +115,25 @@ def starting_empires(board: Board, rules: Rules, pile: list[int]) -> tuple[list[
     if len(chosen) < 4:
         raise ValueError(f"board {board.source}: cannot place four non-adjacent empires")
     return sorted(chosen, reverse=True), rest
+
+
+@lru_cache(maxsize=4096)
+def bank_swaps(hand: tuple[int, ...], most: int) -> tuple[BankSwap, ...]:
+    """Every swap of 1 to `most` cards of `hand` with the draw pile."""
+    return tuple(BankSwap(give) for k in range(1, most + 1) for give in multisets(hand, k))
+
+
+@lru_cache(maxsize=4096)
+def bank_buys(hand: tuple[int, ...], cost: int, takes: tuple[int, ...]) -> tuple[BankBuy, ...]:
+    """Every purchase of one card of a kind in `takes` from the discard pile for `cost` cards of `hand`."""
+    return tuple(BankBuy(give, take) for give in multisets(hand, cost) for take in takes)
+
+
+@lru_cache(maxsize=256)
+def offers(hand: tuple[int, ...]) -> tuple[Offer, ...]:
+    """One or two cards of a kind for one card of another kind (`hand` counts capped at 2)."""
+    return tuple(Offer((give,) * count, (get,)) for give in range(CARD_KINDS) for count in (1, 2)
+                 if hand[give] >= count for get in range(CARD_KINDS) if get != give)
 
 
 def place_chip(board: Board, rules: Rules, chips: list[int], space: int, empire: int) -> None:
@@ -509,12 +530,14 @@ class TyrosState:
         labels = self.game.labels
         moves = []
         counts_cache: dict[int, list[int]] = {}
+        # the longest move each colour's cards can pay for (wilds stand in for any colour)
+        reach = [hand[colour] + hand[WILD] for colour in EMPIRES]
         for start in sorted(set(self.ships[player])):
             start_space = self.board.coasts[start].space
             for end, dist in self.distances(start).items():
                 space = self.board.coasts[end].space
                 colour = self.chips[space]
-                if dist == 0 or colour < 0 or colour_payment(hand, colour, dist) is None:
+                if dist == 0 or colour < 0 or dist > reach[colour]:
                     continue
                 counts = counts_cache.get(space) or counts_cache.setdefault(space, self.ships_at(space))
                 if space == start_space:
@@ -579,28 +602,16 @@ class TyrosState:
 
     def bank_trades(self, player: int) -> list:
         hand = tuple(self.hands[player])
-        trades = []
         # ruling: swapping k cards needs k cards in the draw pile, which is never reshuffled in a round
         most = min(self.rules.bank_swap_max, sum(self.deck), sum(hand))
-        for k in range(1, most + 1):
-            trades.extend(BankSwap(give) for give in multisets(hand, k))
-        if sum(self.discard) and sum(hand) >= self.rules.bank_buy_cost:
-            takes = [k for k in range(CARD_KINDS) if self.discard[k]]
-            for give in multisets(hand, self.rules.bank_buy_cost):
-                trades.extend(BankBuy(give, take) for take in takes)
-        return trades
+        takes = tuple(k for k in range(CARD_KINDS) if self.discard[k]) if sum(hand) >= self.rules.bank_buy_cost else ()
+        return [*bank_swaps(hand, most), *bank_buys(hand, self.rules.bank_buy_cost, takes)]
 
     def offers(self, player: int) -> list[Offer]:
         """The offers modelled: one or two cards of a kind for one card of another kind."""
         if self.offered:
             return []
-        hand = self.hands[player]
-        out = []
-        for give in range(CARD_KINDS):
-            for count in (1, 2):
-                if hand[give] >= count:
-                    out.extend(Offer((give,) * count, (get,)) for get in range(CARD_KINDS) if get != give)
-        return out
+        return list(offers(tuple(min(count, 2) for count in self.hands[player])))
 
     def card_actions(self, player: int) -> list:
         return [
