@@ -24,7 +24,7 @@ FIRST_GAME = {7: ORANGE, 13: YELLOW, 23: GREEN, 26: VIOLET}
 
 def test_spec_registers_the_engine_policies_and_analyses():
     assert SPEC.name == "tyros" and SPEC.players == (3, 4)
-    assert set(SPEC.policies) == {"random", "greedy", "planner"}
+    assert set(SPEC.policies) == {"random", "greedy", "planner", "ismcts"}
     assert {"empire-sizes", "game", "rate", "explore"} <= set(SPEC.analyses)  # the core adds analyses of its own
     assert SPEC.make_policy("planner:city_hope=0.9").city_hope == 0.9
 

@@ -40,8 +40,41 @@ def scripted(players=4, chips=None, ships=None, hands=None, cities=None, rules=N
     return state
 
 
+def scrambled(state, player, rng):
+    """A copy that differs from `state` only in what `player` cannot see: the other players' cards and the
+    draw pile re-dealt, their tiles and the tile pile re-dealt and reordered, and a new chance generator.
+
+    Hand and pile sizes stay, and so do the cards of a trade offer on the table (the offerer shows them).
+    """
+    other = state.copy_with_chance(int(rng.integers(2**63)))
+    shown = [[0] * CARD_KINDS for _ in range(other.n)]
+    if state.offer is not None and state.actor != player:
+        for k in state.offer[0]:
+            shown[state.actor][k] += 1
+    pool = [k for p in range(other.n) if p != player for k in range(CARD_KINDS)
+            for _ in range(other.hands[p][k] - shown[p][k])]
+    pool += [k for k in range(CARD_KINDS) for _ in range(other.deck[k])]
+    pool = list(rng.permutation(pool))
+    for p in range(other.n):
+        if p != player:
+            size = sum(other.hands[p]) - sum(shown[p])
+            other.hands[p] = shown[p]
+            for k in pool[:size]:
+                other.hands[p][k] += 1
+            pool = pool[size:]
+    other.deck = [pool.count(k) for k in range(CARD_KINDS)]
+    tiles = other.tile_pile + [t for p in range(other.n) if p != player for t in other.tile_hands[p]]
+    tiles = [int(t) for t in rng.permutation(tiles)]
+    for p in range(other.n):
+        if p != player:
+            size = len(other.tile_hands[p])
+            other.tile_hands[p], tiles = sorted(tiles[:size]), tiles[size:]
+    other.tile_pile = tiles
+    return other
+
+
 def total_cards(state) -> int:
     return sum(state.deck) + sum(state.discard) + sum(sum(h) for h in state.hands)
 
 
-__all__ = ["TYROS", "cards", "scripted", "total_cards"]
+__all__ = ["TYROS", "cards", "scrambled", "scripted", "total_cards"]

@@ -5,7 +5,7 @@ from tyrsim.core.game import GameSpec, RandomPolicy
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.games.tyros.analysis import EMPIRE_SIZES, GAME
 from tyrsim.games.tyros.game import make_game
-from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.policies import GreedyPolicy, IsmctsPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
 
 SPEC = GameSpec(
@@ -14,7 +14,7 @@ SPEC = GameSpec(
     rules=Rules,
     players=(3, 4),
     make_game=make_game,
-    policies={"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy},
+    policies={"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "ismcts": IsmctsPolicy},
     analyses={
         "empire-sizes": EMPIRE_SIZES,
         "game": GAME,

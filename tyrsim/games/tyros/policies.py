@@ -17,7 +17,6 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import Policy, RandomPolicy
-
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -190,6 +189,11 @@ class PlannerPolicy:
     """
 
     name: ClassVar[str] = "planner"
+    # the weights a tuner may change, each with its range (`tyrsim tune`)
+    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "city_hope": (0.0, 1.5), "tyros_ship": (0.0, 4.0), "needed_card": (0.2, 3.0), "spare_card": (0.0, 1.5),
+        "bonus_hope": (0.0, 1.5),
+    }
     city_hope: float = 0.6
     tyros_ship: float = 1.5
     needed_card: float = 1.0
