@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tyrsim.core.runner import play
+from tyrsim.core.weights import defaults, tunable, write_weights
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.combat import odds
@@ -160,3 +161,17 @@ def test_choices_ignore_hidden_information(name):
             assert policy.choose(other, rng) == policy.choose(state, rng)
             checked += 1
         state.apply(policy.choose(state, rng))
+
+
+@pytest.mark.parametrize("name", ["greedy", "aggressive", "builder"])
+def test_tunable_weights_are_float_fields_with_the_defaults_inside_their_ranges(name, tmp_path):
+    cls = SPEC.policies[name]
+    ranges = tunable(cls)
+    assert set(ranges) == {"attack_weight", "fight_margin", "dice_weight", "invest_weight", "die_bonus"}
+    for weight, value in defaults(cls).items():
+        low, high = ranges[weight]
+        assert isinstance(value, float) and low < high and low <= value <= high
+    path = tmp_path / f"{name}.toml"
+    write_weights(path, "tyranno-ex", name, {"attack_weight": 0.9, "die_bonus": 5.0}, {})
+    policy = SPEC.make_policy(f"{name}:weights={path},die_bonus=4")
+    assert (policy.attack_weight, policy.die_bonus, policy.name) == (0.9, 4.0, name)

@@ -105,6 +105,14 @@ class GreedyPolicy:
     invest_weight: float = 0.25  # share of a possible later change that a face-down chip is worth
     die_bonus: float = 3.0  # points an earned or raised strength die is worth
     name: str = "greedy"
+    # the weights a tuner may change, with their ranges (every archetype's defaults lie inside)
+    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "attack_weight": (0.0, 1.5),
+        "fight_margin": (-6.0, 8.0),
+        "dice_weight": (0.0, 0.3),
+        "invest_weight": (0.0, 1.0),
+        "die_bonus": (0.0, 10.0),
+    }
 
     def choose(self, state: TyrannoExState, rng: np.random.Generator):
         view = state.view(state.current_player())
