@@ -121,7 +121,7 @@ def test_determinize_keeps_what_is_known(game):
 
 def test_spec():
     assert SPEC.name == "zooloretto-duell" and SPEC.players == (2,)
-    assert set(SPEC.policies) == {"random", "greedy", "heuristic", "mcts"}
+    assert set(SPEC.policies) == {"random", "greedy", "heuristic", "mcts", "ismcts"}
     assert {"game", "zoo-ev", "rate", "explore"} <= set(SPEC.analyses)
     assert isinstance(SPEC.make_game(Rules(), 2), ZooGame)
     with pytest.raises(ValueError, match="2 players"):

@@ -130,6 +130,10 @@ def _run_lines(report: Report) -> list[str]:
         lines.append("Sweep: " + "; ".join(f"`{k}` over {', '.join(str(shown_value(x)) for x in v)}"
                                            for k, v in s.sweep.items())
                      + f" ({len(s.points)} points).")
+    played = dict.fromkeys(", ".join(map(str, _as_list(r.point.args[key])))
+                           for r in report.results for key in ("policies", "policy") if key in r.point.args)
+    if played:
+        lines.append("Every figure here comes from games played by these policies: " + "; ".join(played) + ".")
     trials = sorted({r.trials for r in report.results})
     if trials != [0]:
         lines.append(f"{s.analysis.trial_unit.capitalize()} per point: {', '.join(f'{t:,}' for t in trials)}.")
@@ -151,6 +155,10 @@ def _run_lines(report: Report) -> list[str]:
         lines.append("Rules: as in the rulebook.")
     lines.append(f"Run time {report.wall_time:.1f} s.")
     return lines
+
+
+def _as_list(value: Any) -> list:
+    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def _html_table(table: pd.DataFrame, highlight: str | None = None) -> str:

@@ -39,6 +39,23 @@ class GreedyPolicy:
     """Takes the action with the best immediate value; the weights say what it values."""
 
     name: ClassVar[str] = "greedy"
+    # the weights `tyrsim tune` may change and their ranges; each range holds the defaults of greedy and
+    # of every archetype (which inherit it)
+    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "dinosaur_weight": (0.5, 3.0),
+        "food_cost": (0.0, 1.5),
+        "hunt_weight": (0.5, 3.0),
+        "breed_bonus": (0.0, 3.0),
+        "contract_weight": (0.5, 3.0),
+        "contract_match": (0.0, 2.0),
+        "research_weight": (0.2, 2.0),
+        "draw_value": (0.0, 5.0),
+        "fence_weight": (0.2, 3.0),
+        "resource_weight": (0.1, 1.5),
+        "first_player_value": (0.0, 2.0),
+        "owner_cost": (0.0, 2.0),
+        "rancher_cost": (0.0, 1.0),
+    }
     dinosaur_weight: float = 1.0  # value per point a new dinosaur would score
     food_cost: float = 0.4  # value lost per unit of food a dinosaur eats each round
     hunt_weight: float = 1.0  # multiplies the value of a hunt
@@ -273,18 +290,56 @@ class IsmctsPolicy(search.IsmctsPolicy):
         "greedy": GreedyPolicy,
         "hunter": HunterPolicy,
     }
-    resource_value: float = 0.3  # points one leaf, meat or supply in stock is worth at a cut-off
-    holding_value: float = 0.5  # share of its points a dinosaur in Holding is worth (it may still escape)
+    resource_value: float = 0.3  # points one leaf, meat or supply left after feeding is worth at a cut-off
+    rancher_value: float = 0.8  # points a rancher (or the owner) not yet placed this round is worth
+    breed_value: float = 0.5  # points a breeding pair is worth for each round after this one
     scale: float = 6.0  # a lead of this many points, in prospect, is worth about 0.88 of a win
 
     def prospect(self, state: Any, seat: int) -> float:
-        """Points so far, plus what the resources in stock and the dinosaurs in Holding promise."""
+        """The points `seat` would have after this round's arranging, feeding and breeding, worked out
+        roughly: the dinosaurs on the ranch and in Holding fill the enclosures (the most numerous kind the
+        largest), the rest escape; the food in stock feeds the most valuable; each pair that has room
+        breeds. Plus what is left in stock, the ranchers still to place and the pairs' later rounds."""
         player = state.players[seat]
         dinosaurs = state.dinosaurs
-        held = sum(dinosaurs[kind].points for kind in player.holding)
-        return sum(state.score_parts(seat).values()) + self.resource_value * sum(player.resources) + (
-            self.holding_value * held
-        )
+        herd: dict[str, int] = {}
+        uniques = 0
+        for kind in (*player.ranch.cells, *player.holding):
+            if kind is None:
+                continue
+            if dinosaurs[kind].unique:
+                uniques += dinosaurs[kind].points
+            else:
+                herd[kind] = herd.get(kind, 0) + 1
+        capacities = sorted((region.capacity for region in player.ranch.enclosures()), reverse=True)
+        kept = sorted(herd.items(), key=lambda item: -item[1])[: len(capacities)]
+        leaf, meat = player.resources[0], player.resources[1]
+        points = float(uniques)
+        pairs = 0
+        # the most points per unit of food eat first
+        for (kind, n), room in sorted(
+            zip(kept, capacities, strict=False), key=lambda item: -dinosaurs[item[0][0]].points / (1 + sum(state.diet(player, item[0][0])))
+        ):
+            n = min(n, room)
+            a, b, c = state.diet(player, kind)
+            fed = n
+            while fed and (a * fed > leaf or b * fed > meat or (a + b + c) * fed > leaf + meat):
+                fed -= 1
+            leaf -= a * fed
+            meat -= b * fed
+            either = c * fed
+            take = min(either, max(leaf, 0))
+            leaf -= take
+            meat -= either - take
+            born = min(fed // state.rules.breed_group, room - fed)
+            pairs += fed // state.rules.breed_group
+            points += dinosaurs[kind].points * (fed + born) + player.points_per.get(kind, 0) * (fed + born)
+        parts = state.score_parts(seat)
+        points += parts["contracts"] + sum(card.points for card in player.research if card.dinosaur is None)
+        points += self.resource_value * (leaf + meat + player.resources[2])
+        points += self.rancher_value * (player.ranchers_left + player.owner_left)
+        points += self.breed_value * pairs * (state.rules.rounds - state.round)
+        return points
 
     def evaluate(self, state: Any) -> list[float]:
         """Each player's win chance from their prospect against the best other one's (a logistic curve);

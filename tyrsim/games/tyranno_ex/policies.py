@@ -363,25 +363,41 @@ def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
 class _Candidates:
     """A determinization as the search sees it: the same game, with only the policy's candidate actions legal.
 
-    The candidates at the decision searched (`first`, before any move) are the same in every
-    determinization, since the guide reads only what the searching player sees: they are worked out once.
+    Ranking a decision's actions costs more than the rest of a descent, so the search ranks them once
+    per tree node (the actions played since the decision searched: `path`) and mover's options (their
+    hand, or the fights open to them), and a later determinization reaching the node with the same
+    options reuses the ranking, even where hidden chips turned the conditions differently on the way.
+    At the decision searched nothing differs: the guide reads only what the searching player sees.
     """
 
-    __slots__ = ("state", "policy", "first")
+    __slots__ = ("state", "policy", "memo", "path")
 
-    def __init__(self, state: TyrannoExState, policy: IsmctsPolicy, first: list | None = None) -> None:
+    def __init__(self, state: TyrannoExState, policy: IsmctsPolicy, memo: dict, path: tuple = ()) -> None:
         self.state = state
         self.policy = policy
-        self.first = first
+        self.memo = memo  # the search's rankings: (path, options) -> candidates
+        self.path = path
 
     def current_player(self) -> int:
         return self.state.current_player()
 
     def legal_actions(self) -> list:
-        return self.policy.candidates(self.state) if self.first is None else self.first
+        state = self.state
+        phase = state.phase
+        if phase == "environment" or phase == "five":
+            options = tuple(state.hands[state.player])
+        elif phase == "combat":
+            options = tuple(state.legal_actions())
+        else:  # placing and picking a tied symbol: a few actions, all of them candidates
+            return state.legal_actions()
+        key = (self.path, phase, options)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self.policy.candidates(state)
+        return found
 
     def apply(self, action) -> None:
-        self.first = None
+        self.path += (action,)
         self.state.apply(action)
 
     def is_terminal(self) -> bool:
@@ -394,7 +410,7 @@ class _Candidates:
         return self.state.scores()
 
     def determinize(self, player: int, rng: np.random.Generator) -> _Candidates:
-        return _Candidates(self.state.determinize(player, rng), self.policy, self.first)
+        return _Candidates(self.state.determinize(player, rng), self.policy, self.memo, self.path)
 
 
 _GUIDE = GreedyPolicy()  # ranks the candidate actions
@@ -414,7 +430,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
     }  # fmt: skip
 
     def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
-        return super().search(_Candidates(state, self, self.candidates(state)), rng)
+        return super().search(_Candidates(state, self, {}), rng)
 
     def evaluate(self, state) -> list[float]:
         game = state.state if isinstance(state, _Candidates) else state

@@ -220,16 +220,23 @@ class MctsPolicy:
         return win_share(world, p, self.scale)
 
 
+# the heuristic draws nothing from its generator (a test checks it), so finishing a round needs no chance
+_FINISHER, _NO_CHANCE = HeuristicPolicy(), np.random.default_rng(0)
+
+
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
-    """Information-set MCTS (`tyrsim.core.search`): each descent re-shuffles the unseen draw pile, the tree
-    spans both players' decisions, `rollout` plays `rollout_depth` decisions after the new node, and an
-    unfinished position is valued 0.5 + 0.5 tanh(margin / `scale`) for seat 0, the rest for seat 1."""
+    """Information-set MCTS (`tyrsim.core.search`) over both players' decisions; each descent re-shuffles the
+    unseen draw pile. After the new node, `rollout` plays `rollout_depth` decisions; then, with `finish_round`,
+    the heuristic plays both seats to the end of that round (a position in mid-round hides what the trucks
+    on the table are worth to whoever takes them), and the position is valued 0.5 + 0.5 tanh(margin / `scale`)
+    for seat 0, the rest for seat 1."""
 
-    iterations: int = 200
+    iterations: int = 50
     rollout: str = "heuristic"
-    rollout_depth: int = 8
+    rollout_depth: int = 0
     scale: float = 3.0  # margin that counts as a near-certain win at a cut-off
+    finish_round: bool = True  # the heuristic ends the round before the evaluation
     rollouts: ClassVar = ROLLOUTS
 
     def __post_init__(self) -> None:
@@ -238,5 +245,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
             raise ValueError(f"scale must be above 0, got {self.scale}")
 
     def evaluate(self, state: ZooState) -> list[float]:
+        if self.finish_round:
+            state = state.clone()
+            rounds = state.rounds
+            while not state.is_terminal() and state.rounds == rounds:
+                state.apply(_FINISHER.choose(state, _NO_CHANCE))
+            if state.is_terminal():
+                return search.terminal_values(state, 2)
         mine = win_share(state, 0, self.scale)
         return [mine, 1.0 - mine]
