@@ -68,3 +68,19 @@ def test_an_empty_data_file_value_is_shown_as_the_bundled_file():
             "sweep": {"rules": {"board": ["", "bundled:board_alt.toml"]}}}
     scenario = scenario_from_data(data, "s.toml")
     assert [p.title() for p in scenario.points] == ["board=(bundled)", "board=bundled:board_alt.toml"]
+
+
+def test_quick_args_change_the_arguments_of_a_quick_run_only(dice_game):
+    from tyrsim.core.scenario import ScenarioError, scenario_from_data
+
+    data = {"name": "q", "game": "dice", "analysis": "trace", "seed": 1,
+            "args": {"multiples": [2, 4, 8], "games": 50}, "report": {"quick_args": {"multiples": [2]},
+                                                                       "quick_trials": 4}}
+    scenario = scenario_from_data(data, "test")
+    assert scenario.points[0].args["multiples"] == (2, 4, 8)
+    quick = scenario.quick()
+    assert quick.points[0].args["multiples"] == (2,) and quick.points[0].args["games"] == 4
+    for bad, message in (({"depth": 1}, "report.quick_args.depth: unknown argument"),
+                         ({"multiples": [1]}, "report.quick_args.multiples")):
+        with pytest.raises(ScenarioError, match=message):
+            scenario_from_data({**data, "report": {"quick_args": bad}}, "test")

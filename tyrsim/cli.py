@@ -327,7 +327,7 @@ def report(out, quick, jobs) -> None:
     start = time.perf_counter()
     for k, scenario in enumerate(scenarios, 1):
         if quick:
-            scenario = scenario.with_trials(scenario.quick_trials)
+            scenario = scenario.quick()
         step = f"[{k}/{len(scenarios)}] {scenario.name}"
         click.echo(f"{step}: {scenario.title}", err=True)
         began = time.perf_counter()

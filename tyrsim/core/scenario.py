@@ -9,7 +9,7 @@ The schema (documented with a full example in docs/scenarios.md):
     [sweep.args]     argument -> list of values  }
     [compare]        baseline (a table picking one sweep point), metrics (list)
     [precision]      half_width, max_trials (instead of a fixed trial count)
-    [report]         title, tables, figures, quick_trials
+    [report]         title, tables, figures, quick_trials, quick_args (argument changes for --quick)
 
 Every problem is a `ScenarioError` naming the file, the key path and what is allowed.
 """
@@ -44,7 +44,7 @@ SECTION_KEYS = {
     "sweep": {"rules": dict, "args": dict},
     "compare": {"baseline": dict, "metrics": list},
     "precision": {"half_width": float, "max_trials": int, "metric": str},
-    "report": {"title": str, "tables": list, "figures": list, "quick_trials": int},
+    "report": {"title": str, "tables": list, "figures": list, "quick_trials": int, "quick_args": dict},
 }
 REQUIRED = ("game", "analysis", "seed")
 DEFAULT_SECTION = "Analyses"
@@ -101,6 +101,7 @@ class Scenario:
     tables: list[str] | None
     figures: list[str] | None
     quick_trials: int
+    quick_args: dict[str, Any]  # argument changes of a quick run (a smaller search budget), already checked
 
     def trials(self, point: Point) -> int:
         """The trial count asked for a point (0: computed exactly)."""
@@ -116,6 +117,12 @@ class Scenario:
             self.precision.half_width, min(trials, self.precision.max_trials), self.precision.metric
         )
         return Scenario(**{**self.__dict__, "points": points, "precision": precision})
+
+    def quick(self) -> Scenario:
+        """The scenario of a quick report: `quick_args` applied to every point, trials capped at `quick_trials`."""
+        points = [Point(p.index, p.rules, self.analysis.check_args({**p.args, **self.quick_args}), p.label)
+                  for p in self.points]
+        return Scenario(**{**self.__dict__, "points": points}).with_trials(self.quick_trials)
 
 
 def _type_name(kind: type) -> str:
@@ -292,6 +299,17 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     quick = report.get("quick_trials", analysis.quick_trials)
     if quick < 1:
         fail("report.quick_trials", f"{quick} must be at least 1")
+    quick_args = report.get("quick_args", {})
+    for key in quick_args:
+        if key not in {p.name for p in analysis.params}:
+            fail(f"report.quick_args.{key}", f"unknown argument; {analysis.name} takes: {arguments}")
+        if f"args.{key}" in sweep:
+            fail(f"report.quick_args.{key}", "is swept; a quick run cannot change a swept argument")
+    for point in points:
+        try:
+            analysis.check_args({**point.args, **quick_args})
+        except ArgumentError as exc:
+            fail(f"report.quick_args.{exc.name}", str(exc))
 
     name = data.get("name", Path(shown).stem)
     if not name or any(c in name for c in "/\\") or name.startswith("."):
@@ -302,7 +320,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
         default_report=data.get("default_report", False), section=data.get("section", DEFAULT_SECTION),
         rules=base_rules, points=points, sweep=sweep,
         baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
-        figures=report.get("figures"), quick_trials=quick,
+        figures=report.get("figures"), quick_trials=quick, quick_args=quick_args,
     )
 
 
