@@ -270,3 +270,13 @@ def test_ismcts_plays_whole_games_reproducibly():
             state.apply(action)
         records.append((actions, state.scores()))
     assert records[0] == records[1]
+
+
+def test_the_search_ranks_the_decisions_options_once(monkeypatch):
+    state = positions(games=1, every=5)[1]
+    assert state.phase == "environment"
+    calls = []
+    ranked = IsmctsPolicy.candidates
+    monkeypatch.setattr(IsmctsPolicy, "candidates", lambda self, s: calls.append(repr(s)) or ranked(self, s))
+    IsmctsPolicy(iterations=40).search(state, np.random.default_rng(0))
+    assert calls.count(repr(state)) == 1 and 1 < len(calls) < 40

@@ -94,15 +94,24 @@ class Trade:
         return f"Trade({', '.join(SYMBOLS[s] for s in self.returned)})"
 
 
+def _group_by_space(setting: SetChips | UseFive) -> None:
+    spaces = tuple(sorted({space for _, space in setting.chips}))
+    by_space = tuple((space, tuple(sorted(s for s, sp in setting.chips if sp == space))) for space in spaces)
+    object.__setattr__(setting, "spaces", spaces)
+    object.__setattr__(setting, "by_space", by_space)
+
+
 @dataclass(frozen=True, slots=True)
 class SetChips:
     """Lay chips face down on potential spaces: (symbol, space) pairs."""
 
     chips: tuple[tuple[int, int], ...]
     spaces: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the spaces laid on, in order
+    # (space, sorted symbols laid there) for each space laid on, in order
+    by_space: tuple[tuple[int, tuple[int, ...]], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "spaces", tuple(sorted({space for _, space in self.chips})))
+        _group_by_space(self)
 
     def __repr__(self) -> str:
         return f"SetChips({', '.join(f'{SYMBOLS[s]}->space {sp}' for s, sp in self.chips)})"
@@ -114,9 +123,11 @@ class UseFive:
 
     chips: tuple[tuple[int, int], ...]
     spaces: tuple[int, ...] = field(init=False, compare=False, repr=False)  # the spaces laid on, in order
+    # (space, sorted symbols laid there) for each space laid on, in order
+    by_space: tuple[tuple[int, tuple[int, ...]], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "spaces", tuple(sorted({space for _, space in self.chips})))
+        _group_by_space(self)
 
     def __repr__(self) -> str:
         return f"UseFive({', '.join(f'{SYMBOLS[s]}->space {sp}' for s, sp in self.chips)})"

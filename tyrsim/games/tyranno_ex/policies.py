@@ -80,13 +80,6 @@ def _fight_chances(rules: FightRules) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _by_space(chips: tuple[tuple[int, int], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """A setting's chips grouped by space: (space, sorted symbols laid there)."""
-    spaces = sorted({space for _, space in chips})
-    return tuple((space, tuple(sorted(s for s, sp in chips if sp == space))) for space in spaces)
-
-
 def future_points(spot: int, rules: Rules) -> float:
     """Points a card on `spot` can still score: the rows above it, then the special spaces."""
     specials = rules.special_spaces
@@ -253,7 +246,7 @@ class GreedyPolicy:
             if kind is not SetChips and kind is not UseFive:
                 continue
             value = 0.0
-            for key in _by_space(action.chips):
+            for key in action.by_space:
                 gain = cache.get(key)
                 value += space_gain(*key) if gain is None else gain
             out.append((action, value))
