@@ -1,4 +1,6 @@
-"""Policies: legal play, parameters, the hidden-information rule, greedy beats random."""
+"""Policies: legal play, parameters, tunable weights, the hidden-information rule, greedy beats random."""
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -6,6 +8,7 @@ import pytest
 from tyrsim.core.game import PolicyError
 from tyrsim.core.runner import play, simulate
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
+from tyrsim.games.tiny_epic_dinosaurs.policies import GreedyPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 
@@ -49,3 +52,16 @@ def test_greedy_beats_random():
     share = table[table.policy == "greedy"]["win_share"].mean()
     # about 0.75 in longer runs; 0.55 is more than three standard errors below
     assert share > 0.55
+
+
+def test_tunable_weights_are_float_fields_whose_ranges_hold_every_archetype_default():
+    from tyrsim.core.weights import defaults, tunable
+
+    floats = {f.name for f in dataclasses.fields(GreedyPolicy) if f.type in (float, "float")}
+    assert set(tunable(GreedyPolicy)) == floats  # every weight of the heuristic may be tuned
+    for name in ("greedy", "hunter", "breeder", "contractor"):
+        cls = SPEC.policies[name]
+        assert tunable(cls) == tunable(GreedyPolicy)
+        for weight, value in defaults(cls).items():
+            low, high = tunable(cls)[weight]
+            assert low < high and low <= value <= high, (name, weight)

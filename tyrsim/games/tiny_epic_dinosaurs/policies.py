@@ -316,12 +316,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
         leaf, meat = player.resources[0], player.resources[1]
         points = float(uniques)
         pairs = 0
+        enclosed = [(kind, min(n, room), room) for (kind, n), room in zip(kept, capacities, strict=False)]
+        diets = {kind: state.diet(player, kind) for kind, _, _ in enclosed}
         # the most points per unit of food eat first
-        for (kind, n), room in sorted(
-            zip(kept, capacities, strict=False), key=lambda item: -dinosaurs[item[0][0]].points / (1 + sum(state.diet(player, item[0][0])))
-        ):
-            n = min(n, room)
-            a, b, c = state.diet(player, kind)
+        enclosed.sort(key=lambda item: -dinosaurs[item[0]].points / (1 + sum(diets[item[0]])))
+        for kind, n, room in enclosed:
+            a, b, c = diets[kind]
             fed = n
             while fed and (a * fed > leaf or b * fed > meat or (a + b + c) * fed > leaf + meat):
                 fed -= 1
@@ -334,8 +334,8 @@ class IsmctsPolicy(search.IsmctsPolicy):
             born = min(fed // state.rules.breed_group, room - fed)
             pairs += fed // state.rules.breed_group
             points += dinosaurs[kind].points * (fed + born) + player.points_per.get(kind, 0) * (fed + born)
-        parts = state.score_parts(seat)
-        points += parts["contracts"] + sum(card.points for card in player.research if card.dinosaur is None)
+        points += sum(contract.points for contract in player.contracts)
+        points += sum(card.points for card in player.research if card.dinosaur is None)
         points += self.resource_value * (leaf + meat + player.resources[2])
         points += self.rancher_value * (player.ranchers_left + player.owner_left)
         points += self.breed_value * pairs * (state.rules.rounds - state.round)
