@@ -292,9 +292,9 @@ class IsmctsPolicy(search.IsmctsPolicy):
     as likely to win.
     """
 
-    iterations: int = 200
+    iterations: int = 100
     rollout: str = "planner"
-    rollout_depth: int = 4
+    rollout_depth: int = 0  # the leaf evaluation straight after the new node (docs/tyros.md: "Search")
     temperature: float = 4.0
     rollouts: ClassVar[Mapping[str, Callable[[], Policy]]] = {
         "random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy,
