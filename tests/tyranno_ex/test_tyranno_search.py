@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -28,7 +30,12 @@ def snapshot(state: TyrannoExState) -> tuple:
 
 
 def positions(players: int = 4, games: int = 3, every: int = 23) -> list[TyrannoExState]:
-    """Positions of builder games with a choice to make, every `every` decisions."""
+    """Positions of builder games with a choice to make, every `every` decisions (fresh copies)."""
+    return [state.clone() for state in _positions(players, games, every)]
+
+
+@functools.cache
+def _positions(players: int, games: int, every: int) -> tuple[TyrannoExState, ...]:
     out = []
     policy = BuilderPolicy()
     for g in range(games):
@@ -40,7 +47,7 @@ def positions(players: int = 4, games: int = 3, every: int = 23) -> list[Tyranno
             if step % every == 0 and len(state.legal_actions()) > 1:
                 out.append(state.clone())
             state.apply(policy.choose(state, rng))
-    return out
+    return tuple(out)
 
 
 def reshuffle_hidden(state: TyrannoExState, player: int, seed: int) -> TyrannoExState:
@@ -280,3 +287,10 @@ def test_the_search_ranks_the_decisions_options_once(monkeypatch):
     monkeypatch.setattr(IsmctsPolicy, "candidates", lambda self, s: calls.append(repr(s)) or ranked(self, s))
     IsmctsPolicy(iterations=40).search(state, np.random.default_rng(0))
     assert calls.count(repr(state)) == 1 and 1 < len(calls) < 40
+
+
+@pytest.mark.parametrize("rollout", ["random", "greedy", "builder"])
+def test_rollouts_play_the_game_past_the_tree(rollout):
+    state = positions(games=1, every=5)[1]
+    policy = SPEC.make_policy(f"ismcts:iterations=8,rollout={rollout},rollout_depth=6")
+    assert policy.choose(state, np.random.default_rng(0)) in state.legal_actions()

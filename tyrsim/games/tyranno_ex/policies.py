@@ -406,6 +406,16 @@ class _Candidates:
         return _Candidates(self.state.determinize(player, rng), self.policy, self.memo, self.path)
 
 
+@dataclass(frozen=True)
+class _OnGame:
+    """A rollout policy that plays the determinization itself, every legal action open, not the candidates."""
+
+    policy: Policy
+
+    def choose(self, state: _Candidates, rng: np.random.Generator):
+        return self.policy.choose(state.state, rng)
+
+
 _GUIDE = GreedyPolicy()  # ranks the candidate actions
 
 
@@ -419,7 +429,8 @@ class IsmctsPolicy(search.IsmctsPolicy):
     width: int = 6  # actions the search considers at a decision: the guide's best, passing and not fighting
     temperature: float = 10.0  # the leaf evaluation's softmax scale: a lead of this many points is e times the share
     rollouts: ClassVar[Mapping[str, Callable[[], Policy]]] = {
-        "random": RandomPolicy, "greedy": GreedyPolicy, "builder": BuilderPolicy,
+        name: functools.partial(_OnGame, policy()) for name, policy in
+        (("random", RandomPolicy), ("greedy", GreedyPolicy), ("builder", BuilderPolicy))
     }  # fmt: skip
 
     def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
