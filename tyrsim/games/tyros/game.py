@@ -279,6 +279,7 @@ class TyrosState:
                 other.tile_hands[p], tiles = sorted(tiles[:size]), tiles[size:]
         other.tile_pile = tiles
         return other
+
     # ---- board queries -------------------------------------------------------
     @property
     def board(self) -> Board:
