@@ -423,7 +423,7 @@ _GUIDE = GreedyPolicy()  # ranks the candidate actions
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS over the guide's best few actions at each decision, valued by `standing`."""
 
-    iterations: int = 200
+    iterations: int = 60  # the smallest budget measured to reach the strength target (docs/tyranno_ex.md)
     rollout: str = "random"
     rollout_depth: int = 0
     width: int = 6  # actions the search considers at a decision: the guide's best, passing and not fighting
