@@ -1,4 +1,4 @@
-"""Tyranno Ex policies: random, greedy, and its aggressive and builder variants.
+"""Tyranno Ex policies: random, greedy, its aggressive and builder variants, and ismcts (search).
 
 The greedy family looks only at what its player can see (`state.view`): the
 board, the current conditions, how many chips lie face down on each space (not
@@ -20,6 +20,10 @@ opponents' cards count against it with `attack_weight`.
   turn's action, by the `five_timing` ruling).
 - Combat: the challenge with the best expected point swing, by the exact
   combat odds, if it beats `fight_margin`.
+
+`ismcts` is the core information-set search (`tyrsim.core.search`) over the
+greedy valuation's best few actions at each decision, its leaves valued by
+each player's `standing` (points so far and what the board promises).
 """
 
 from __future__ import annotations
