@@ -7,7 +7,7 @@ import functools
 import numpy as np
 import pytest
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES, Bag, Environment
 from tyrsim.games.tyranno_ex.game import SetChips, TyrannoExState, make_game
@@ -294,3 +294,19 @@ def test_rollouts_play_the_game_past_the_tree(rollout):
     state = positions(games=1, every=5)[1]
     policy = SPEC.make_policy(f"ismcts:iterations=8,rollout={rollout},rollout_depth=6")
     assert policy.choose(state, np.random.default_rng(0)) in state.legal_actions()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("ismcts:width=1", "width must be at least 2"),
+    ("ismcts:temperature=0", "temperature must be above 0"),
+    ("ismcts:rollout=smart", "rollout 'smart' is not allowed"),
+])  # fmt: skip
+def test_bad_search_parameters_are_named(text, message):
+    with pytest.raises(PolicyError, match=message):
+        SPEC.make_policy(text)
+
+
+def test_the_narrowest_search_weighs_passing_and_the_best_setting():
+    state = positions(games=1, every=5)[1]
+    candidates = IsmctsPolicy(width=2).candidates(state)
+    assert len(candidates) == 2 and candidates[0] == state.legal_actions()[0] and isinstance(candidates[1], SetChips)

@@ -437,6 +437,13 @@ class IsmctsPolicy(search.IsmctsPolicy):
         (("random", RandomPolicy), ("greedy", GreedyPolicy), ("builder", BuilderPolicy))
     }  # fmt: skip
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.width < 2:
+            raise ValueError(f"width must be at least 2 (passing and one more action), got {self.width}")
+        if not self.temperature > 0:
+            raise ValueError(f"temperature must be above 0, got {self.temperature}")
+
     def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
         return super().search(_Candidates(state, self, {}), rng)
 
@@ -462,7 +469,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
         elif first is PASS or first is KEEP_FIVE:
             ranked = _GUIDE.setting_values(view, actions)
             kept = [first]
-            if first is PASS:
+            if first is PASS and width > 2:
                 trade = _GUIDE._trade(view, actions)
                 if trade is not PASS:
                     kept.append(trade)
