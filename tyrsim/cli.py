@@ -630,8 +630,11 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     mean, low, high = result.beats
     verdict = "beats" if low > 0.5 else "does not clearly beat"
     with atomic_folder(out) as folder:
+        command = " ".join(["tyrsim tune", spec.name, "--policy", policy, *(f"--opponent {o}" for o in pool),
+                            f"--players {players} --budget {budget} --games {n_games} --population {population}",
+                            f"--check-games {check_games} --seed {seed}", *(f"--rule {r}" for r in rule_items)])
         weights.write_weights(folder / f"{policy}.toml", spec.name, policy, result.weights, {
-            "seed": seed, "players": players, "pool": list(setup.pool), "generations": generations,
+            "command": command, "seed": seed, "players": players, "pool": list(setup.pool), "generations": generations,
             "population": population, "games_per_candidate": n_games, "check_games": check_games,
             "beats_untuned": round(mean, 4), "beats_untuned_low": round(low, 4), "beats_untuned_high": round(high, 4),
             "rules_changed": [f"{k}={v}" for k, v in rules.differences().items()]})
