@@ -72,6 +72,12 @@ class GreedyPolicy:
 
     def choose(self, state: Any, rng: np.random.Generator) -> Any:
         actions = state.legal_actions()
+        values = self.values(state)
+        best = np.flatnonzero(values >= values.max() - 1e-9)
+        return actions[int(best[rng.integers(len(best))])]
+
+    def values(self, state: Any) -> np.ndarray:
+        """The value of each legal action of the player to move, in the order of `legal_actions()`."""
         view = state.view(state.current_player())
         me = view.players[view.me]
         view.herd = me.ranch.herd()  # my dinosaurs on the ranch and in Holding, by kind
@@ -80,9 +86,7 @@ class GreedyPolicy:
         view.enclosures = me.ranch.enclosures()
         view.hunt_dinosaurs = view.rules.hunt_odds()["dinosaurs"]
         view.memo = {}  # values that many actions of one decision share
-        values = np.array([self.value(view, action) for action in actions], dtype=float)
-        best = np.flatnonzero(values >= values.max() - 1e-9)
-        return actions[int(best[rng.integers(len(best))])]
+        return np.array([self.value(view, action) for action in state.legal_actions()], dtype=float)
 
     # --- values of the decisions ---
 
@@ -282,18 +286,27 @@ class ContractorPolicy(GreedyPolicy):
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS; a cut-off position is valued by each player's points so far and in prospect."""
 
-    iterations: int = 200
-    rollout: str = "random"
-    rollout_depth: int = 8
+    iterations: int = 40
+    rollout: str = "hunter"
+    rollout_depth: int = 2
     rollouts: ClassVar[Mapping[str, Any]] = {
         "random": RandomPolicy,
         "greedy": GreedyPolicy,
         "hunter": HunterPolicy,
     }
+    candidates: int = 5  # the decision weighs only the actions hunter values most, this many (0: every action)
     resource_value: float = 0.3  # points one leaf, meat or supply left after feeding is worth at a cut-off
     rancher_value: float = 0.8  # points a rancher (or the owner) not yet placed this round is worth
     breed_value: float = 0.5  # points a breeding pair is worth for each round after this one
     scale: float = 6.0  # a lead of this many points, in prospect, is worth about 0.88 of a win
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        actions = state.legal_actions()
+        if 0 < self.candidates < len(actions):
+            # heuristic pruning at the root: hunter's values come from what the player sees (`view`)
+            ranked = np.argsort(-HunterPolicy().values(state), kind="stable")
+            state = _Candidates(state, [actions[i] for i in sorted(ranked[: self.candidates])])
+        return super().choose(state, rng)
 
     def prospect(self, state: Any, seat: int) -> float:
         """The points `seat` would have after this round's arranging, feeding and breeding, worked out
@@ -350,6 +363,28 @@ class IsmctsPolicy(search.IsmctsPolicy):
             best_other = max(p for other, p in enumerate(prospects) if other != seat)
             values.append(1.0 / (1.0 + math.exp(-2.0 * (own - best_other) / self.scale)))
         return values
+
+
+class _Candidates:
+    """The decision as the search sees it when only some of its actions compete: the real state's
+    player and scores, these actions, and determinizations whose first decision offers only them."""
+
+    def __init__(self, state: Any, actions: list) -> None:
+        self.state, self.actions = state, actions
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def legal_actions(self) -> list:
+        return self.actions
+
+    def scores(self) -> list[float]:
+        return self.state.scores()
+
+    def determinize(self, player: int, rng: np.random.Generator) -> Any:
+        world = self.state.determinize(player, rng)
+        world._legal = list(self.actions)
+        return world
 
 
 POLICIES = {
