@@ -164,3 +164,19 @@ def test_ismcts_is_registered_and_plays_a_game():
     while not state.is_terminal():
         state.apply(policies[state.current_player()].choose(state, rng))
     assert state.round == 6
+
+
+def test_the_decision_weighs_only_hunters_best_actions(two_player_positions):
+    hunter = SPEC.make_policy("hunter")
+    pruned = IsmctsPolicy(iterations=20, candidates=3)
+    checked = 0
+    for index, state in enumerate(two_player_positions):
+        actions = state.legal_actions()
+        if len(actions) <= 3:
+            continue
+        values = hunter.values(state)
+        third_best = sorted(values, reverse=True)[2]
+        choice = pruned.choose(state, np.random.default_rng(index))
+        assert values[actions.index(choice)] >= third_best
+        checked += 1
+    assert checked >= 3
