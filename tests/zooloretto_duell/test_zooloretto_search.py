@@ -179,6 +179,6 @@ def test_heuristic_weights_a_tuner_may_change():
 
 @pytest.mark.slow
 def test_ismcts_beats_heuristic():
-    # the default wins about 0.7 over 400 games (docs/zooloretto_duell.md); 20 games: standard error about 0.1,
-    # so the bound is 2 standard errors under the long-run rate
-    assert win_rate(IsmctsPolicy(), HeuristicPolicy(), 20, seed=6) > 0.5
+    # the default wins 0.784 over 400 games (0.741 to 0.821, docs/zooloretto_duell.md); 12 games: standard error
+    # about 0.12, so the bound is over 2 standard errors under the long-run rate
+    assert win_rate(IsmctsPolicy(), HeuristicPolicy(), 12, seed=6) > 0.5
