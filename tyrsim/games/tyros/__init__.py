@@ -3,6 +3,7 @@
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.game import GameSpec, RandomPolicy
 from tyrsim.core.rulings import rulings_analysis
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.tyros.analysis import EMPIRE_SIZES, GAME
 from tyrsim.games.tyros.game import make_game
 from tyrsim.games.tyros.policies import GreedyPolicy, IsmctsPolicy, PlannerPolicy
@@ -19,6 +20,8 @@ SPEC = GameSpec(
         "empire-sizes": EMPIRE_SIZES,
         "game": GAME,
         "rate": rating_analysis("tyros", ("planner", "greedy", "random"), 4),
+        "ladder": ladder_analysis("tyros", ("random", "greedy", "planner", "ismcts"), 4),
+        "trace": trace_analysis("tyros", "ismcts", 4),
         "explore": explore_analysis(
             "tyros", ("planner", "greedy", "planner", "greedy"),
             ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),

@@ -20,6 +20,7 @@ from tyrsim.core.analysis import Analysis, Metric
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rulings import rulings_analysis
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
 GAME = "zooloretto-duell"
@@ -228,6 +229,8 @@ ANALYSES = {
     "game": zoo_ev_analysis("game", ("heuristic", "heuristic")),
     "zoo-ev": zoo_ev_analysis("zoo-ev", ("heuristic", "heuristic")),
     "rate": rating_analysis(GAME, ("heuristic", "greedy", "random"), 2),
+    "ladder": ladder_analysis(GAME, ("random", "greedy", "heuristic", "ismcts"), 2),
+    "trace": trace_analysis(GAME, "ismcts", 2),
     "explore": explore_analysis(
         GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4")
     ),
