@@ -313,4 +313,4 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return [w / total for w in weights]
 
 
-PLANNER = PlannerPolicy()
+PLANNER = PlannerPolicy()  # the leaf evaluation's weights: the planner's defaults
