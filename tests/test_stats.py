@@ -145,3 +145,13 @@ def test_paired_comparison_tests():
     assert many.test == PAIRED_T and many.p_value == pytest.approx(scipy_stats.ttest_rel(b, a).pvalue)
     mean, low, high = stats.mean_interval(b - a)
     assert (many.difference, many.low, many.high) == pytest.approx((mean, low, high))
+
+
+def test_share_interval_stays_within_zero_and_one():
+    from tyrsim.core.stats import mean_interval, share_interval
+
+    values = [1.0, 0.0]
+    assert mean_interval(values)[1] < 0 and mean_interval(values)[2] > 1
+    assert share_interval(values) == (0.5, 0.0, 1.0)
+    mean, low, high = share_interval([0.5, 0.75, 0.25, 1.0, 0.5, 0.5, 0.75, 0.25])
+    assert (mean, low, high) == pytest.approx(mean_interval([0.5, 0.75, 0.25, 1.0, 0.5, 0.5, 0.75, 0.25]))

@@ -12,7 +12,7 @@ ratings and intervals are those of `tyrsim.core.ratings`.
 design: a search policy at 2x, 4x, 8x... its budget in one
 seat against copies of itself at 1x in the others. For each multiple, the share
 of (k-times, 1-times) seat pairs in which the k-times seat finished ahead (ties
-half; 50% is no gain), with a t interval over games. A game in which more
+half; 50% is no gain), with a t interval over games (clipped to [0, 1]). A game in which more
 thinking keeps paying has depth left to find; one in which the trace flattens
 early is shallow at that budget.
 """
@@ -158,7 +158,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
         rows = []
         for m, group in raw.groupby("multiple", sort=True):
             ahead = seats_ahead(group, f"{m}x")["ahead"].to_numpy()
-            mean, low, high = stats.mean_interval(ahead)
+            mean, low, high = stats.share_interval(ahead)
             strong = group[group["policy"] == f"{m}x"]
             wins = strong["win_share"].sum()
             w_low, w_high = stats.wilson_interval(wins, len(strong))

@@ -72,6 +72,12 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float,
     return mean, float(low), float(high)
 
 
+def share_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """(mean, low, high) of shares in [0, 1] (one per trial): the t interval, clipped to [0, 1]."""
+    mean, low, high = mean_interval(values, confidence)
+    return mean, min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
+
+
 # The test behind each comparison row (compare_proportions / compare_means report it per row).
 Z_TEST = "two-proportion z"
 FISHER_NO_VARIATION = "Fisher exact (no variation in either sample)"

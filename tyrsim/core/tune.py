@@ -194,7 +194,7 @@ def tune(spec: GameSpec, setup: TuneSetup, *, n_jobs: int = 1, store: ResultStor
     # the check: the tuned weights against untuned copies of the policy, whatever the pool was
     check = evaluate(dataclasses.replace(setup, pool=(setup.policy,)), CHECK, [tuned], setup.check_games)[0]
     return TuneResult(weights=tuned, history=pd.DataFrame(history), check=check,
-                      beats=stats.mean_interval(check["pairs_won"].to_numpy()))
+                      beats=stats.share_interval(check["pairs_won"].to_numpy()))
 
 
 def _file_digest(path: str) -> str | None:
