@@ -30,7 +30,9 @@ from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.designer import play_blocks
 from tyrsim.core.game import PolicyError
 from tyrsim.core.ratings import fit_bradley_terry, pairwise_results, rating_figure
-from tyrsim.core.runner import GAMES_PER_CHUNK
+
+# games per task: a search game takes seconds, so small tasks keep every core busy to the end
+SEARCH_GAMES_PER_TASK = 2
 
 
 def _spec(game: str):
@@ -119,7 +121,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
             Param("span", 2, "how many rungs up each policy plays", low=1, high=10),
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
-        chunk_size=GAMES_PER_CHUNK // 5, quick_trials=6, validate=validate,
+        chunk_size=SEARCH_GAMES_PER_TASK, quick_trials=6, validate=validate,
         count=lambda args: len(seatings(args)) * args["games"],
         metrics={"pair_win_rate": Metric(
             "proportion", ("policy", "opponent"),
@@ -198,7 +200,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
             Param("games", 100, "games per multiple", low=2),
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
-        chunk_size=GAMES_PER_CHUNK // 5, quick_trials=6, validate=validate,
+        chunk_size=SEARCH_GAMES_PER_TASK, quick_trials=6, validate=validate,
         count=lambda args: len(args["multiples"]) * args["games"],
         outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
     )
