@@ -36,7 +36,7 @@ from tyrsim.games import get_game
 
 # the strongest hand-written policy of each game, and the table the strength target is set at
 OPPONENTS = {"zooloretto-duell": ("heuristic", 2), "tiny-epic-dinosaurs": ("hunter", 2),
-             "tyranno-ex": ("greedy", 4), "tyros": ("planner", 4)}
+             "tyranno-ex": ("builder", 4), "tyros": ("planner", 4)}
 
 
 @dataclass
