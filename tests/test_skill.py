@@ -75,3 +75,9 @@ def test_bad_arguments(dice_game, analysis, args, message):
     data = {"name": "s", "game": "dice", "analysis": analysis, "seed": 5, "args": args}
     with pytest.raises((ArgumentError, ValueError), match=message):
         scenario_from_data(data, "test")
+
+
+def test_a_trace_of_few_games_says_it_cannot_tell(dice_game):
+    tables, _ = dice_tables("trace", multiples=[2], games=6)
+    reading = tables["skill_trace_reading"]["reading"].iloc[0]
+    assert "cannot tell whether more search pays" in reading and "shallow" not in reading

@@ -206,6 +206,11 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
     )
 
 
+# the widest interval half-width at which a trace with no significant gain reads as "no gain" rather than "too few
+# games to tell": a gain of 10 points in seats beaten would then have been seen
+TELLING_HALF_WIDTH = 0.1
+
+
 def trace_reading(table: pd.DataFrame, policy: str) -> str:
     """The trace in a sentence: up to which multiple more thinking paid."""
     if table.empty:
@@ -213,7 +218,11 @@ def trace_reading(table: pd.DataFrame, policy: str) -> str:
     parts = [f"{int(r.multiple)}x finished ahead of a 1x seat in {100 * r.seats_beaten:.0f}% "
              f"[{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}]" for r in table.itertuples()]
     paying = table[table["significant"]]
-    if paying.empty:
+    widest = float((table["ci_high"] - table["ci_low"]).max()) / 2
+    if paying.empty and widest > TELLING_HALF_WIDTH:
+        verdict = (f"these games cannot tell whether more search pays: every interval holds 50% and is up to "
+                   f"±{100 * widest:.0f} points wide; play more games per multiple")
+    elif paying.empty:
         verdict = "more search did not pay at any multiple measured: the game looks shallow at this budget"
     else:
         top = table.iloc[-1]
