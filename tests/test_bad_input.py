@@ -113,8 +113,8 @@ def test_plan_still_answers_within_the_cap():
          "at most 100,000: give fewer values"),
         (["simulate", "tyranno-ex", "--games", 10**20], "--games"),
         (["simulate", "tyranno-ex", "--players", 10**9], "--players: Tyranno Ex is for 2, 3, 4 players"),
-        (["rate", "tyros", "--games", 900_000_000],
-         "--games: 5,400,000,000 games at one sweep point (from the arguments); at most 1,000,000,000"),
+        (["rate", "tyros", "--games", 900_000_000],  # 4 policies: 12 ordered pairings
+         "--games: 10,800,000,000 games at one sweep point (from the arguments); at most 1,000,000,000"),
         (["explore", "tyranno-ex", "--param", "die_rounds=0:6", "--points", 8192],
          "Error: --points: 8192 is not allowed; expected int from 4 to 4096"),
         (["explore", "tyranno-ex", "--param", "die_rounds=0:6", "--points", 4096, "--games", 100_000],
