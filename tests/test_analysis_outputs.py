@@ -19,6 +19,9 @@ SMALL = {  # arguments that keep a run to a fraction of a second
     ("tyranno-ex", "combat"): {"attacker_strength": (1, 3), "attacker_dice": (0, 2, 5), "defender_strength": (1,),
                                "defender_dice": (1, 4)},
 }
+# the skill analyses play search: a tiny budget and one multiple show what they make
+SMALL.update({(game, "trace"): {"policy": "ismcts:iterations=3", "multiples": (2,)} for game in game_names()})
+SMALL.update({(game, "ladder"): {"policies": ("random", "ismcts:iterations=3"), "span": 1} for game in game_names()})
 ANALYSES = [(game, name) for game in game_names() for name in get_game(game).analyses]
 
 
