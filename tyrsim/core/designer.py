@@ -114,6 +114,21 @@ def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+def pairwise_table(raw: pd.DataFrame) -> pd.DataFrame:
+    """Each policy's wins over each other policy, with its win rate and Wilson interval."""
+    pairs = pairwise_results(raw)
+    pairs["win_rate"] = pairs["wins"] / pairs["games"]
+    pairs["ci_low"], pairs["ci_high"] = stats.wilson_interval(pairs["wins"], pairs["games"])
+    return pairs
+
+
+PAIR_WIN_RATE = Metric(
+    "proportion", ("policy", "opponent"),
+    lambda raw, rules, args: pairwise_results(raw).rename(columns={"wins": "successes", "games": "n"}),
+    "share of comparisons a policy wins against another",
+)
+
+
 def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) -> Analysis:
     """Round robin of `policies` at `seats`-player tables, fitted to Bradley-Terry."""
 
@@ -124,9 +139,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
-        pairs = pairwise_results(raw)
-        pairs["win_rate"] = pairs["wins"] / pairs["games"]
-        pairs["ci_low"], pairs["ci_high"] = stats.wilson_interval(pairs["wins"], pairs["games"])
+        pairs = pairwise_table(raw)
         return {"ratings": fit_bradley_terry(pairs), "pairwise": pairs, "seat_orders": seat_orders(raw, seatings(args))}
 
     def figures(tables_, rules, args):
@@ -152,11 +165,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK, quick_trials=20,
         count=lambda args: len(seatings(args)) * args["games"],
-        metrics={"pair_win_rate": Metric(
-            "proportion", ("policy", "opponent"),
-            lambda raw, rules, args: pairwise_results(raw).rename(columns={"wins": "successes", "games": "n"}),
-            "share of comparisons a policy wins against another",
-        )},
+        metrics={"pair_win_rate": PAIR_WIN_RATE},
         headline="pair_win_rate",
         outputs=lambda args: (("ratings", "pairwise", "seat_orders"), ("ratings",)),
     )

@@ -26,10 +26,10 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
-from tyrsim.core.designer import play_blocks
+from tyrsim.core.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.designer import PAIR_WIN_RATE, pairwise_table, play_blocks
 from tyrsim.core.game import PolicyError
-from tyrsim.core.ratings import fit_bradley_terry, pairwise_results, rating_figure
+from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 
 # games per task: a search game takes seconds, so small tasks keep every core busy to the end
 SEARCH_GAMES_PER_TASK = 2
@@ -94,9 +94,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
-        pairs = pairwise_results(raw)
-        pairs["win_rate"] = pairs["wins"] / pairs["games"]
-        pairs["ci_low"], pairs["ci_high"] = stats.wilson_interval(pairs["wins"], pairs["games"])
+        pairs = pairwise_table(raw)
         ratings = fit_bradley_terry(pairs)
         rung = {p: i for i, p in enumerate(args["policies"])}
         ratings = ratings.assign(rung=ratings["policy"].map(rung)).sort_values("rung", ignore_index=True)
@@ -123,11 +121,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=SEARCH_GAMES_PER_TASK, quick_trials=6, validate=validate,
         count=lambda args: len(seatings(args)) * args["games"],
-        metrics={"pair_win_rate": Metric(
-            "proportion", ("policy", "opponent"),
-            lambda raw, rules, args: pairwise_results(raw).rename(columns={"wins": "successes", "games": "n"}),
-            "share of comparisons a policy wins against another",
-        )},
+        metrics={"pair_win_rate": PAIR_WIN_RATE},
         headline="pair_win_rate",
         outputs=lambda args: (("ladder", "ladder_pairwise"), ("ladder",)),
     )
