@@ -47,6 +47,20 @@ class State(Protocol):
     def clone(self) -> State: ...
 
 
+class Narrated(Protocol):
+    """What a state may add so that `tyrsim play` reads like a play-by-play (both optional).
+
+    `describe(action)`: the current player's action in plain words, asked before it is applied.
+    `narration`: None while nobody listens (simulation and search pay nothing); a play log sets
+    it to a list, the state appends one plain sentence per event an action causes (a fight's
+    rolls and outcome, a scoring, a round's end, the final scores), and the log prints and
+    clears it after each action. A clone starts with None."""
+
+    narration: list[str] | None
+
+    def describe(self, action: Action) -> str: ...
+
+
 class Game(Protocol):
     name: str
     rules: RuleSet

@@ -80,10 +80,16 @@ def play(
     log: Callable[[str], None] | None = None,
     max_actions: int = 200_000,
 ) -> GameRecord:
-    """Play one game to its end; `log`, if given, receives one line per action."""
+    """Play one game to its end; `log`, if given, receives one line per action.
+
+    A play log reads like a play-by-play where the state offers it (see `Narrated` in
+    `tyrsim.core.game`): each action in the state's own words, then what it caused, indented."""
     if len(policies) != game.num_players:
         raise ValueError(f"{game.name} with {game.num_players} players needs as many policies, got {len(policies)}")
     state = game.new_state(rng)
+    narrated = log is not None and hasattr(state, "narration")
+    if narrated:
+        state.narration = []
     actions = 0
     while True:
         player = state.current_player()  # -1 when the game is over
@@ -91,8 +97,12 @@ def play(
             break
         action = policies[player].choose(state, rng)
         if log is not None:
-            log(f"P{player}: {action}")
+            log(f"P{player}: {state.describe(action) if hasattr(state, 'describe') else action}")
         state.apply(action)
+        if narrated:
+            for line in state.narration:
+                log(f"    {line}")
+            state.narration.clear()
         actions += 1
         if actions > max_actions:
             raise GameTooLong(f"{game.name}: no end after {max_actions} actions")
