@@ -17,3 +17,13 @@ def dice_game(monkeypatch):
 
     monkeypatch.setitem(tyrsim.games.REGISTRY, "dice", "toy_game")
     return toy_game.SPEC
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless chromium for the session's browser tests (see tests/browser.py)."""
+    from browser import open_browser
+
+    driver = open_browser()
+    yield driver
+    driver.quit()
