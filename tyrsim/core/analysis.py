@@ -143,6 +143,14 @@ class Analysis:
     headline: str | None = None  # the metric a precision target is set on
     # validate(args) raises ArgumentError for combinations of arguments no single Param rules out (a size limit)
     validate: Callable[[Mapping[str, Any]], None] | None = None
+    # findings(tables, rules, args) -> two to five plain sentences, each number with its interval, that open
+    # the report page's answer section ("Hunter wins 58.0% [53.1, 62.7] of games against breeder.")
+    findings: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], list[str]] | None = None
+    # files(tables, rules, args) -> {file name: bytes}: extra files a report or --out folder holds beside the
+    # tables and figures (a printable sheet, a self-contained calculator page)
+    files: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, bytes]] | None = None
+    # what each column a table of this analysis adds means, for the page's glossary ({column: meaning})
+    glossary: Mapping[str, str] = field(default_factory=dict)
 
     def param(self, name: str) -> Param:
         for p in self.params:
