@@ -1,0 +1,82 @@
+"""Numbers in words: how a report's findings write an estimate with its interval.
+
+Every finding on a report page writes its numbers through these helpers, so that a share
+reads "58.0% [53.1, 62.7]", a difference of shares "4.1 points [3.9, 4.3]", a mean
+"12.4 [12.1, 12.7]", a p-value "3e-12", and a number that could not be computed reads
+"not computable" rather than "nan".
+"""
+
+from __future__ import annotations
+
+import math
+
+NOT_COMPUTABLE = "not computable"
+
+
+def _finite(*values: float | None) -> bool:
+    return all(v is not None and math.isfinite(float(v)) for v in values)
+
+
+def _plain(value: float, digits: int) -> str:
+    text = f"{value:,.{digits}f}"
+    return "0" + text[2:] if text.startswith("-0") and float(text.replace(",", "")) == 0 else text
+
+
+def percent(share: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """A share in [0, 1] as a percentage, with its interval when given: "58.0% [53.1, 62.7]"."""
+    if not _finite(share):
+        return NOT_COMPUTABLE
+    text = f"{_plain(100 * share, digits)}%"
+    if _finite(low, high):
+        text += f" [{_plain(100 * low, digits)}, {_plain(100 * high, digits)}]"
+    return text
+
+
+def points(difference: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """A difference of two shares in percentage points, unsigned: "4.1 points [3.9, 4.3]".
+
+    The caller says the direction in words ("raises", "lowers"); the interval keeps its signs."""
+    if not _finite(difference):
+        return NOT_COMPUTABLE
+    text = f"{_plain(abs(100 * difference), digits)} points"
+    if _finite(low, high):
+        lo, hi = (low, high) if difference >= 0 else (-high, -low)
+        text += f" [{_plain(100 * lo, digits)}, {_plain(100 * hi, digits)}]"
+    return text
+
+
+def digits_for(half_width: float | None, default: int = 2) -> int:
+    """Decimals enough to show an interval of this half-width (two significant digits of it, 0 to 4)."""
+    if not _finite(half_width) or half_width <= 0:
+        return default
+    return max(0, min(4, 1 - math.floor(math.log10(half_width))))
+
+
+def number(value: float, low: float | None = None, high: float | None = None, digits: int | None = None) -> str:
+    """A mean or count with its interval: "12.4 [12.1, 12.7]"; decimals follow the interval's width."""
+    if not _finite(value):
+        return NOT_COMPUTABLE
+    if digits is None:
+        digits = digits_for((high - low) / 2 if _finite(low, high) else None)
+    text = _plain(value, digits)
+    if _finite(low, high):
+        text += f" [{_plain(low, digits)}, {_plain(high, digits)}]"
+    return text
+
+
+def p_value(p: float) -> str:
+    """A p-value: "0.031", "3e-12", "below 1e-300"; NaN reads "not computable"."""
+    if not _finite(p):
+        return NOT_COMPUTABLE
+    if p == 0:
+        return "below 1e-300"
+    if p >= 0.001:
+        return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"
+    return f"{p:.0e}".replace("e-0", "e-")
+
+
+def verdict(significant: bool | None, p_holm: float | None = None) -> str:
+    """How a comparison fares after the Holm correction, in words."""
+    if p_holm is not None and not _finite(p_holm):
+        return "no test possible"
+    return "significant after the Holm correction" if significant else "not significant after the Holm correction"
