@@ -17,6 +17,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.findings import GAME_GLOSSARY, game_findings
 from tyrsim.core.game import PolicyError
 from tyrsim.core.metrics import balance_metrics
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
@@ -108,6 +109,8 @@ def game_analysis(
     extra_tables: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]] | None = None,
     extra_figures: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, Any]] | None = None,
     extra_outputs: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    extra_findings: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], list[str]] | None = None,
+    extra_glossary: Mapping[str, str] | None = None,
     default_games: int = 2000,
 ) -> Analysis:
     """The `game` analysis for the registered game `game_name`.
@@ -161,4 +164,7 @@ def game_analysis(
         metrics=GAME_METRICS,
         headline="win_rate",
         outputs=lambda args: (GAME_TABLES + extra_outputs[0], extra_outputs[1]),
+        findings=lambda tables_, rules, args: [
+            *game_findings(tables_), *(extra_findings(tables_, rules, args) if extra_findings else [])],
+        glossary={**GAME_GLOSSARY, **(extra_glossary or {})},
     )
