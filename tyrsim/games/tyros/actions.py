@@ -82,7 +82,8 @@ class BankBuy:
     take: int
 
     def __repr__(self) -> str:
-        return f"discard {card_names(self.give)} for a {COLOUR_NAMES[self.take]} from the discard pile"
+        article = "an" if COLOUR_NAMES[self.take][0] in "aeiou" else "a"
+        return f"discard {card_names(self.give)} for {article} {COLOUR_NAMES[self.take]} card from the discard pile"
 
 
 @dataclass(frozen=True, slots=True, repr=False)

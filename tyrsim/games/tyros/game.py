@@ -33,20 +33,21 @@ from tyrsim.games.tyros.actions import (
     PlayTile,
     Refuse,
 )
-from tyrsim.games.tyros.board import TYROS, Board, conflicting, load_board
+from tyrsim.games.tyros.board import TYROS, Board, Coast, conflicting, load_board
 from tyrsim.games.tyros.components import (
     CARD_KINDS,
     COLOUR_NAMES,
     EMPIRES,
     WILD,
     Cards,
+    card_names,
     colour_payment,
     full_deck,
     multisets,
     plentiful_cards,
 )
 from tyrsim.games.tyros.rules import Rules
-from tyrsim.games.tyros.scoring import Score, empire_sizes, score_game, winners
+from tyrsim.games.tyros.scoring import RANK_NAMES, Score, empire_sizes, score_game, size_ranks, space_name, winners
 
 EXPAND, ACTIONS, OFFER, KEEP, OVER = "expand", "actions", "offer", "keep", "over"
 
@@ -154,12 +155,16 @@ class TyrosState:
     Phases: "expand" (tile play), "actions" (card actions), "offer" (another
     player answers a trade offer), "keep" (cards kept at the end of a round),
     "over". Per-player lists are indexed by seat; spaces by number, Tyros 0.
+
+    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
+    action appends what it caused: tolls, Tyros joining an empire, first cities, round ends and
+    the final scoring.
     """
 
     __slots__ = (
         "game", "_rng", "_rng_source", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
         "cities", "city_colours", "all_empires_first", "first_cities", "round", "start_player", "phase",
-        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters",
+        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters", "narration",
     )
 
     # ---- set-up -------------------------------------------------------------
@@ -168,6 +173,7 @@ class TyrosState:
         self = cls.__new__(cls)
         board, rules = game.board, game.rules
         self.game, self._rng, self._rng_source, self.n = game, rng, None, game.num_players
+        self.narration = None
         self.chips = [-1] * board.size
         self.cities = [-1] * board.size
         pile = [int(t) for t in rng.permutation(board.tiles)]
@@ -220,6 +226,7 @@ class TyrosState:
         """
         other = TyrosState.__new__(TyrosState)
         other.game, other._rng, other._rng_source, other.n = self.game, None, source, self.n
+        other.narration = None  # nobody listens to a copy
         other.chips = self.chips[:]
         other.tile_pile = self.tile_pile[:]
         other.tile_hands = [h[:] for h in self.tile_hands]
@@ -340,6 +347,11 @@ class TyrosState:
         self.round = number
         if not self.game.tiles_only:
             self.deal_cards()
+        if self.narration is not None:
+            dealt = "" if self.game.tiles_only else f", {self.rules.cards_dealt(self.n)} cards dealt to each player"
+            passes = self.rules.expansion_passes(number, self.n)
+            self.narration.append(f"Round {number} begins: P{self.start_player} starts{dealt}, "
+                                  f"{passes} expansion pass{'es' if passes != 1 else ''}")
         self.phase = EXPAND
         self.expansion_pass = 0
         self.turn = 0
@@ -389,7 +401,10 @@ class TyrosState:
     def end_round(self) -> None:
         """The game ends here if a player has no tiles; otherwise players keep cards and a new round starts."""
         # ruling: a game whose remaining tiles can never be played also ends (possible only when chips run out)
-        if any(not hand for hand in self.tile_hands) or self.stalled():
+        over = any(not hand for hand in self.tile_hands) or self.stalled()
+        if self.narration is not None:
+            self.narrate_round_end(over)
+        if over:
             self.phase = OVER
             return
         keep = self.rules.cards_kept
@@ -491,10 +506,13 @@ class TyrosState:
     def play_tile(self, action: PlayTile) -> None:
         player = self.expanding_player()
         self.tile_hands[player].remove(action.space)
+        tyros_before = self.chips[TYROS]
         self.place_chip(action.space, action.empire)
         self.counters[f"tiles_p{player}"] += 1
         if self.tile_pile:
             self.tile_hands[player].append(self.tile_pile.pop(0))
+        if self.narration is not None:
+            self.narrate_tile(player, action.empire, tyros_before)
         self.turn += 1
         self.skip_empty_hands()
 
@@ -669,6 +687,9 @@ class TyrosState:
                 if toll is not None:
                     self.pay(player, toll, to=self.hands[owner])
                     self.counters[f"tolls_paid_p{player}"] += 1
+                if self.narration is not None:
+                    paid = f"pays P{owner} a toll of one {card_names(toll)} card" if toll else "has no card for a toll"
+                    self.narration.append(f"P{player} {paid} (P{owner}'s city in {space_name(space)})")
             self.counters[f"moves_p{player}"] += 1
         elif kind is BuildCity:
             space = action.space
@@ -683,8 +704,16 @@ class TyrosState:
             self.city_colours[player].add(self.chips[space])
             if len(self.city_colours[player]) == 4 and self.all_empires_first < 0:
                 self.all_empires_first = player
+                if self.narration is not None and self.rules.first_city_bonus == "all-four":
+                    self.narration.append(f"P{player} is the first with a city in all four empires: "
+                                          f"{self.rules.all_empires_bonus} points at the end")
             if self.first_cities[self.chips[space]] < 0:
                 self.first_cities[self.chips[space]] = player
+                if self.narration is not None:
+                    bonus = (f": {self.rules.all_empires_bonus} points at the end"
+                             if self.rules.first_city_bonus == "each-empire" else "")
+                    self.narration.append(
+                        f"P{player} builds the first city in the {COLOUR_NAMES[self.chips[space]]} empire{bonus}")
             self.counters[f"cities_built_p{player}"] += 1
         elif kind is BuildShip:
             space = action.space
@@ -698,7 +727,11 @@ class TyrosState:
             self.counters[f"ships_built_p{player}"] += 1
         elif kind is BankSwap:
             self.pay(player, action.give)
+            before = hand[:] if self.narration is not None else None
             self.draw(player, len(action.give))
+            if before is not None:
+                drawn = tuple(k for k in range(CARD_KINDS) for _ in range(hand[k] - before[k]))
+                self.narration.append(f"P{player} draws {card_names(drawn)}")
             self.counters[f"bank_trades_p{player}"] += 1
         elif kind is BankBuy:
             # ruling: the card is chosen from the discard pile as it was before this discard
@@ -708,10 +741,95 @@ class TyrosState:
             self.counters[f"bank_trades_p{player}"] += 1
         self.action_done()
 
+    # ---- the play log (only while `narration` is a list) ----------------------
+    def describe(self, action) -> str:
+        """The current player's action in plain words, with what it costs (asked before it is applied)."""
+        kind, player = type(action), self.current_player()
+        hand = self.hands[player] if player >= 0 else []
+        if kind is Blocked:
+            tiles = ", ".join(map(str, sorted(self.tile_hands[player])))
+            return f"cannot play any tile (shows {tiles}): tile {action.tile} goes under the pile, a new one is drawn"
+        if kind is MoveShip:
+            start, end = self.game.coast_ids[action.start], self.game.coast_ids[action.end]
+            space = self.board.coasts[end].space
+            paid = colour_payment(hand, self.chips[space], self.distances(start)[end])
+            route = f"from {coast_words(self.board.coasts[start])} to {coast_words(self.board.coasts[end])}"
+            return f"move a ship {route}, paying {card_names(paid)}"
+        if kind is BuildCity:
+            counts = self.ships_at(action.space)
+            cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
+            paid = colour_payment(hand, self.chips[action.space], cost)
+            return (f"build a city in {space_name(action.space)} ({COLOUR_NAMES[self.chips[action.space]]}), "
+                    f"paying {card_names(paid)}")
+        if kind is BuildShip:
+            space = action.space
+            if space == TYROS and self.cities[TYROS] < 0:
+                paid = plentiful_cards(hand, sum(self.ships_at(space)) + 1)
+            else:
+                paid = colour_payment(hand, self.chips[space], 1) + action.extra
+            return f"build a ship in {space_name(space)}, paying {card_names(tuple(sorted(paid)))}"
+        if kind is Accept or kind is Refuse:
+            give, get, _ = self.offer
+            if kind is Refuse:
+                return f"refuse P{self.actor}'s offer"
+            return f"accept P{self.actor}'s offer: give {card_names(get)}, get {card_names(give)}"
+        if kind is Keep:
+            rest = tuple(k for k in range(CARD_KINDS) for _ in range(hand[k] - action.cards.count(k)))
+            return f"keep {card_names(action.cards)}, discard {card_names(rest)}"
+        return repr(action)
+
+    def narrate_tile(self, player: int, empire: int, tyros_before: int) -> None:
+        if tyros_before < 0 and self.chips[TYROS] >= 0:
+            self.narration.append(f"Tyros joins the {COLOUR_NAMES[self.chips[TYROS]]} empire")
+        if not self.chips_left(empire):
+            self.narration.append(f"the {COLOUR_NAMES[empire]} empire has placed its last chip")
+        if not self.tile_hands[player]:
+            self.narration.append(f"P{player} has no tiles left: the game ends with this round")
+
+    def narrate_round_end(self, over: bool) -> None:
+        sizes = self.empire_sizes()
+        self.narration.append(f"Round {self.round} ends; empires: "
+                              + ", ".join(f"{COLOUR_NAMES[e]} {sizes[e]}" for e in EMPIRES) + " spaces")
+        if not over:
+            return
+        empty = [p for p in range(self.n) if not self.tile_hands[p]]
+        why = (seats_words(empty) + (" has" if len(empty) == 1 else " have") + " no tiles left"
+               if empty else "no tile left can ever be played")
+        self.narration.append(f"Game over: {why}")
+        self.narrate_scoring()
+
+    def narrate_scoring(self) -> None:
+        """The final scoring in the rulebook's order: ships removed, then each player's points and why."""
+        sizes = self.empire_sizes()
+        ranks = size_ranks(sizes)
+        order = sorted(EMPIRES, key=lambda e: ranks[e])
+        self.narration.append("Final scoring; empire sizes: " + ", ".join(
+            f"{COLOUR_NAMES[e]} {sizes[e]} ({RANK_NAMES[ranks[e]]})" for e in order))
+        items: list[tuple[int, int, str]] = []
+        scores = self.final_scores(items)
+        self.narration.extend(why for who, _, why in items if who < 0)
+        for p, score in enumerate(scores):
+            parts = [f"{points} for {why}" for who, points, why in items if who == p]
+            self.narration.append(f"P{p} scores {score.total}: " + ("; ".join(parts) or "nothing"))
+        best = max(s.total for s in scores)
+        tied = [p for p, s in enumerate(scores) if s.total == best]
+        if len(tied) > 1:
+            won = winners(scores)
+            largest = COLOUR_NAMES[order[0]]
+            names = seats_words(tied)
+            if len(won) == 1:
+                self.narration.append(f"{names} tie on {best} points; P{won[0]} wins with the most points in the "
+                                      f"largest empire, {largest} ({scores[won[0]].largest_empire_points})")
+            else:
+                self.narration.append(f"{names} tie on {best} points and on points in the largest empire, "
+                                      f"{largest}: a shared victory")
+
     # ---- results -------------------------------------------------------------
-    def final_scores(self) -> list[Score]:
+    def final_scores(self, items: list[tuple[int, int, str]] | None = None) -> list[Score]:
+        """Each player's score; `items`, if given, receives each award (see `score_game`)."""
         return score_game(self.rules, self.n, self.chips, self.cities,
-                          [self.ship_spaces(p) for p in range(self.n)], self.all_empires_first, self.first_cities)
+                          [self.ship_spaces(p) for p in range(self.n)], self.all_empires_first, self.first_cities,
+                          items)
 
     def scores(self) -> list[float]:
         return [float(s.total) for s in self.final_scores()]
@@ -741,6 +859,17 @@ class TyrosState:
     def __repr__(self) -> str:
         chips = " ".join(f"{s}:{COLOUR_NAMES[c][0]}" for s, c in enumerate(self.chips) if c >= 0)
         return f"TyrosState(round {self.round}, {self.phase}, chips {chips})"
+
+
+def seats_words(seats: list[int]) -> str:
+    """Seats in a play log: "P0", "P0 and P2", "P0, P2 and P3"."""
+    names = [f"P{p}" for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def coast_words(coast: Coast) -> str:
+    """A coast in a play log: "Tyros", "22", "16 (west coast)"."""
+    return space_name(coast.space) + (f" ({coast.name} coast)" if coast.name else "")
 
 
 def make_game(rules: Rules, num_players: int) -> TyrosGame:
