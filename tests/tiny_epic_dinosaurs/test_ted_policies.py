@@ -65,3 +65,54 @@ def test_tunable_weights_are_float_fields_whose_ranges_hold_every_archetype_defa
         for weight, value in defaults(cls).items():
             low, high = tunable(cls)[weight]
             assert low < high and low <= value <= high, (name, weight)
+
+
+def test_hunter_fence_values_match_a_flood_fill_of_each_fence_set():
+    """Hunter values a fence action by the enclosures it would leave, worked out from the fence set's bits
+    with remembered sizes; here every fence action of many positions is valued again from the rulebook
+    reference's own flood fill of the new fence set, with nothing remembered."""
+    import ted_reference as reference
+
+    from tyrsim.games.tiny_epic_dinosaurs.actions import LoseFence, MoveFence, PlaceFence
+    from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch
+
+    hunter = SPEC.make_policy("hunter")
+
+    def quality(state, seat: int, fences: set[int]) -> float:
+        player = state.players[seat]
+        scratch = Ranch(player.ranch.board)
+        scratch.fences = fences
+        capacities = sorted(map(len, reference.enclosures(state, scratch)), reverse=True)
+        herd = player.ranch.herd()
+        for kind in player.holding:
+            herd[kind] = herd.get(kind, 0) + 1
+        counts = sorted((n for k, n in herd.items() if not state.dinosaurs[k].unique), reverse=True)
+        held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
+        pairs = sum(h // state.rules.breed_group for h in held)
+        return sum(held) + (0.5 + hunter.breed_bonus / 2) * pairs + 0.1 * len(capacities)
+
+    checked = 0
+    rng = np.random.default_rng(8)
+    for names in (["random", "hunter"], ["hunter", "breeder", "random"]):
+        game = SPEC.make_game(Rules(), len(names))
+        for _ in range(3):
+            state = game.new_state(rng)
+            while (seat := state.current_player()) >= 0:
+                values = hunter.values(state)
+                edge = state.layout.edge_id
+                now = set(state.players[seat].ranch.fences)
+                for action, value in zip(state.legal_actions(), values, strict=True):
+                    if isinstance(action, PlaceFence):
+                        expected = quality(state, seat, now | {edge(action.edge)})
+                    elif isinstance(action, LoseFence):
+                        expected = quality(state, seat, now - {edge(action.edge)})
+                    elif isinstance(action, MoveFence):
+                        moved = now - {edge(action.source)} if action.source != "holding" else set(now)
+                        expected = quality(state, seat, moved | {edge(action.target)}) - quality(state, seat, now)
+                        expected -= 0.01
+                    else:
+                        continue
+                    assert value == pytest.approx(expected, abs=1e-9), (action, state.round)
+                    checked += 1
+                state.apply(SPEC.make_policy(names[seat]).choose(state, rng))
+    assert checked > 1_000

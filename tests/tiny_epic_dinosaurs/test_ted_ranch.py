@@ -178,3 +178,34 @@ def test_user_ranch_file_is_used(tmp_path):
     layout = load_ranch(str(own))
     assert layout.income() == (1, 1, 1)
     assert sorted(r.capacity for r in layout.regions(set())) == [1, 2]
+
+
+@pytest.mark.parametrize("border", ["open", "fence"])
+def test_enclosures_by_fence_bits_match_the_reference_flood_fill(border):
+    """The bit-mask flood fill (`areas`), the board's enclosures and their sizes (remembered by `fence_bits`)
+    against the rulebook reference's own flood fill, on random fence sets."""
+    import random
+    from types import SimpleNamespace
+
+    import ted_reference as reference
+
+    from tyrsim.games.tiny_epic_dinosaurs.ranch import fence_bits
+
+    layout = load_ranch(border=border)
+    board = RanchBoard(layout)
+    ranch = Ranch(board)
+    state = SimpleNamespace(rules=SimpleNamespace(border=border))
+    rng = random.Random(3)
+    sizes_seen = set()
+    for _ in range(600):
+        ranch.fences = rng.sample(layout.fence_slots, rng.randint(0, len(layout.fence_slots)))
+        expected = sorted(reference.enclosures(state, ranch))
+        bits = fence_bits(ranch.fences)
+        assert ranch.fence_bits == bits
+        for _ in range(2):  # computed, then remembered
+            assert sorted(r.cells for r in board.enclosures(bits)) == expected
+            assert board.capacities(bits) == tuple(sorted(map(len, expected), reverse=True))
+        assert sorted(r.cells for r in layout.enclosures(ranch.fences)) == expected
+        assert board.free_slots(bits) == tuple(e for e in layout.fence_slots if e not in ranch.fences)
+        sizes_seen.add(board.capacities(bits))
+    assert len(sizes_seen) > 20  # the sample reaches many different layouts

@@ -219,31 +219,34 @@ class GreedyPolicy:
 
     # --- the ranch ---
 
-    def ranch_quality(self, view: Any, fences: set[int]) -> float:
-        """How many of my dinosaurs the enclosures of this fence set could hold (kinds matched to sizes),
-        with credit for the pairs that could breed and for spare enclosures."""
-        me = view.players[view.me]
-        capacities = sorted((r.capacity for r in me.ranch.board.enclosures(frozenset(fences))), reverse=True)
-        counts = sorted((n for k, n in view.herd.items() if not view.dinosaurs[k].unique), reverse=True)
-        held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
-        pairs = sum(h // view.rules.breed_group for h in held)
-        return sum(held) + (0.5 + self.breed_bonus / 2) * pairs + 0.1 * len(capacities)
+    def ranch_quality(self, view: Any, fences: int) -> float:
+        """How many of my dinosaurs the enclosures of this fence set (`fence_bits`) could hold (kinds matched
+        to sizes), with credit for the pairs that could breed and for spare enclosures."""
+        capacities = view.players[view.me].ranch.board.capacities(fences)
+        key = ("ranch", capacities)  # many fence sets give the same sizes
+        if key not in view.memo:
+            counts = sorted((n for k, n in view.herd.items() if not view.dinosaurs[k].unique), reverse=True)
+            held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
+            pairs = sum(h // view.rules.breed_group for h in held)
+            view.memo[key] = sum(held) + (0.5 + self.breed_bonus / 2) * pairs + 0.1 * len(capacities)
+        return view.memo[key]
 
     def fence_value(self, view: Any, action: Any) -> float:
-        me = view.players[view.me]
-        layout = me.ranch.layout
-        fences = set(me.ranch.fences)
+        ranch = view.players[view.me].ranch
+        edge_id = ranch.layout.edge_id
+        now = fences = ranch.fence_bits
         if isinstance(action, MoveFence):
             if action.source != "holding":
-                fences.discard(layout.edge_id(action.source))
-            fences.add(layout.edge_id(action.target))
+                fences &= ~(1 << edge_id(action.source))
+            fences |= 1 << edge_id(action.target)
         elif isinstance(action, PlaceFence):
-            fences.add(layout.edge_id(action.edge))
+            fences |= 1 << edge_id(action.edge)
         else:
-            fences.discard(layout.edge_id(action.edge))
+            fences &= ~(1 << edge_id(action.edge))
         # a move must improve on leaving the fences as they are (StopRearranging is worth 0)
-        base = self.ranch_quality(view, set(me.ranch.fences)) if isinstance(action, MoveFence) else 0.0
-        return self.ranch_quality(view, fences) - base - (0.01 if isinstance(action, MoveFence) else 0.0)
+        if isinstance(action, MoveFence):
+            return self.ranch_quality(view, fences) - self.ranch_quality(view, now) - 0.01
+        return self.ranch_quality(view, fences)
 
     def enclose_value(self, view: Any, action: Enclose) -> float:
         unplaced = view.decision.unplaced

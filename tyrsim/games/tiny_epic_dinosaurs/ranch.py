@@ -5,7 +5,10 @@ The layout (terrain, resource symbols, the pre-printed permanent fence) is data
 ranch's border is 'open', on a grass space's outer edge. An enclosure is found
 by a flood fill over grass: two grass neighbours are in one region unless a fence
 stands between them; a region is an enclosure when it is closed on every side by
-fences, mountains, water and (unless the border is 'open') the ranch's border.
+fences, mountains, water and (unless the border is 'open') the ranch's border. A set
+of fence tokens is also kept as an int with bit e set for each edge e (`fence_bits`):
+an immutable key that costs nothing to hash, so what follows from a set of fences is
+remembered by it, and a policy can try a fence move by flipping two bits.
 
 Placing dinosaurs is an assignment problem: each enclosure holds one kind. The
 game lets the player choose which kind goes into which enclosure (`Enclose`
@@ -16,7 +19,7 @@ the dinosaurs that could not be placed (they escape).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -76,6 +79,12 @@ class RanchLayout:
     # what stands on the grass spaces, and on the spaces of each resource symbol (leaf, meat, supply)
     on_grass: Callable[[tuple], tuple] = field(init=False, compare=False, repr=False)
     on_symbols: tuple[Callable[[tuple], tuple], ...] = field(init=False, compare=False, repr=False)
+    # the flood fill's view (`areas`), edges as bits: the permanent fence, the grass spaces, per space its
+    # (edge bit, grass neighbour, neighbour bit) triples and its border edges that must be fenced
+    permanent_bits: int = field(init=False, compare=False, repr=False)
+    grass_bits: int = field(init=False, compare=False, repr=False)
+    link_bits: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False, compare=False, repr=False)
+    open_bits: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         spaces = range(len(self.terrain))
@@ -88,6 +97,11 @@ class RanchLayout:
         object.__setattr__(self, "on_grass", _picker([c for c in spaces if self.terrain[c] == "grass"]))
         on_symbols = tuple(_picker([c for c in spaces if self.symbols[c] == r]) for r in RESOURCES)
         object.__setattr__(self, "on_symbols", on_symbols)
+        object.__setattr__(self, "permanent_bits", fence_bits(self.permanent))
+        object.__setattr__(self, "grass_bits", fence_bits(c for c in spaces if self.terrain[c] == "grass"))
+        links = tuple(tuple((1 << edge, other, 1 << other) for other, edge in self.links[c]) for c in spaces)
+        object.__setattr__(self, "link_bits", links)
+        object.__setattr__(self, "open_bits", tuple(fence_bits(sides) for sides in self.open_sides))
 
     def fill_key(self, cell: int) -> tuple[int, int]:
         return FILL_RANK[self.symbols[cell]], cell
@@ -104,35 +118,35 @@ class RanchLayout:
 
     def regions(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
         """The grass regions for these fence tokens (plus the permanent fence)."""
-        return tuple(self.region(cells, enclosed) for cells, enclosed in self.areas(fences))
+        return tuple(self.region(cells, enclosed) for cells, enclosed in self.areas(fence_bits(fences)))
 
     def enclosures(self, fences: frozenset[int] | set[int]) -> tuple[Region, ...]:
         """The regions closed on every side, for these fence tokens."""
-        return tuple(self.region(cells, True) for cells, enclosed in self.areas(fences) if enclosed)
+        return tuple(self.region(cells, True) for cells, enclosed in self.areas(fence_bits(fences)) if enclosed)
 
     def region(self, cells: tuple[int, ...], enclosed: bool) -> Region:
         fill_order = tuple(sorted(cells, key=self.fill_position.__getitem__))
         return Region(cells, enclosed, fill_order, self.cell_names[cells[0]])
 
-    def areas(self, fences: frozenset[int] | set[int]) -> tuple[tuple[tuple[int, ...], bool], ...]:
-        """(its spaces in order, whether enclosed) of each grass region for these fence tokens, by flood fill."""
-        blocked = self.permanent | frozenset(fences)
-        seen = [False] * len(self.terrain)
+    def areas(self, fences: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
+        """(its spaces in order, whether enclosed) of each grass region for these fence tokens (`fence_bits`),
+        by flood fill, the region of the first space first."""
+        blocked = self.permanent_bits | fences
+        links, open_bits = self.link_bits, self.open_bits
+        unseen = self.grass_bits
         found = []
-        for start, kind in enumerate(self.terrain):
-            if kind != "grass" or seen[start]:
-                continue
-            seen[start] = True
-            stack, cells, enclosed = [start], [], True
+        while unseen:
+            first = unseen & -unseen  # the first grass space not in a region yet
+            unseen ^= first
+            stack, cells, enclosed = [first.bit_length() - 1], [], True
             while stack:
                 cell = stack.pop()
                 cells.append(cell)
-                sides = self.open_sides[cell]
-                if enclosed and sides and any(edge not in blocked for edge in sides):
-                    enclosed = False
-                for neighbour, edge in self.links[cell]:
-                    if not seen[neighbour] and edge not in blocked:
-                        seen[neighbour] = True
+                if enclosed and open_bits[cell] & ~blocked:
+                    enclosed = False  # a border edge without a fence ('open' border)
+                for edge, neighbour, bit in links[cell]:
+                    if unseen & bit and not blocked & edge:
+                        unseen ^= bit
                         stack.append(neighbour)
             cells.sort()
             found.append((tuple(cells), enclosed))
@@ -153,6 +167,14 @@ class RanchLayout:
         leaf, meat, supply = self.on_symbols
         income = (leaf(cells).count(None), meat(cells).count(None), supply(cells).count(None))
         return tuple(herd.items()), None in self.on_grass(cells), income
+
+
+def fence_bits(edges: Iterable[int]) -> int:
+    """A set of edges (or spaces) as an int with bit e set for each one."""
+    bits = 0
+    for edge in edges:
+        bits |= 1 << edge
+    return bits
 
 
 def _picker(spaces: list[int]) -> Callable[[tuple], tuple]:
@@ -273,7 +295,8 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
 class RanchBoard:
     """What every ranch of one game shares: the printed layout, the rules for placing dinosaurs
     (`breed_group`, and `unique_anywhere` for the rule `unique_terrain == "any"`), and what follows
-    from a set of fence tokens (enclosures, free fence slots), remembered by that set of tokens.
+    from a set of fence tokens (enclosures, their sizes, free fence slots), remembered by that set
+    of tokens as `fence_bits`.
 
     One board per game (per rule set), never shared between rule sets; the layout it reads is
     immutable, so each remembered value depends on its set of fences alone.
@@ -283,11 +306,13 @@ class RanchBoard:
         self.layout = layout
         self.breed_group = breed_group
         self.unique_anywhere = unique_anywhere
-        self._enclosures: dict[frozenset[int], tuple[Region, ...]] = {}
-        self._free: dict[frozenset[int], tuple[int, ...]] = {}
+        self._enclosures: dict[int, tuple[Region, ...]] = {}
+        self._capacities: dict[int, tuple[int, ...]] = {}
+        self._free: dict[int, tuple[int, ...]] = {}
         self._regions: dict[tuple[int, ...], Region] = {}  # an enclosure by its spaces: fence layouts share many
 
-    def enclosures(self, fences: frozenset[int]) -> tuple[Region, ...]:
+    def enclosures(self, fences: int) -> tuple[Region, ...]:
+        """The enclosures for these fence tokens (`fence_bits`), the one of the first space first."""
         found = self._enclosures.get(fences)
         if found is None:
             found = []
@@ -300,23 +325,36 @@ class RanchBoard:
             found = remember(self._enclosures, fences, tuple(found))
         return found
 
-    def free_slots(self, fences: frozenset[int]) -> tuple[int, ...]:
-        """The edges where a fence token could still be placed beside these tokens."""
+    def capacities(self, fences: int) -> tuple[int, ...]:
+        """The sizes of the enclosures for these fence tokens (`fence_bits`), largest first.
+
+        A policy weighing fence moves asks this for every layout one move away (up to ~200 a
+        decision, most of them never played), so it has a memo of its own, larger than the
+        engine's: its entries are small (an int and a shared tuple of sizes)."""
+        found = self._capacities.get(fences)
+        if found is None:
+            sizes = sorted((len(cells) for cells, enclosed in self.layout.areas(fences) if enclosed), reverse=True)
+            found = remember(self._capacities, fences, tuple(sizes), limit=1 << 16)
+        return found
+
+    def free_slots(self, fences: int) -> tuple[int, ...]:
+        """The edges where a fence token could still be placed beside these tokens (`fence_bits`)."""
         found = self._free.get(fences)
         if found is None:
-            found = remember(self._free, fences, tuple(edge for edge in self.layout.fence_slots if edge not in fences))
+            slots = tuple(edge for edge in self.layout.fence_slots if not fences >> edge & 1)
+            found = remember(self._free, fences, slots)
         return found
 
 
 class Ranch:
     """One player's ranch: fence tokens on edges and a dinosaur (kind name or None) per space.
 
-    Both are immutable (a frozenset and a tuple) and change only by assignment, so the survey
-    of the spaces is remembered until they change; the board remembers what follows from a
-    set of fences.
+    Both are immutable (a frozenset, with its `fence_bits`, and a tuple) and change only by
+    assignment, so the survey of the spaces is remembered until they change; the board remembers
+    what follows from a set of fences.
     """
 
-    __slots__ = ("board", "layout", "_fences", "_cells", "_survey")
+    __slots__ = ("board", "layout", "_fences", "_bits", "_cells", "_survey")
 
     def __init__(self, board: RanchBoard) -> None:
         self.board = board
@@ -329,7 +367,7 @@ class Ranch:
         immutable (every change assigns new ones), so nothing else needs copying."""
         new = Ranch.__new__(Ranch)
         new.board, new.layout = self.board, self.layout
-        new._fences, new._cells, new._survey = self._fences, self._cells, self._survey
+        new._fences, new._bits, new._cells, new._survey = self._fences, self._bits, self._cells, self._survey
         return new
 
     @property
@@ -340,6 +378,12 @@ class Ranch:
     @fences.setter
     def fences(self, fences: frozenset[int] | set[int]) -> None:
         self._fences = frozenset(fences)
+        self._bits = fence_bits(self._fences)
+
+    @property
+    def fence_bits(self) -> int:
+        """The edges with a fence token as bits (`fence_bits`)."""
+        return self._bits
 
     @property
     def cells(self) -> tuple[str | None, ...]:
@@ -369,11 +413,11 @@ class Ranch:
         return self._cells.count(kind)
 
     def enclosures(self) -> tuple[Region, ...]:
-        return self.board.enclosures(self._fences)
+        return self.board.enclosures(self._bits)
 
     def free_slots(self) -> tuple[int, ...]:
         """Edges where a fence token could be placed now."""
-        return self.board.free_slots(self._fences)
+        return self.board.free_slots(self._bits)
 
     # --- changing it ---
 
