@@ -38,6 +38,10 @@ class Card:
     def __repr__(self) -> str:
         return f"{self.name}({'/'.join(SYMBOLS[s] for s in self.symbols)})"
 
+    def describe(self) -> str:
+        """The card for a play log: "Frog (sun/water/leaf)"."""
+        return f"{self.name} ({'/'.join(SYMBOLS[s] for s in self.symbols)})"
+
 
 def _card(entry: object, index: int, source: str) -> Card:
     where = f"{source}: card[{index}]"

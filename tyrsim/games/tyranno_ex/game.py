@@ -14,6 +14,12 @@ default). Special space i has i + 1 spots, since it can hold that many cards
 cards on space i - 1 on to space i); they follow one another, space by space:
 spot 16 is 13, spots 17-18 are 10, spots 19-21 are 7. With one card per space
 only each space's first spot is used.
+
+A play log (`tyrsim play`) reads `describe(action)` and the state's
+`narration`: while it is a list, the state appends a sentence for each thing
+an action caused (chips turned up, a fight's rolls and outcome, survival,
+shifting, each scoring, the end). It is None otherwise, and every append is
+guarded, so simulation and search pay nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +33,15 @@ import numpy as np
 
 from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card, load_deck
 from tyrsim.games.tyranno_ex.combat import Fight, fight_effects, resolve_fight, strength
-from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES, Bag, Environment
+from tyrsim.games.tyranno_ex.environment import (
+    NUM_SYMBOLS,
+    SPACES,
+    Bag,
+    Environment,
+    chips_text,
+    listing,
+    symbol_counts,
+)
 from tyrsim.games.tyranno_ex.rules import Rules
 
 ROWS = (0, 3, 6, 9)  # the grid's rows, bottom to top; a card scores its row's number
@@ -263,6 +277,53 @@ def dice_rolls(rng: np.random.Generator, attacker_dice: int, defender_dice: int,
             yield dice[start : start + attacker_dice], dice[start + attacker_dice : start + n]
 
 
+# --- the play log's words ------------------------------------------------------------
+
+
+def _count(n: int, word: str, plural: str = "") -> str:
+    """ "1 die", "3 dice", "1 hit", "0 hits"."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def _laid_text(by_space: tuple[tuple[int, tuple[int, ...]], ...]) -> str:
+    """Chips laid, space by space: "2 leaf on space 0 and 1 water on space 3"."""
+    return listing([f"{chips_text(symbol_counts(symbols))} on space {space}" for space, symbols in by_space])
+
+
+def _lead(attacker: str, defender: str, attacker_rounds: int, defender_rounds: int) -> str:
+    """The fight's score in the rulebook's words: "1:0 for Heron", "1:1"."""
+    if attacker_rounds == defender_rounds:
+        return f"{attacker_rounds}:{defender_rounds}"
+    ahead = attacker if attacker_rounds > defender_rounds else defender
+    return f"{max(attacker_rounds, defender_rounds)}:{min(attacker_rounds, defender_rounds)} for {ahead}"
+
+
+def fight_lines(attacker: str, defender: str, fight: Fight) -> list[str]:
+    """A fight's rolls in words, one line per roll; three or more tied rolls in a row that do not count share one."""
+    lines: list[str] = []
+    ar = dr = 0
+    ties: list[tuple[int, int, str]] = []  # (roll number, hits, line) of the tied rolls not said yet
+    for number, roll in enumerate(fight.rolls, 1):
+        a_dice = " ".join(map(str, sorted(roll.attacker_rolls))) or "nothing"
+        d_dice = " ".join(map(str, sorted(roll.defender_rolls))) or "nothing"
+        said = (f"Roll {number}: {attacker} rolls {a_dice} ({_count(roll.attacker_hits, 'hit')}), "
+                f"{defender} {d_dice} ({_count(roll.defender_hits, 'hit')})")  # fmt: skip
+        if roll.winner is None:
+            ties.append((number, roll.attacker_hits, f"{said}: a tie, it doesn't count."))
+            continue
+        if len(ties) >= 3:
+            hits = ", ".join(f"{h}:{h}" for _, h, _ in ties)
+            lines.append(f"Rolls {ties[0][0]}-{ties[-1][0]}: tied every time (hits {hits}); ties don't count.")
+        else:
+            lines += [line for _, _, line in ties]
+        ties.clear()
+        ar, dr = ar + (roll.winner == "attacker"), dr + (roll.winner == "defender")
+        taker = attacker if roll.winner == "attacker" else defender
+        tie = f"a tie, which goes to the {roll.winner}: " if roll.tied else ""
+        lines.append(f"{said}: {tie}{taker} takes it, {_lead(attacker, defender, ar, dr)}.")
+    return lines
+
+
 # --- the board ------------------------------------------------------------------
 
 
@@ -310,6 +371,7 @@ class TyrannoExState:
         self.rules = rules
         self.num_players = num_players
         self.rng = rng
+        self.narration: list[str] | None = None  # a play log's sentences; None: nobody listens (see the module)
         self.column_owner, self.player_columns = column_layout(num_players, rules.two_player_columns)
         self.used_columns = [c for c in range(COLUMNS) if self.column_owner[c] is not None]
         self.spots: list[BoardCard | None] = [None] * track_spot(len(rules.special_spaces))
@@ -413,6 +475,46 @@ class TyrannoExState:
         else:
             raise ValueError(f"not a Tyranno Ex action: {action!r}")
 
+    def describe(self, action) -> str:
+        """The current player's action in plain words, for a play log (asked before it is applied)."""
+        kind = type(action)
+        if kind is PlaceCard:
+            return f"place {action.card.describe()} from pile {action.pile} in column {action.column}, row {action.row}"
+        if kind is Trade:
+            returned = chips_text(symbol_counts(action.returned))
+            return f"trade {returned} for as many chips from the bag"
+        if kind is SetChips:
+            return f"set {_laid_text(action.by_space)}, face down"
+        if kind is UseFive:
+            return f'give up the "5" marker to set {_laid_text(action.by_space)}, face down'
+        if kind is KeepFive:
+            return 'keep the "5" marker'
+        if kind is ChooseSymbol:
+            tied = f" (tied: {listing([SYMBOLS[s] for s in self.tie[1]])})" if self.tie else ""
+            return f"pick {SYMBOLS[action.symbol]} as the new current symbol of space {action.space}{tied}"
+        if kind is Pass:
+            return "pass"
+        if kind is Challenge:
+            a, d = self.spots[action.attacker], self.spots[action.defender]
+            return (f"{a.card.name} ({self._fighter_text(action.attacker)}) challenges "
+                    f"P{d.owner}'s {d.card.name} ({self._fighter_text(action.defender)})")  # fmt: skip
+        if kind is NoFight:
+            return "pick no fight"
+        return repr(action)
+
+    def _where(self, spot: int) -> str:
+        """Where a spot is, for a play log: "row 3" ("column 2, row 3" when a player runs two columns),
+        "special space 13"."""
+        if spot >= TRACK:
+            return f"special space {self.rules.special_spaces[track_space(spot)]}"
+        row = f"row {ROWS[spot % 4]}"
+        return row if len(self.player_columns[0]) == 1 else f"column {spot // 4}, {row}"
+
+    def _fighter_text(self, spot: int) -> str:
+        """A card about to fight, for a play log: "row 3, strength 3, 2 dice"."""
+        bc = self.spots[spot]
+        return f"{self._where(spot)}, strength {strength(bc.die)}, {_count(self.dice(bc.card), 'die', 'dice')}"
+
     def scores(self) -> list[float]:
         return [float(sum(self.points[k][p] for k in self.points)) for p in range(self.num_players)]
 
@@ -449,6 +551,7 @@ class TyrannoExState:
         new = TyrannoExState.__new__(TyrannoExState)
         new.__dict__.update(self.__dict__)
         new.rng = rng
+        new.narration = None  # a copy (a search's) tells nobody what happens in it
         new.spots = [bc if bc is None else bc.copy() for bc in self.spots]
         new.out = list(self.out)
         new.piles = [list(pile) for pile in self.piles]
@@ -581,8 +684,21 @@ class TyrannoExState:
             card, self.player, action.column, die, entry_row=action.row
         )
         self.seat_counters["cards_placed"][self.player] += 1
+        if self.narration is not None:
+            self._narrate_placement(action.pile, die)
         self.queue.pop(0)
         self._next_placement()
+
+    def _narrate_placement(self, pile: int, die: int | None) -> None:
+        narration = self.narration
+        if die is not None:
+            narration.append(f"It comes with a strength die showing {die}.")
+        if self.piles[pile]:
+            narration.append(f"Pile {pile} turns up {self.piles[pile][-1].describe()}.")
+            return
+        empty = sum(1 for p in self.piles if not p)
+        double = " (from now on the board shifts twice a round)" if empty == 1 and self.rules.double_shift else ""
+        narration.append(f"Pile {pile} is used up{double}.")
 
     # --- 2. environmental change ------------------------------------------------
 
@@ -607,8 +723,21 @@ class TyrannoExState:
         self.move = self.rules.move_start
         self.passes = 0
         self.player = self.start
+        if self.narration is not None:
+            self._narrate_environment()
         if self._placement_over():
             self._begin_five()
+
+    def _narrate_environment(self) -> None:
+        limit = self.limit
+        if limit is None:
+            until = "End is off the tracker, so placement goes on until everyone passes in a row"
+        elif self._placement_over():
+            until = f"End is on field {limit}: there is no placement round this time"
+        else:
+            until = f"placement rounds go on until Move reaches End on field {limit}"
+        self.narration.append(f"Environmental change: Move on field {self.move}; {until}.")
+        self.narration.append(f"Current conditions: {self.env.current_text()}.")
 
     def _environment_actions(self) -> list:
         r = self.rules
@@ -621,9 +750,15 @@ class TyrannoExState:
 
     def _next_environment_turn(self) -> None:
         self.player = (self.player + 1) % self.num_players
+        narration = self.narration
         if self.player == self.start:
             self.move += 1  # the start player advances the Move marker
+            if narration is not None:
+                narration.append(f"The turn is back with the start player: Move advances to field {self.move}.")
         if self._placement_over():
+            if narration is not None:
+                narration.append("Everyone passed in a row: placement is over." if self.limit is None
+                                 else f"Move has reached End on field {self.limit}: placement is over.")  # fmt: skip
             self._begin_five()
 
     def _trade(self, returned: tuple[int, ...]) -> None:
@@ -635,6 +770,8 @@ class TyrannoExState:
             self.bag.put_back(s)
         for s in range(NUM_SYMBOLS):
             hand[s] += drawn[s]
+        if self.narration is not None:
+            self.narration.append(f"Draws {chips_text(drawn)}.")
         self.seat_counters["trades"][self.player] += 1
         self.passes = 0
         self._next_environment_turn()
@@ -658,7 +795,9 @@ class TyrannoExState:
         spaces_left, env, rules = self.spaces_left, self.env, self.rules
         while spaces_left:
             space = spaces_left[0]
-            changes, ties, tied = env.resolve(space, rules.majority_tie, self.bag, self.rng, rules.majority)
+            changes, ties, tied = env.resolve(
+                space, rules.majority_tie, self.bag, self.rng, rules.majority, self.narration
+            )
             self.chain += changes
             self.counters["ties"] += ties  # under every reading of a tie
             if tied is not None:
@@ -682,6 +821,8 @@ class TyrannoExState:
     def _choose_symbol(self, symbol: int) -> None:
         space, _ = self.tie
         self.tie = None
+        if self.narration is not None:
+            self.narration.append(f"Space {space}: {self.env.change_text(space, symbol)}.")
         self.env.change(space, symbol, self.bag)
         self.chain += 1
         self.phase = "five" if self.after_setting == "five" else "environment"
@@ -689,6 +830,8 @@ class TyrannoExState:
 
     def _after_change(self) -> None:
         if self.setting_changes:  # only a setting that changed the conditions can earn strength dice
+            if self.narration is not None:
+                self.narration.append(f"Current conditions: {self.env.current_text()}.")
             self._strength_dice()
         if self.after_setting == "turn":
             self._next_environment_turn()
@@ -718,9 +861,16 @@ class TyrannoExState:
             if bc.die is None:
                 bc.die = r.new_die
                 self.seat_counters["dice_earned"][self.player] += 1
+                gain = "earns a strength die showing"
             elif bc.die < r.max_strength:
                 bc.die += 1
                 self.seat_counters["dice_raised"][self.player] += 1
+                gain = "raises its strength die to"
+            else:
+                continue
+            if self.narration is not None:
+                self.narration.append(f"{bc.card.describe()} has all its symbols among the current conditions "
+                                      f"and {gain} {bc.die}.")  # fmt: skip
 
     # --- the "5" marker ---------------------------------------------------------
 
@@ -738,6 +888,10 @@ class TyrannoExState:
             least = r.five_chips if r.five_count == "exact" else 1
             order = self._order(self.start + 1)
             self.queue = [(p, -1) for p in order if self.five[p] and sum(self.hands[p]) >= least]
+            if self.queue and self.narration is not None:
+                holders = ", ".join(f"P{p}" for p, _ in self.queue)
+                self.narration.append(f'The "5" marker: {holders} may give theirs up to set {r.five_chips} more '
+                                      "chips, in this order.")  # fmt: skip
         else:
             self.queue = []
         self._next_five(pop=False)
@@ -760,6 +914,11 @@ class TyrannoExState:
         last = len(self.spots) if self.rules.track_cards_need_survival else TRACK
         counters = self.seat_counters
         spots = self.spots
+        narration = self.narration
+        if narration is not None:
+            symbols = ", ".join(SYMBOLS[s] for s in range(NUM_SYMBOLS) if present >> s & 1)
+            narration.append(f"Survival: a card needs one of the current symbols ({symbols}).")
+            losses = self.counters["survival_losses"]
         for spot in range(last):
             bc = spots[spot]
             if bc is None:
@@ -773,7 +932,12 @@ class TyrannoExState:
                 counters["lost_" + where][owner] += 1
                 counters["lost_" + sym][owner] += 1
                 self.counters["survival_losses"] += 1
+                if narration is not None:
+                    narration.append(f"P{owner}'s {bc.card.describe()} in {self._where(spot)} has none of them: "
+                                     "eliminated.")  # fmt: skip
                 self._eliminate(spot)
+        if narration is not None and losses == self.counters["survival_losses"]:
+            narration.append("Every card survives.")
         self._begin_combat()
 
     def _eliminate(self, spot: int) -> None:
@@ -797,6 +961,9 @@ class TyrannoExState:
 
     def _begin_combat(self) -> None:
         self.phase = "combat"
+        if self.narration is not None:
+            self.narration.append(f"Combat: a card rolls one die per current chip of each of its symbols "
+                                  f"({chips_text(self.env.chips_of())}).")  # fmt: skip
         order = self._order(self.start)
         laps = self.rules.fights_per_player
         if len(self.player_columns[0]) == 2:  # 2 players on 2 columns: one battle per colour, outer colours first
@@ -855,18 +1022,53 @@ class TyrannoExState:
         c = self.counters
         c["fights"] += 1
         self.seat_counters["fights_started"][a.owner] += 1
+        narration = self.narration
+        if narration is not None:
+            narration.extend(fight_lines(a.card.name, d.card.name, fight))
         if fight.winner is None:  # neither side can ever win a round: nothing happens
             c["fights_endless"] += 1
+            if narration is not None:
+                narration.append("Every roll would be a tie, and ties don't count: the fight can never end, "
+                                 "so nothing happens.")  # fmt: skip
             return
         win, lose, lose_spot = (a, d, defender) if fight.winner == "attacker" else (d, a, attacker)
         if fight.winner == "attacker":
             self.seat_counters["fights_won"][a.owner] += 1
-        if self._take_effects(win, lose, fight.loser_rounds):
+        dice = (win.die, lose.die)  # before the fight's effects, for the play log
+        eliminated = self._take_effects(win, lose, fight.loser_rounds)
+        if narration is not None:
+            narration.append(self._outcome_text(win, lose, dice, fight, eliminated))
+        if eliminated:
             c["fights_clean"] += 1
             c["fight_losses"] += 1
             self._eliminate(lose_spot)
         else:
             c["fights_close"] += 1
+
+    def _outcome_text(
+        self, win: BoardCard, lose: BoardCard, dice: tuple[int | None, int | None], fight: Fight, eliminated: bool
+    ) -> str:
+        """A decided fight's result and effects in words; `dice` are the two cards' dice before the fight."""
+        won, lost = win.card.name, lose.card.name
+        rounds = max(fight.attacker_rounds, fight.defender_rounds)
+        said = f"{won} wins {rounds}:{fight.loser_rounds}: "
+        if eliminated:
+            said += f"P{lose.owner}'s {lost} is eliminated"
+        else:
+            said += f"P{lose.owner}'s {lost} turns face down (it scores nothing at the next scoring)"
+            if dice[1] is None:
+                said += " and has no strength die to lose"
+            elif lose.die < dice[1]:
+                said += f" and its strength die falls to {lose.die}"
+            else:
+                said += f" and its strength die stays at {lose.die}"
+        if strength(dice[0]) > strength(dice[1]):
+            return said + f"; {won} was the stronger card and stays at strength {strength(win.die)}."
+        if win.die == dice[0]:
+            return said + f"; {won}'s strength die is already at its highest, {win.die}."
+        if dice[0] is None:
+            return said + f"; {won} earns a strength die showing {win.die}."
+        return said + f"; {won}'s strength die rises to {win.die}."
 
     def _take_effects(self, win: BoardCard, lose: BoardCard, loser_rounds: int) -> bool:
         """A decided fight's effects on its two cards' dice and faces; True if the loser is eliminated
@@ -883,6 +1085,9 @@ class TyrannoExState:
     def _end_of_round(self) -> None:
         # double shifting from the first shift at which some pile has run out, to the end of the game
         shifts = 2 if self.rules.double_shift and not all(self.piles) else 1
+        if self.narration is not None:
+            twice = " twice (a pile has run out)" if shifts == 2 else ""
+            self.narration.append(f"Round {self.round} ends. Every card moves up a row{twice}.")
         for _ in range(shifts):
             self._shift()
         self.double_last = shifts == 2
@@ -931,6 +1136,27 @@ class TyrannoExState:
             self._retire(bc)
         for i, cards in enumerate(spaces):
             spots[track_spot(i) : track_spot(i + 1)] = cards + [None] * (i + 1 - len(cards))
+        if self.narration is not None:
+            self._narrate_track(entering, on_track, spaces)
+
+    def _narrate_track(
+        self, entering: list[BoardCard], on_track: list[list[BoardCard]], spaces: list[list[BoardCard]]
+    ) -> None:
+        """Where the cards leaving row 9 and those on the special spaces went in a shift."""
+        values = self.rules.special_spaces
+        now = {id(bc): i for i, cards in enumerate(spaces) for bc in cards}  # card -> its special space now
+        for bc in entering:
+            to = (f"onto special space {values[now[id(bc)]]}" if id(bc) in now
+                  else "past the special spaces, out of the game")  # fmt: skip
+            self.narration.append(f"P{bc.owner}'s {bc.card.name} leaves row 9 {to}.")
+        for i, cards in enumerate(on_track):
+            for bc in cards:
+                if id(bc) not in now:
+                    self.narration.append(f"P{bc.owner}'s {bc.card.name} leaves special space {values[i]}, "
+                                          "out of the game.")  # fmt: skip
+                elif now[id(bc)] != i:
+                    self.narration.append(f"P{bc.owner}'s {bc.card.name} moves on from special space {values[i]} "
+                                          f"to {values[now[id(bc)]]}.")  # fmt: skip
 
     def _entering_order(self, cards: list[BoardCard]) -> list[BoardCard]:
         """Face-down cards first, then strongest first, so the weakest lands furthest along; ties fight.
@@ -959,13 +1185,26 @@ class TyrannoExState:
             first, second = (x, y) if x.column < y.column else (y, x)
             self.counters["track_tie_fights"] += 1
             fight = self._resolve(first, second, chips)
+            narration = self.narration
+            if narration is not None:
+                narration.append(f"P{first.owner}'s {first.card.name} and P{second.owner}'s {second.card.name} leave "
+                                 "row 9 together, equally strong: they fight for the order (the loser counts as "
+                                 "weaker).")  # fmt: skip
+                narration.extend(fight_lines(first.card.name, second.card.name, fight))
             if fight.winner is None:
                 winner = first if self.rng.random() < 0.5 else second
+                if narration is not None:
+                    narration.append(f"The fight can never end, so chance decides: {winner.card.name} counts as "
+                                     "the stronger.")  # fmt: skip
             else:
                 winner = first if fight.winner == "attacker" else second
                 loser = second if winner is first else first
+                dice = (winner.die, loser.die)
                 if full and self._take_effects(winner, loser, fight.loser_rounds):
                     knocked_out[id(loser)] = loser
+                if narration is not None:
+                    narration.append(self._outcome_text(winner, loser, dice, fight, id(loser) in knocked_out)
+                                     if full else f"{winner.card.name} wins and counts as the stronger.")  # fmt: skip
             return -1 if winner is x else 1
 
         ordered = sorted(cards, key=functools.cmp_to_key(compare))
@@ -984,11 +1223,16 @@ class TyrannoExState:
         rows, empty, special = self.points["rows"], self.points["empty"], self.points["special"]
         bonus = self.rules.empty_space_bonus
         extras = [bonus * self.empty_spaces(r) for r in range(len(ROWS))]
+        # the play log's (card's words, points) per player, None when nobody listens
+        said: list[list[tuple[str, int]]] | None = None if self.narration is None else [
+            [] for _ in range(self.num_players)]
         for spot, bc in enumerate(self.spots):
             if bc is None:
                 continue
             if bc.face_down:
                 bc.face_down = False  # turned face up again after this scoring
+                if said is not None:
+                    said[bc.owner].append((f"{bc.card.name} 0 (face down; it turns face up)", 0))
                 continue
             if spot >= TRACK:
                 scored = self.rules.special_spaces[track_space(spot)]
@@ -999,6 +1243,22 @@ class TyrannoExState:
                 rows[bc.owner] += row
                 empty[bc.owner] += extra
             bc.points += scored
+            if said is not None:
+                why = (f"special space {scored}" if spot >= TRACK
+                       else f"row {row} + {extra} for empty spaces" if extra else f"row {row}")  # fmt: skip
+                said[bc.owner].append((f"{bc.card.name} {scored} ({why})", scored))
+        if said is not None:
+            self._narrate_scoring(said)
+
+    def _narrate_scoring(self, said: list[list[tuple[str, int]]]) -> None:
+        """Each player's cards and points in this scoring, and their total so far."""
+        for player, (cards, total) in enumerate(zip(said, self.scores(), strict=True)):
+            if cards:
+                scored = sum(points for _, points in cards)
+                words = ", ".join(text for text, _ in cards)
+                self.narration.append(f"P{player} scores {scored} ({total:g} in all): {words}.")
+            else:
+                self.narration.append(f"P{player} has no card on the board and scores nothing ({total:g} in all).")
 
     def _count_lead_change(self) -> None:
         """Count a lead change: the players with the most points differ from those after the last scoring.
@@ -1022,6 +1282,11 @@ class TyrannoExState:
         self.end += 1 if r.end_direction == "up" else -1
         self.start = (self.start + 1) % self.num_players
         self.round += 1
+        if self.narration is not None:
+            end = f"End moves to field {self.end}" if 1 <= self.end <= r.track_fields else "End runs off the tracker"
+            cards = "two cards each" if len(self._target_rows()) == 2 else "a card each"
+            self.narration.append(f"Round {self.round}: trays are topped up to {r.chips_per_player} chips; {end}; "
+                                  f"P{self.start} starts. Placement: {cards}.")  # fmt: skip
         self._begin_placement()
 
     def _game_end(self) -> None:
@@ -1034,6 +1299,26 @@ class TyrannoExState:
         self.terminal = True
         self.phase = "over"
         self.player = -1
+        if self.narration is not None:
+            self._narrate_end()
+
+    def _narrate_end(self) -> None:
+        """Why the game ended, the unused "5" markers, each player's points by source and the winners."""
+        narration = self.narration
+        empty = [c for c in self.used_columns if all(self.spots[c * 4 + r] is None for r in range(len(ROWS)))]
+        columns = listing([str(c) for c in empty])
+        narration.append(f"The game ends: no card can be placed any more and column{'s' * (len(empty) > 1)} "
+                         f"{columns} {'have' if len(empty) > 1 else 'has'} no card in the grid.")  # fmt: skip
+        kept = [f"P{p}" for p in range(self.num_players) if self.rules.five_marker and self.five[p]]
+        if kept and self.rules.five_points:
+            narration.append(f'Unused "5" markers score {self.rules.five_points} each: {", ".join(kept)}.')
+        sources = {"rows": "rows", "empty": "empty spaces", "special": "special spaces", "five": '"5" marker'}
+        for p, total in enumerate(self.scores()):
+            parts = ", ".join(f"{name} {self.points[k][p]}" for k, name in sources.items())
+            narration.append(f"P{p} ends with {total:g} points ({parts}).")
+        winners = self.winners()
+        narration.append(f"P{winners[0]} wins." if len(winners) == 1
+                         else f"{listing([f'P{p}' for p in winners])} share the victory.")  # fmt: skip
 
     def __repr__(self) -> str:
         rows = []
