@@ -19,12 +19,14 @@ from itertools import permutations
 import numpy as np
 
 from tyrsim.games.zooloretto_duell.cards import (
+    ANIMAL_SYMBOLS,
     COLOURS,
     FINAL_ROUND,
     HEART,
     LIGHTNING,
     SPECIES,
     STAND,
+    STAND_SYMBOLS,
     Card,
     Marker,
     load_markers,
@@ -195,7 +197,13 @@ class ZooGame:
 
 
 class ZooState:
-    """A position of Zooloretto Duell; the public zoos plus the hidden draw pile order."""
+    """A position of Zooloretto Duell; the public zoos plus the hidden draw pile order.
+
+    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
+    action appends what it caused: symbols, interim scorings, the final round, round ends and the
+    final scoring. The branches that narrate are those of rare events, so play without a log pays
+    for no more than a test of None there.
+    """
 
     __slots__ = (
         "game",
@@ -229,11 +237,13 @@ class ZooState:
         "minus",
         "rounds",
         "counts",
+        "narration",
     )
 
     def __init__(self, game: ZooGame, markers: Iterable[Marker] | None = None) -> None:
         """The table after set-up; `markers`: the stockpile from the top (default: the game's order)."""
         rules = game.rules
+        self.narration: list[str] | None = None
         self.game = game
         self.rules = rules
         self.targets = rules.target_values
@@ -409,6 +419,7 @@ class ZooState:
 
     def clone(self) -> ZooState:
         new = ZooState.__new__(ZooState)
+        new.narration = None  # nobody listens to a copy
         new.game, new.rules, new.targets, new.capacities = self.game, self.rules, self.targets, self.capacities
         new.last_taker, new.to_move, new.phase, new.drawn = self.last_taker, self.to_move, self.phase, self.drawn
         new.square_fired, new.pending_check = self.square_fired, self.pending_check
@@ -481,6 +492,52 @@ class ZooState:
             )
         return "\n".join(lines)
 
+    # --- the play log (only while `narration` is a list) ---------------------------------------
+
+    def describe(self, action: Action) -> str:
+        """The current player's action in plain words (asked before it is applied)."""
+        kind, p, rules = type(action), self.to_move, self.rules
+        if kind is Connect:
+            return f"connect the {card_words(action.card)} to truck {action.truck + 1}"
+        if kind is TakeTruck:
+            cards = ", ".join(card_words(c) for c in action.cards)
+            return f"take truck {action.truck + 1} ({cards}) and quit the round"
+        if kind is DiscardDrawn:
+            return f"pay {_coins(rules.expert_discard_cost)} to discard the drawn {card_words(action.card)}"
+        if kind is Steal:
+            return f"pay {_coins(rules.money_action_cost)} to steal {_a(card_words(action.card))} from P{1 - p}'s zoo"
+        if kind is DisposeMinus:
+            return f"pay {_coins(rules.money_action_cost)} to return all {self.minus[p]} minus points"
+        if kind is Donate:
+            return f"take the {card_words(action.card)} from the discard pile (the square's donation)"
+        return repr(action)
+
+    def _narrate_symbol(self, p: int, card: Card, effect: str) -> None:
+        """The second card of a species with the same symbol, and what its symbol did (see `_place`)."""
+        self.narration.append(f"P{p}'s second {card_words(card)}: {effect}")
+
+    def _narrate_scoring(self) -> None:
+        """The final scoring: the enclosures side by side, then each player's parts and the winner."""
+        counts = ", ".join(f"{SPECIES[s]} {len(self.pens[0][s])}-{len(self.pens[1][s])}" for s in range(len(SPECIES)))
+        self.narration.append(f"Final scoring; animals per enclosure, P0-P1: {counts}; "
+                              f"stands {len(self.stands[0])}-{len(self.stands[1])}")
+        parts = [self.score_parts(p) for p in range(2)]
+        for p, part in enumerate(parts):
+            markers = ", ".join(str(m.points) for m in self.won[p])
+            ahead = [SPECIES[s] for s in range(len(SPECIES)) if len(self.pens[p][s]) > len(self.pens[1 - p][s])]
+            enclosures = (f"the {_listing(ahead)} enclosure{'s' if len(ahead) > 1 else ''}" if ahead
+                          else "no enclosure")
+            items = [f"{part['marker_points']} from scoring markers ({markers})" if markers else "no scoring markers",
+                     f"{part['majority_points']} for the most animals in {enclosures}",
+                     f"{part['coin_points']} for {_coins(self.coins[p])}",
+                     f"minus {part['minus_points']} for minus points" if part["minus_points"] else "no minus points"]
+            self.narration.append(f"P{p} scores {part['score']}: " + "; ".join(items))
+        if parts[0]["score"] == parts[1]["score"]:
+            won, coins = self.winners(), self.coins
+            self.narration.append(f"P0 and P1 tie on {parts[0]['score']} points; " + (
+                f"P{won[0]} wins with more coins ({coins[won[0]]} to {coins[1 - won[0]]})" if len(won) == 1
+                else f"the coins tie too ({coins[0]} each): a shared victory"))
+
     # --- steps --------------------------------------------------------------------------------
 
     def _placements(self) -> list[Action]:
@@ -521,17 +578,25 @@ class ZooState:
         if self.pile and self.pile[-1].species == FINAL_ROUND:
             self.pile.pop()
             self.final_card_aside = True
+            if self.narration is not None:
+                self.narration.append("the final-round card turns up and is put aside: "
+                                      "the round in which the next card is drawn is the last")
 
     def _marker_surface(self) -> None:
         """When the final-round marker turns up on top of the stockpile it is put aside."""
         if self.markers and self.markers[0].final_round:
             self.markers.pop(0)
             self.final_marker_aside = True
+            if self.narration is not None:
+                self.narration.append("the final-round marker turns up and is put aside: "
+                                      "the round in which the next marker is taken is the last")
 
     def _make_final_round(self, trigger: str) -> None:
         if not self.final_round:
             self.final_round = True
             self.end_trigger = trigger
+            if self.narration is not None:
+                self.narration.append(f"this is the final round ({FINAL_ROUND_WHY[trigger]})")
 
     def _unload(self, p: int) -> None:
         """Place the taken truck's remaining cards in order; pause for a square's donation."""
@@ -581,13 +646,20 @@ class ZooState:
                 self.discard.append(card)
                 self.minus[p] += 1
                 counts[THIRD_SYMBOL] += 1
+                if self.narration is not None:
+                    self.narration.append(f"P{p}'s third {STAND_SYMBOLS[symbol]} stand goes to the discard pile: "
+                                          "1 minus point")
                 return False
             stands.append(card)
             if same == 1:
                 self.coins[p] += 1
                 counts[STAND_COIN] += 1
+                if self.narration is not None:
+                    self.narration.append(f"P{p}'s second {STAND_SYMBOLS[symbol]} stand: 1 coin")
             if not self.vending_scored and len({c.colour for c in stands}) == len(COLOURS):
                 self.vending_scored = True
+                if self.narration is not None:
+                    self.narration.append(f"Interim scoring: P{p} is the first with stands of all four colours")
                 self._award(p)
             return False
         s = card.species
@@ -602,6 +674,8 @@ class ZooState:
                 self.discard.append(card)
                 self.minus[p] += 1
                 counts[THIRD_SYMBOL] += 1
+                if self.narration is not None:
+                    self.narration.append(f"P{p}'s third {card_words(card)} goes to the discard pile: 1 minus point")
                 self._check_species(s)  # a stolen card leaving the other zoo can still break a tie
                 return False
             pen.append(card)
@@ -609,6 +683,8 @@ class ZooState:
                 if symbol == LIGHTNING:
                     self.minus[p] += 1
                     counts[LIGHTNING_FIRED] += 1
+                    if self.narration is not None:
+                        self._narrate_symbol(p, card, "1 minus point")
                 elif symbol == HEART:
                     child = self.offspring.get(s)
                     if child is not None:
@@ -617,13 +693,23 @@ class ZooState:
                         self.offspring[s] = None
                         pen.append(child)
                         counts[HEART_FIRED] += 1
+                        if self.narration is not None:
+                            self._narrate_symbol(p, card, f"the {SPECIES[s]} offspring joins P{p}'s zoo")
                     else:
                         counts[HEART_WASTED] += 1
+                        if self.narration is not None:
+                            self._narrate_symbol(p, card, f"the {SPECIES[s]} offspring is already gone")
                 elif donated or not self.discard or (self.square_fired and self.rules.one_square_per_turn):
                     counts[SQUARE_WASTED] += 1
+                    if self.narration is not None:
+                        why = ("the card came by a square" if donated else "the discard pile is empty"
+                               if not self.discard else "only the turn's first square is carried out")
+                        self._narrate_symbol(p, card, f"the square goes to waste ({why})")
                 else:
                     counts[SQUARE_FIRED] += 1
                     self.square_fired = due = True
+                    if self.narration is not None:
+                        self._narrate_symbol(p, card, f"P{p} takes a card of their choice from the discard pile")
                     if self.rules.symbol_before_scoring:  # the other reading: check after the donation
                         self.pending_check = s
                         return True
@@ -649,9 +735,16 @@ class ZooState:
             return
         mine, theirs = len(self.pens[0][s]), len(self.pens[1][s])
         if mine + theirs >= self.targets[s]:
+            if self.narration is not None and not self.target_reached[s] and mine == theirs:
+                self.narration.append(f"the {SPECIES[s]} enclosures reach their target of {self.targets[s]} tied "
+                                      f"{mine} to {theirs}: the scoring waits until one player has more")
             self.target_reached[s] = True
         if self.target_reached[s] and mine != theirs:
             self.scored[s] = True
+            if self.narration is not None:
+                self.narration.append(f"Interim scoring of the {SPECIES[s]} enclosures (target {self.targets[s]}): "
+                                      f"P{0 if mine > theirs else 1} has more, {max(mine, theirs)} to "
+                                      f"{min(mine, theirs)}")
             self._award(0 if mine > theirs else 1)
 
     def _award(self, p: int) -> None:
@@ -665,6 +758,9 @@ class ZooState:
         self.counts[p][INTERIM_MARKERS] += 1
         if marker.coin:
             self.coins[p] += 1
+        if self.narration is not None:
+            self.narration.append(f"P{p} takes the top scoring marker: {_points(marker.points)}"
+                                  + (" and a coin" if marker.coin else ""))
         if self.final_marker_aside:
             self._make_final_round("marker")
         self._marker_surface()
@@ -681,15 +777,54 @@ class ZooState:
             self._end_round()
 
     def _end_round(self) -> None:
+        if self.narration is not None:
+            left = [card_words(c) for truck in self.trucks for c in truck]
+            self.narration.append(f"Round {self.rounds}{' (the final round)' if self.final_round else ''} ends"
+                                  + (f"; left on the trucks, to the discard pile: {', '.join(left)}" if left else ""))
         for truck in self.trucks:
             self.discard.extend(truck)  # cards left on the remaining truck
             truck.clear()
         if self.final_round:
             self.phase = OVER
+            if self.narration is not None:
+                self._narrate_scoring()
             return
         self.rounds += 1
         self.taken = [None, None]
         self.to_move = self.last_taker
+        if self.narration is not None:
+            self.narration.append(f"Round {self.rounds} begins with P{self.to_move}, the last to take a truck")
+
+
+FINAL_ROUND_WHY = {
+    "card": "a card was drawn after the final-round card turned up",
+    "marker": "a scoring marker was taken after the final-round marker turned up",
+    "pile": "the last card of the draw pile was drawn",
+}
+
+
+def card_words(card: Card) -> str:
+    """A card in a play log: "gorilla", "tiger with heart", "bear offspring", "red pretzel stand"."""
+    if card.species == STAND or card.species == FINAL_ROUND or card.offspring or not card.symbol:
+        return repr(card)
+    return f"{SPECIES[card.species]} with {ANIMAL_SYMBOLS[card.symbol]}"
+
+
+def _listing(names: list[str]) -> str:
+    """ "a", "a and b", "a, b and c" """
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _a(words: str) -> str:
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _shuffle_within_letters(markers: tuple[Marker, ...], rng: np.random.Generator) -> list[Marker]:
