@@ -28,6 +28,7 @@ from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.runner import play_chunk
+from tyrsim.games.tyranno_ex import findings
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -194,6 +195,8 @@ GAME = game_analysis(
          "game_length", "five_marker"),
         ("points_by_source", "survival_by_row"),
     ),
+    extra_findings=findings.game_findings,
+    extra_glossary=findings.GLOSSARY,
 )
 
 

@@ -1,0 +1,191 @@
+"""What the Tyranno Ex `game` analysis's own tables say, in sentences that open its report page.
+
+The core writes who wins and whether the seats are fair; these sentences add where the
+points come from (and what a card is worth by the row it entered), how fights go, and how
+cards fare against the environment, with how long a game lasts. Each number carries its
+interval, written through `tyrsim.core.words`; for a sweep each point gets its own sentences
+("With tie_rule = defender: ..."), as the core's findings do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from tyrsim.core import stats, words
+from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.games.tyranno_ex.environment import listing
+
+# what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
+# `*_low` / `*_high` columns share the cell of the estimate before them on the page
+GLOSSARY = {
+    "source": "where points come from: rows (a grid card scores its row's number), empty (1 per empty space in "
+              "its row), special (a special space's printed value: 13, 10, 7), five (an unused \"5\" marker at the "
+              "end); total is the final score",
+    "mean": "mean per game (per seat where the row names a policy), with its 95% t interval; a row named "
+            "\"share of ...\" holds a share with its Wilson interval",
+    "n": "how many games, seats, fights or survival checks the row's figure comes from",
+    "entry_row": "the row a card was placed in: 0, or 3 (the second card of the first round and after a double "
+                 "shift)",
+    "cards": "cards placed in that row, over every game",
+    "mean_points": "points a card scores from its placement until it leaves the game, with its 95% t interval "
+                   "(the cards of one game are not independent, so the interval is somewhat narrow)",
+    "place": "where a card stood when its survival was checked: row 0, 3, 6 or 9 of the grid, or a special space",
+    "checked": "survival checks: one per card on the board at the end of each environmental change",
+    "survived": "share of the checks a card passed (one of its symbols among the current conditions), with its "
+                "Wilson interval; checks of one game are not independent, so the interval is somewhat narrow",
+    "distinct_symbols": "how many different symbols a card shows (1 to 3; the bundled deck has no card with 1)",
+    "quantity": "what the row measures: fights per game by outcome (clean: won 2:0, the loser eliminated; close: "
+                "won 2:1, the loser face down; endless: can never end; track tie fights: equally strong cards "
+                "leaving row 9 fighting for the order), changes of the current conditions, rapid changes "
+                "(cascades), ties for the most chips on a space, the longest cascade",
+    "rounds": "game length in rounds (one row per length seen, then the mean)",
+    "share": "share of games of that length, with its Wilson interval; in the mean row, the mean length with its "
+             "t interval",
+    "used": "share of seats that gave up the \"5\" marker for 2 extra chips, with its Wilson interval",
+    "round_used": "the game round the marker was given up in, on average, with its t interval",
+    "games": "seats the policy played (one per game)",
+}
+
+SOURCE_WORDS = {"rows": "from the rows its cards stand in", "special": "on the special spaces",
+                "empty": "for empty spaces", "five": "from an unused \"5\" marker"}  # fmt: skip
+SYMBOL_WORDS = {3: "three different symbols", 2: "two different symbols", 1: "a single symbol"}
+
+
+def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
+    table = tables.get(name)
+    return {} if table is None or not len(table) else dict(points_of(table, key))
+
+
+def _apart(first: pd.Series, second: pd.Series, low: str = "ci_low", high: str = "ci_high") -> bool:
+    """The two rows' intervals do not overlap."""
+    return bool(first[low] > second[high] or second[low] > first[high])
+
+
+def _mean(row: pd.Series, column: str = "mean") -> str:
+    return words.number(row[column], row["ci_low"], row["ci_high"])
+
+
+def _share(row: pd.Series, column: str = "survived") -> str:
+    return words.percent(row[column], row["ci_low"], row["ci_high"])
+
+
+def leader(by_policy: pd.DataFrame | None) -> str | None:
+    """The policy with the highest win rate (the first by name on a tie); None without the table."""
+    if by_policy is None or not len(by_policy):
+        return None
+    return str(by_policy.sort_values(["win_rate", "policy"], ascending=[False, True]).iloc[0]["policy"])
+
+
+def points_sentence(points: pd.DataFrame, worth: pd.DataFrame | None, lead: str, several: bool) -> str | None:
+    """Where the leading policy's points come from, largest source first, and what a card is worth by its row."""
+    rows = points[points["policy"].astype(str) == lead].set_index("source")
+    if "total" not in rows.index:
+        return None
+    who = f"{lead}, the policy with the most wins," if several else lead
+    sources = sorted((s for s in SOURCE_WORDS if s in rows.index and rows.loc[s, "mean"] > 0),
+                     key=lambda s: -rows.loc[s, "mean"])  # fmt: skip
+    parts = [f"{_mean(rows.loc[s])} {SOURCE_WORDS[s]}" for s in sources]
+    sentence = f"{who} scores {_mean(rows.loc['total'])} points a game" + (f": {listing(parts)}" if parts else "")
+    cards = None if worth is None else worth[(worth["policy"].astype(str) == lead) & (worth["cards"] > 0)]
+    if cards is not None and set(cards["entry_row"]) >= {0, 3}:
+        row0 = cards[cards["entry_row"] == 0].iloc[0].rename({"mean_points": "mean"})
+        row3 = cards[cards["entry_row"] == 3].iloc[0].rename({"mean_points": "mean"})
+        if not _apart(row3, row0):
+            verdict = "the two cannot be told apart (their intervals overlap)"
+        else:
+            verdict = f"a card placed in row {3 if row3['mean'] > row0['mean'] else 0} is worth more"
+        sentence += (f"; a card it places in row 3 scores {_mean(row3)} points over the game, one in row 0 "
+                     f"{_mean(row0)}: {verdict}")  # fmt: skip
+    return sentence + "."
+
+
+def fights_sentence(fights: pd.DataFrame) -> str | None:
+    """How many fights a game has, how many end 2:0, and which policy wins the fights it starts most and least."""
+    every = fights[fights["policy"].astype(str) == "all"].set_index("quantity")
+    if "fights per game" not in every.index:
+        return None
+    sentence = f"A game has {_mean(every.loc['fights per game'])} fights"
+    clean = "share of decided fights won 2:0"
+    if clean in every.index and every.loc[clean, "n"] > 0:
+        sentence += (f", and {words.percent(*every.loc[clean, ['mean', 'ci_low', 'ci_high']])} of those decided "
+                     "end 2:0, the loser eliminated")  # fmt: skip
+    won = fights[(fights["policy"].astype(str) != "all") & (fights["quantity"] == "share of started fights won")]
+    won = won[won["n"] > 0].sort_values(["mean", "policy"], ascending=[False, True])
+    if len(won) == 1:
+        sentence += f"; attackers win {_share(won.iloc[0], 'mean')} of the fights they start"
+    elif len(won) > 1:
+        best, worst = won.iloc[0], won.iloc[-1]
+        if _apart(best, worst):
+            sentence += (f"; {best['policy']} wins the most of the fights it starts, {_share(best, 'mean')}, "
+                         f"{worst['policy']} the fewest, {_share(worst, 'mean')}")  # fmt: skip
+        else:
+            sentence += (f"; the policies win the fights they start about equally often, from {_share(worst, 'mean')}"
+                         f" ({worst['policy']}) to {_share(best, 'mean')} ({best['policy']}): they cannot be told "
+                         "apart")  # fmt: skip
+    return sentence + "."
+
+
+def _pooled_survival(by_symbols: pd.DataFrame) -> pd.DataFrame:
+    """Survival checks passed per number of distinct symbols, every policy's checks together (Wilson)."""
+    table = by_symbols.assign(distinct=by_symbols["distinct_symbols"].astype(int),
+                              passed=(by_symbols["survived"].fillna(0) * by_symbols["checked"]).round())
+    total = table.groupby("distinct")[["checked", "passed"]].sum()
+    total = total[total["checked"] > 0]
+    low, high = stats.wilson_interval(total["passed"], total["checked"])
+    return total.assign(survived=total["passed"] / total["checked"], ci_low=low, ci_high=high)
+
+
+def environment_sentence(by_symbols: pd.DataFrame | None, cascades: pd.DataFrame | None,
+                         length: pd.DataFrame | None) -> str | None:
+    """How cards fare in the survival checks by their distinct symbols, how often rapid changes come, game length."""
+    parts = []
+    pooled = None if by_symbols is None or not len(by_symbols) else _pooled_survival(by_symbols)
+    if pooled is not None and len(pooled):
+        (first, row), *others = pooled.sort_index(ascending=False).iterrows()  # most different symbols first
+        survival = f"cards with {SYMBOL_WORDS[first]} pass {_share(row)} of their survival checks"
+        survival += "".join(f", cards with {SYMBOL_WORDS[k]} {_share(other)}" for k, other in others)
+        if others:  # the two with the most different symbols
+            (second, other) = others[0]
+            if not _apart(row, other):
+                survival += ": the two cannot be told apart"
+            else:
+                safer = first if row["survived"] > other["survived"] else second
+                survival += f": a card with {SYMBOL_WORDS[safer]} survives more often"
+        parts.append(survival)
+    if cascades is not None and len(cascades):
+        rows = cascades.set_index("quantity")
+        if "cascades per game" in rows.index:
+            parts.append(f"rapid changes come {_mean(rows.loc['cascades per game'])} times a game")
+    if length is not None and len(length):
+        rows = length.set_index(length["rounds"].astype(str))
+        if "mean" in rows.index:
+            parts.append(f"a game lasts {_mean(rows.loc['mean'], 'share')} rounds")
+    if not parts:
+        return None
+    sentence = "; ".join(parts)
+    return sentence[0].upper() + sentence[1:] + "."
+
+
+def game_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> list[str]:
+    """Points by source and card worth, fights, survival and game length: up to three sentences per point."""
+    by_policy = _by_point(tables, "by_policy", "policy")
+    points = _by_point(tables, "points_by_source", "policy")
+    worth = _by_point(tables, "card_worth", "policy")
+    fights = _by_point(tables, "fights", "policy")
+    symbols = _by_point(tables, "survival_by_symbols", "policy")
+    cascades = _by_point(tables, "cascades", "quantity")
+    length = _by_point(tables, "game_length", "rounds")
+    out = []
+    for prefix in list(points or fights or length)[:MAX_POINTS]:
+        lead = leader(by_policy.get(prefix))
+        sentences = [
+            points_sentence(points[prefix], worth.get(prefix), lead, by_policy[prefix]["policy"].nunique() > 1)
+            if lead is not None and prefix in points else None,  # a leader comes with its by_policy rows
+            fights_sentence(fights[prefix]) if prefix in fights else None,
+            environment_sentence(symbols.get(prefix), cascades.get(prefix), length.get(prefix)),
+        ]
+        out += [prefix + s if prefix else s for s in sentences if s]
+    return out
