@@ -313,7 +313,7 @@ def report(out, quick, jobs) -> None:
     import time
 
     from tyrsim.core.progress import clock_text
-    from tyrsim.core.report import write_index
+    from tyrsim.core.report import index_entry, write_index
     from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios
 
     scenarios = [load_or_fail(path) for path in bundled_scenarios()]
@@ -332,10 +332,11 @@ def report(out, quick, jobs) -> None:
         click.echo(f"{step}: {scenario.title}", err=True)
         began = time.perf_counter()
         execute(scenario, out / scenario.name, jobs or default_jobs(), "loky", None, False)
-        click.echo(f"{step} ... {time.perf_counter() - began:.1f} s", err=True)
-        entries.append((scenario.section, scenario.game.title, scenario.name, scenario.title, scenario.description))
-    write_index(entries, out)
+        seconds = time.perf_counter() - began
+        click.echo(f"{step} ... {seconds:.1f} s", err=True)
+        entries.append(index_entry(scenario, out / scenario.name, seconds))
     took = time.perf_counter() - start
+    write_index(entries, out, quick=quick, seconds=took)
     click.echo(f"wrote {out / 'index.html'}: {len(scenarios)} scenarios in {clock_text(took)} ({took:.0f} s)")
 
 

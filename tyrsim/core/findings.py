@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pandas as pd
 
 from tyrsim.core import words
+from tyrsim.core.readable import _text, header
 
 GAME_GLOSSARY = {
     "win_rate": "share of games won (a shared victory split between its winners), with a 95% Wilson interval "
@@ -42,15 +43,13 @@ def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame
         return
     for values, rows in table.groupby(swept, sort=False):
         values = values if isinstance(values, tuple) else (values,)
-        yield "With " + ", ".join(f"{k} = {v}" for k, v in zip(swept, values, strict=True)) + ": ", rows
+        yield "With " + ", ".join(f"{header(k)} = {_text(v)}" for k, v in zip(swept, values, strict=True)) + ": ", rows
 
 
 def _who_wins(prefix: str, table: pd.DataFrame) -> str:
     ranked = table.sort_values("win_rate", ascending=False)
     parts = [f"{row.policy} {words.percent(row.win_rate, row.win_low, row.win_high)}"
              for row in ranked.itertuples()]
-    if len(ranked) == 1:
-        return f"{prefix}{ranked.iloc[0].policy} plays every seat, so what differs is the seats (below)."
     best, second = ranked.iloc[0], ranked.iloc[1]
     clear = best.win_low > second.win_high
     lead = (f"{best.policy} wins most often" if clear
@@ -77,11 +76,91 @@ def game_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     by_policy, by_seat, balance = tables.get("by_policy"), tables.get("by_seat"), tables.get("balance")
     if by_policy is not None and len(by_policy):
         for prefix, rows in list(points_of(by_policy, "policy"))[:MAX_POINTS]:
-            out.append(_who_wins(prefix, rows))
+            if len(rows) > 1:  # one policy in every seat: the seats' sentence says who wins
+                out.append(_who_wins(prefix, rows))
     if by_seat is not None and balance is not None and len(by_seat) and len(balance):
         seat_points = list(points_of(by_seat, "seat"))[:MAX_POINTS]
         balance_points = dict(points_of(balance, "metric"))
         for prefix, rows in seat_points:
             if prefix in balance_points:
                 out.append(_seats(prefix, balance_points[prefix], rows))
+    return out
+
+
+def _signed(kind: str, difference: float, low: float | None = None, high: float | None = None) -> str:
+    """A change with its sign and interval: "+4.1 points [3.9, 4.3]" for shares, "-1.2 [-1.6, -0.8]" for means."""
+    if not pd.notna(difference):
+        return words.NOT_COMPUTABLE
+    scale, unit = (100, " points") if kind == "proportion" else (1, "")
+    has_interval = low is not None and high is not None and pd.notna(low) and pd.notna(high)
+    digits = 1 if kind == "proportion" else words.digits_for((high - low) / 2 if has_interval else None)
+    text = f"{'+' if difference > 0 else ''}{words._plain(scale * difference, digits)}{unit}"
+    if has_interval:
+        text += f" [{words._plain(scale * low, digits)}, {words._plain(scale * high, digits)}]"
+    return text
+
+
+def _value(kind: str, value: float) -> str:
+    return words.percent(value) if kind == "proportion" else words.number(value, digits=words.digits_for(None))
+
+
+def _variant(title: str) -> str:
+    return "With " + title.replace("=", " = ")
+
+
+FEW_ITEMS = 3  # up to this many items (policies, seats...) a comparison sentence names each one
+
+
+def _key(column: str, value) -> str:
+    """An item by its key: a name as it is ("hunter"), a number with what it counts ("seat 0")."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{header(column)} {int(value) if float(value).is_integer() else value}"
+    return _text(value)
+
+
+def _item_change(metric, keys: list[str], row: pd.Series) -> str:
+    """ "hunter 41.0% against 35.2% at the baseline, +5.8 points [1.2, 10.4], significant after ..." """
+    item = " ".join(_key(k, row[k]) for k in keys)
+    change = _signed(metric.kind, row["difference"], row["diff_low"], row["diff_high"])
+    return (f"{item + ' ' if item else ''}{_value(metric.kind, row['value'])} against "
+            f"{_value(metric.kind, row['baseline'])} at the baseline, {change}, "
+            f"{words.verdict(bool(row['significant']), row['p_holm'])}")
+
+
+def comparison_findings(comparison: pd.DataFrame, metrics: dict) -> list[str]:
+    """One sentence per variant and metric: what the change does, against the baseline, after the Holm correction.
+
+    `metrics` maps each compared metric's name to its `Metric` (its kind and what it measures)."""
+    if comparison is None or not len(comparison):
+        return []
+    out = []
+    for (variant, name), rows in comparison.groupby(["variant", "metric"], sort=False):
+        metric = metrics[name]
+        what = metric.doc or name
+        keys = [k for k in metric.keys if k in rows.columns]
+        tested = rows["p_holm"].notna()
+        if len(rows) <= FEW_ITEMS:
+            out.append(f"{_variant(variant)}: {what}: " + "; ".join(_item_change(metric, keys, row)
+                                                                   for _, row in rows.iterrows()) + ".")
+            continue
+        differences = rows["difference"].dropna()
+        if differences.empty:
+            out.append(f"{_variant(variant)}: {what} has no value to compare with the baseline.")
+            continue
+        up, down = int((differences > 0).sum()), int((differences < 0).sum())
+        sentence = (f"{_variant(variant)}: {what} is higher in {up} and lower in {down} of {len(rows)} cases "
+                    f"(median change {_signed(metric.kind, float(differences.median()))})")
+        significant = rows[rows["significant"].astype(bool)]
+        if not tested.any():
+            sentence += "; no test is possible (exact values, or no trials on a side)."
+        else:
+            sentence += (f"; {len(significant)} of {int(tested.sum())} changes are significant after the "
+                         "Holm correction")
+            if len(significant):
+                top = significant.loc[significant["difference"].abs().idxmax()]
+                where = ", ".join(_key(k, top[k]) for k in keys)
+                largest = _signed(metric.kind, top["difference"], top["diff_low"], top["diff_high"])
+                sentence += f"; the largest is {largest} at {where}"
+            sentence += "."
+        out.append(sentence)
     return out

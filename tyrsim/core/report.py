@@ -24,12 +24,29 @@ from typing import Any
 import pandas as pd
 
 import tyrsim
-from tyrsim.core.output import atomic_folder, csv_text, markdown_table, text_cells
+from tyrsim.core.findings import GAME_GLOSSARY, comparison_findings
+from tyrsim.core.output import atomic_folder, csv_text, markdown_table
+from tyrsim.core.readable import header, readable
 from tyrsim.core.scenario import Scenario, shown_value
 from tyrsim.core.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
+MAX_FINDINGS = 5  # sentences in a page's answer section
 DEPENDENCIES = ("numpy", "pandas", "scipy", "matplotlib", "joblib", "click", "dask", "distributed")
+NO_FINDINGS = "This analysis writes no summary sentences; the figures and tables below hold its results."
+# what the columns the core adds mean (the analyses explain their own: `Analysis.glossary`)
+CORE_GLOSSARY = {
+    "variant": "the sweep point compared with the baseline",
+    "baseline": "the metric's value at the baseline point",
+    "value": "the metric's value at the variant (in the comparison), or the measure's value",
+    "difference": "variant minus baseline, with its 95% interval (Newcombe for shares, Welch for means)",
+    "p_value": "the test's p-value before the correction for many comparisons",
+    "p_holm": "the p-value after the Holm correction across every comparison on the page",
+    "significant": "yes where the Holm-corrected p-value is below 0.05; never where no test was possible",
+    "test": "which test gave the p-value, or why there is none",
+    "half_width": "half the width of the 95% interval of the precision target's metric",
+    "met": "whether the precision target was reached before the trial limit",
+}
 
 
 @dataclass
@@ -42,6 +59,8 @@ class Report:
     figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
     comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     wall_time: float = 0.0
+    findings: list[str] = field(default_factory=list)  # the answer, in sentences, that opens the page
+    files: dict[str, bytes] = field(default_factory=dict)  # extra files the analysis writes (a sheet, a page)
 
 
 def _slug(text: str) -> str:
@@ -69,6 +88,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
             for name, fig in analysis.figures(tables, point.rules, point.args).items():
                 figures[name if len(results) == 1 else f"{name}__{_slug(point.title())}"] = fig
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in stacked.items()}
+    computed = dict(tables)  # what the analysis's findings and files read: every table it made
     if scenario.precision is not None:
         tables["precision"] = pd.DataFrame(
             [{**r.point.label, "trials": r.trials, "half_width": r.half_width, "target": scenario.precision.half_width,
@@ -80,7 +100,12 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
         tables = {k: tables[k] for k in order if k in tables}
     if scenario.figures is not None:
         figures = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
-    return Report(scenario, results, tables, figures, comparison_table(scenario, results), wall_time)
+    comparison = comparison_table(scenario, results)
+    first = results[0].point
+    own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
+    compared = comparison_findings(comparison, analysis.metrics)
+    files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
+    return Report(scenario, results, tables, figures, comparison, wall_time, (compared + own)[:MAX_FINDINGS], files)
 
 
 def _versions() -> dict[str, str]:
@@ -120,6 +145,7 @@ def manifest(report: Report) -> dict[str, Any]:
         "versions": _versions(),
         "git_commit": _git_commit(),
         "wall_time_seconds": round(report.wall_time, 3),
+        "findings": report.findings,
     }
 
 
@@ -161,73 +187,134 @@ def _as_list(value: Any) -> list:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def _html_table(table: pd.DataFrame, highlight: str | None = None) -> str:
-    cells = text_cells(table.head(PAGE_ROWS))
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in table.columns)
+def _page_table(name: str, table: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
+    """The first PAGE_ROWS rows as the page shows them; a comparison leads with its verdict."""
+    first = ("variant", "metric", *keys, "difference", "p_holm", "significant") if name == "comparison" else ()
+    return readable(table.head(PAGE_ROWS), first)
+
+
+def _html_table(shown: pd.DataFrame, flags: list[bool]) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
     rows = []
-    flags = table[highlight].head(PAGE_ROWS).tolist() if highlight in table.columns else [False] * len(cells)
-    for row, flag in zip(cells, flags, strict=True):
+    for cells, flag in zip(shown.itertuples(index=False), flags, strict=True):
         cls = ' class="sig"' if flag else ""
-        rows.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+        rows.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;display:block;overflow-x:auto}
-th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f0f0f0}
+def _glossary(report: Report, shown: list[pd.DataFrame]) -> list[tuple[str, str]]:
+    """(header, meaning) for every column on the page that has an explanation."""
+    meanings = {**GAME_GLOSSARY, **CORE_GLOSSARY, **report.scenario.analysis.glossary}
+    columns = dict.fromkeys(c for table in report.tables.values() for c in table.columns)
+    columns.update(dict.fromkeys(report.comparison.columns))
+    headers = {header(c): c for c in columns}
+    on_page = dict.fromkeys(h for table in shown for h in table.columns)
+    return [(h, meanings[headers[h]]) for h in on_page if h in headers and headers[h] in meanings]
+
+
+def _figure_title(name: str) -> str:
+    base, _, point = name.partition("__")
+    return base.replace("_", " ").capitalize() + (f" ({point.replace('_', ' ')})" if point else "")
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222}
+body{line-height:1.45}
+nav{font-size:90%;margin-bottom:.5em}
+#answer{background:#f3f7fb;border-left:4px solid #2b6cb0;padding:.4em 1.2em;margin:1em 0}
+#answer h2{margin:.4em 0}#answer li{margin:.3em 0}
+table{border-collapse:collapse;font-size:12px;margin:.5em 0 1em;width:100%}
+th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;overflow-wrap:anywhere}
+th{background:#f0f0f0;vertical-align:bottom}td:first-child,th:first-child{text-align:left}
 tr.sig td{background:#fff3c4;font-weight:600}img{max-width:100%;border:1px solid #eee}
+details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+dt{font-weight:600}dd{margin:0 0 .4em 1.5em}
 .note{color:#666;font-size:90%}"""
+
+
+def _page(title: str, body: list[str]) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
 
 
 def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
     """Write the report folder atomically, with `extra` {file name: text} files; returns its path.
 
+    The page opens with its answer (the findings), then how it was run, the figures, the
+    tables (folded, readable, key columns first; each in full as CSV) and a glossary.
     Files an earlier report wrote into `out` and this one does not (another scenario's tables
     and figures) are removed; files tyrsim did not write stay (see `output.atomic_folder`).
     """
     s = report.scenario
+    findings = report.findings or [NO_FINDINGS]
+    run_lines = _run_lines(report)
     with atomic_folder(out) as folder:
         for name, text in (extra or {}).items():
             (folder / name).write_text(text)
-        md = [f"# {s.title}", ""]
+        for name, data in report.files.items():
+            (folder / name).write_bytes(data)
+        md = ["[All reports](../index.md)", "", f"# {s.title}", "", "## Answer", ""]
+        md += [f"- {f}" for f in findings] + [""]
+        body = ["<nav><a href='../index.html'>&larr; All reports</a></nav>", f"<h1>{html.escape(s.title)}</h1>",
+                "<section id='answer'><h2>Answer</h2><ul>"
+                + "".join(f"<li>{html.escape(f)}</li>" for f in findings) + "</ul></section>"]
         if s.description:
             md += [s.description, ""]
-        md += [f"- {line}" for line in _run_lines(report)] + [""]
-        body = [f"<h1>{html.escape(s.title)}</h1>"]
-        if s.description:
             body.append(f"<p>{html.escape(s.description)}</p>")
-        body.append("<ul>" + "".join(f"<li>{html.escape(line).replace('**', '')}</li>" for line in _run_lines(report))
-                    + "</ul>")
+        md += ["## How this was run", ""] + [f"- {line}" for line in run_lines] + [""]
+        body.append("<h2>How this was run</h2><ul>"
+                    + "".join(f"<li>{html.escape(line).replace('**', '')}</li>" for line in run_lines) + "</ul>")
+        if report.files:
+            links = [f"[{n}]({n})" for n in report.files]
+            md += ["Also in this folder: " + ", ".join(links) + ".", ""]
+            body.append("<p>Also in this folder: " + ", ".join(
+                f"<a href='{html.escape(n)}'>{html.escape(n)}</a>" for n in report.files) + ".</p>")
+        if report.figures:
+            md += ["## Figures", ""]
+            body.append("<section id='figures'><h2>Figures</h2>")
+            for name, fig in report.figures.items():
+                png = folder / f"{name}.png"
+                fig.savefig(png, dpi=100, bbox_inches="tight")
+                data = base64.b64encode(png.read_bytes()).decode()
+                title = _figure_title(name)
+                md += [f"### {title}", "", f"![{title}]({name}.png)", ""]
+                body.append(f"<h3>{html.escape(title)}</h3>"
+                            f"<img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
+                            f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
+            body.append("</section>")
         sections = list(report.tables.items())
         if len(report.comparison):
             sections.append(("comparison", report.comparison))
+        keys = tuple(k for m in s.metrics for k in s.analysis.metrics[m].keys) if s.metrics else ()
+        shown_tables = []
+        md += ["## Tables", ""]
+        body.append("<section id='tables'><h2>Tables</h2>")
         for name, table in sections:
             (folder / f"{name}.csv").write_text(csv_text(table))
-            more = f" (first {PAGE_ROWS} of {len(table)} rows; all in `{name}.csv`)" if len(table) > PAGE_ROWS else ""
+            shown = _page_table(name, table, keys)
+            shown_tables.append(shown)
+            rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
+            more = f"first {PAGE_ROWS} of {rows}; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
             note = ""
             if name == "comparison":
                 note = ("Each variant against the baseline point; p-values Holm-adjusted across all rows; "
                         "significant rows (adjusted p < 0.05) are marked.")
-            md += [f"## {name}", "", note, "", markdown_table(table.head(PAGE_ROWS)), "",
-                   f"[{name}.csv]({name}.csv){more}", ""]
-            body += [f"<h2>{html.escape(name)}</h2>", f"<p class='note'>{html.escape(note)}</p>" if note else "",
-                     _html_table(table, "significant" if name == "comparison" else None),
-                     f"<p class='note'><a href='{name}.csv'>{name}.csv</a>{html.escape(more)}</p>"]
-        if report.figures:
-            md += ["## figures", ""]
-            body.append("<h2>figures</h2>")
-        for name, fig in report.figures.items():
-            png = folder / f"{name}.png"
-            fig.savefig(png, dpi=100)
-            data = base64.b64encode(png.read_bytes()).decode()
-            md += [f"![{name}]({name}.png)", ""]
-            body.append(f"<h3>{html.escape(name)}</h3>"
-                        f"<img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>"
-                        f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
+            md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
+                   ""]
+            flags = (table["significant"].head(PAGE_ROWS).astype(bool).tolist() if name == "comparison"
+                     else [False] * len(shown))
+            body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
+                        + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
+                        + _html_table(shown, flags)
+                        + f"<p class='note'>{html.escape(more)} <a href='{name}.csv'>{name}.csv</a></p></details>")
+        body.append("</section>")
+        glossary = _glossary(report, shown_tables)
+        if glossary:
+            md += ["## Glossary", ""] + [f"- **{h}**: {m}" for h, m in glossary] + [""]
+            body.append("<section id='glossary'><h2>Glossary</h2><dl>"
+                        + "".join(f"<dt>{html.escape(h)}</dt><dd>{html.escape(m)}</dd>" for h, m in glossary)
+                        + "</dl></section>")
         (folder / "index.md").write_text("\n".join(md))
-        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(s.title)}</title>"
-                f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
-        (folder / "index.html").write_text(page)
+        (folder / "index.html").write_text(_page(s.title, body))
         (folder / "manifest.json").write_text(json.dumps(manifest(report), indent=1, default=str) + "\n")
     import matplotlib.pyplot as plt
 
@@ -236,29 +323,67 @@ def write_report(report: Report, out: Path, extra: dict[str, str] | None = None)
     return out
 
 
-def write_index(entries: list[tuple[str, str, str, str, str]], out: Path) -> None:
-    """OUT/index.html and index.md linking each scenario's report, grouped by section and game.
+@dataclass(frozen=True)
+class IndexEntry:
+    """One scenario's line in the report index."""
 
-    An entry is (section, game title, folder, title, description).
-    """
-    md = ["# tyrsim reports", ""]
-    body = ["<h1>tyrsim reports</h1>"]
-    sections: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
-    for section, game, folder, title, description in entries:
-        sections.setdefault(section, {}).setdefault(game, []).append((folder, title, description))
+    section: str
+    game: str
+    folder: str
+    title: str
+    description: str
+    seconds: float
+    seed: int
+    finding: str  # the first sentence of its answer
+
+
+def index_entry(scenario: Scenario, folder: Path, seconds: float) -> IndexEntry:
+    """The index line of a scenario whose report was just written into `folder` (its answer read back)."""
+    try:
+        findings = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("findings") or []
+    except (OSError, ValueError):
+        findings = []
+    return IndexEntry(scenario.section, scenario.game.title, folder.name, scenario.title, scenario.description,
+                      seconds, scenario.seed, findings[0] if findings else NO_FINDINGS)
+
+
+# files a scenario's folder may hold that the index links for players (see the combat analysis)
+PLAYER_FILES = {"odds.html": "Combat odds calculator", "cheat_sheet.pdf": "Printable combat odds sheet (PDF)",
+                "cheat_sheet.png": "Printable combat odds sheet (PNG)"}
+
+
+def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: float) -> None:
+    """OUT/index.html and index.md: the run (date, version, full or quick, time), then each scenario's report,
+    grouped by section and game, with its seed, its time and the first sentence of its answer."""
+    from datetime import UTC, datetime
+
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    kind = "quick report (cut trial counts: a demo, not for decisions)" if quick else "full report"
+    run = f"Run {when}; tyrsim {tyrsim.__version__}; {kind}; {len(entries)} scenarios in {seconds:.0f} s."
+    md = ["# tyrsim reports", "", run, ""]
+    body = ["<h1>tyrsim reports</h1>", f"<p>{html.escape(run)}</p>"]
+    tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in PLAYER_FILES.items()
+             if (out / e.folder / name).is_file()]
+    if tools:
+        md += ["## For players", ""] + [f"- [{label}]({path})" for path, label in tools] + [""]
+        body.append("<h2>For players</h2><ul>" + "".join(
+            f"<li><a href='{html.escape(path)}'>{html.escape(label)}</a></li>" for path, label in tools) + "</ul>")
+    sections: dict[str, dict[str, list[IndexEntry]]] = {}
+    for e in entries:
+        sections.setdefault(e.section, {}).setdefault(e.game, []).append(e)
     for section, games in sections.items():
         md += [f"## {section}", ""]
         body.append(f"<h2>{html.escape(section)}</h2>")
         for game, items in games.items():
             md += [f"### {game}", ""]
-            md += [f"- [{t}]({f}/index.md){' — ' + d if d else ''}" for f, t, d in items]
-            md.append("")
             body.append(f"<h3>{html.escape(game)}</h3><ul>")
-            body += [f"<li><a href='{html.escape(f)}/index.html'>{html.escape(t)}</a>"
-                     f"{' — ' + html.escape(d) if d else ''}</li>" for f, t, d in items]
+            for e in items:
+                facts = f"seed {e.seed}, {e.seconds:.1f} s"
+                md.append(f"- [{e.title}]({e.folder}/index.md) ({facts}): {e.finding}")
+                body.append(f"<li><a href='{html.escape(e.folder)}/index.html'>{html.escape(e.title)}</a> "
+                            f"<span class='note'>({html.escape(facts)})</span><br>{html.escape(e.finding)}</li>")
+            md.append("")
             body.append("</ul>")
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>tyrsim reports</title><style>{STYLE}</style>"
-            f"</head><body>{''.join(body)}</body></html>\n")
     with atomic_folder(out) as folder:  # replaces the two index files only; each scenario's folder stays
         (folder / "index.md").write_text("\n".join(md) + "\n")
-        (folder / "index.html").write_text(page)
+        (folder / "index.html").write_text(_page("tyrsim reports", body))
