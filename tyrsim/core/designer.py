@@ -13,6 +13,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.findings import rating_findings, sensitivity_findings
 from tyrsim.core.game import PolicyError
 from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.playouts import seat_policy_check
@@ -168,6 +169,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         metrics={"pair_win_rate": PAIR_WIN_RATE},
         headline="pair_win_rate",
         outputs=lambda args: (("ratings", "pairwise", "seat_orders"), ("ratings",)),
+        findings=lambda tables_, rules, args: rating_findings(tables_),
     )
 
 
@@ -265,4 +267,5 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
         count=lambda args: args["points"] * (len(args["params"]) + 2) * args["games"],
         outputs=lambda args: (("sensitivity", "sensitivity_notes", "design"),
                               tuple(f"sensitivity_{m}" for m in args["metrics"])),
+        findings=lambda tables_, rules, args: sensitivity_findings(tables_),
     )

@@ -84,7 +84,24 @@ def game_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         for prefix, rows in seat_points:
             if prefix in balance_points:
                 out.append(_seats(prefix, balance_points[prefix], rows))
-    return out
+        if len(seat_points) == 1:
+            out.append(_length_and_margin(balance))
+    return [s for s in out if s]
+
+
+def _length_and_margin(balance: pd.DataFrame) -> str | None:
+    """ "A game lasts 5.2 [5.1, 5.3] rounds; the winner leads second place by 12 [11, 13] points; ..." """
+    rows = balance.set_index("metric")
+    parts = []
+    for name, text in (("mean_rounds", "a game lasts {} rounds"), ("mean_actions", "a game lasts {} actions"),
+                       ("mean_margin", "the winner's lead over second place averages {}")):
+        if name in rows.index and not (name == "mean_actions" and "mean_rounds" in rows.index):
+            r = rows.loc[name]
+            parts.append(text.format(words.number(r.value, r.ci_low, r.ci_high)))
+    if "share_decided_by_tiebreak" in rows.index:
+        r = rows.loc["share_decided_by_tiebreak"]
+        parts.append(f"{words.percent(r.value, r.ci_low, r.ci_high)} of games are decided by the tie-break")
+    return (parts[0][0].upper() + "; ".join(parts)[1:] + ".") if parts else None
 
 
 def _signed(kind: str, difference: float, low: float | None = None, high: float | None = None) -> str:
@@ -164,3 +181,107 @@ def comparison_findings(comparison: pd.DataFrame, metrics: dict) -> list[str]:
             sentence += "."
         out.append(sentence)
     return out
+
+
+def _pair(pairwise: pd.DataFrame, upper: str, lower: str) -> str | None:
+    """ "ismcts finished ahead of planner in 62.0% [55.1, 68.4] of their seat pairs, clearly stronger" """
+    rows = pairwise[(pairwise["policy"] == upper) & (pairwise["opponent"] == lower)]
+    if rows.empty:
+        return None
+    row = rows.iloc[0]
+    if row.ci_low > 0.5:
+        reading = "clearly stronger"
+    elif row.ci_high < 0.5:
+        reading = "clearly weaker"
+    else:
+        reading = "the two cannot be told apart at this number of games"
+    return (f"{upper} finished ahead of {lower} in {words.percent(row.win_rate, row.ci_low, row.ci_high)} "
+            f"of their seat pairs ({int(row.games)} games): {reading}.")
+
+
+def _ranking(ratings: pd.DataFrame) -> str:
+    ranked = ratings.sort_values("rating", ascending=False)
+    top = ranked.iloc[0]
+    order = " > ".join(ranked["policy"])
+    return (f"Strongest: {top.policy}, Bradley-Terry rating {words.number(top.rating, top.ci_low, top.ci_high)} "
+            f"(Elo scale: only differences between ratings mean anything); by rating: {order}.")
+
+
+def rating_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """A round robin: who is strongest, and how the top two met."""
+    ratings, pairwise = tables["ratings"], tables["pairwise"]
+    if ratings.empty:
+        return []
+    ranked = ratings.sort_values("rating", ascending=False)["policy"].tolist()
+    out = [_ranking(ratings)]
+    if len(ranked) > 1:
+        out.append(_pair(pairwise, ranked[0], ranked[1]))
+    return [s for s in out if s]
+
+
+def ladder_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """A skill ladder: the order by rating, then how each of the top rungs met the rung below it."""
+    ladder, pairwise = tables["ladder"], tables["ladder_pairwise"]
+    if ladder.empty:
+        return []
+    rungs = ladder.sort_values("rung")["policy"].tolist()
+    out = [_ranking(ladder)]
+    for upper, lower in reversed(list(zip(rungs[1:], rungs[:-1], strict=True))):
+        if len(out) >= MAX_POINTS + 1:
+            break
+        sentence = _pair(pairwise, upper, lower)
+        if sentence:
+            out.append(sentence)
+    return out
+
+
+def trace_findings(tables: dict[str, pd.DataFrame], budget: str) -> list[str]:
+    """A skill trace: its reading (does more thinking pay?), then each multiple against 1x."""
+    trace, reading = tables["skill_trace"], tables.get("skill_trace_reading")
+    out = [str(r) for r in reading["reading"]] if reading is not None and len(reading) else []
+    for row in trace.sort_values("multiple").itertuples():
+        out.append(f"At {int(row.multiple)}x ({int(row.budget):,} {budget}) the search finished ahead of a "
+                   f"1x seat {words.percent(row.seats_beaten, row.ci_low, row.ci_high)} of the time and won "
+                   f"{words.percent(row.win_rate, row.win_low, row.win_high)} of {int(row.games)} games "
+                   f"(par {words.percent(row.par)}).")
+    return out[:MAX_POINTS + 1]
+
+
+def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Rule sensitivity: per measure, the rule that matters most by total Sobol' index, and how far to trust it."""
+    ranking, notes = tables["sensitivity"], tables.get("sensitivity_notes")
+    caution = dict(zip(notes["metric"], notes["reading"], strict=True)) if notes is not None else {}
+    out = []
+    for metric, rows in ranking.groupby("metric", sort=False):
+        rows = rows.sort_values("rank")
+        top = rows.iloc[0]
+        sentence = (f"For {header(metric)}, {header(top.parameter)} matters most: total Sobol' index "
+                    f"{words.number(top.total, top.total_low, top.total_high, digits=2)}")
+        if len(rows) > 1:
+            second = rows.iloc[1]
+            sentence += (f", then {header(second.parameter)} "
+                         f"{words.number(second.total, second.total_low, second.total_high, digits=2)}")
+        text = caution.get(metric, "")
+        if "noise" in text:
+            sentence += "; playout noise is a large part of the variation, so the ranking is uncertain"
+        elif "WARNING" in text:
+            sentence += "; a linear fit misses much of the variation, so rank by this index, not by SRC"
+        out.append(sentence + ".")
+    return out[:MAX_FINDINGS_OWN]
+
+
+def rulings_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Which readings of the rulebook change the answer: how many moved one, then the top of the ranking."""
+    ranking, findings = tables["ruling_ranking"], tables["findings"]
+    if ranking.empty:
+        return []
+    moved = ranking[ranking["answers_moved"] > 0]
+    out = [f"{len(moved)} of {len(ranking)} alternative readings of the rulebook moved an answer (win rates, score, "
+           "seat balance, margin, length) significantly after the Holm correction"
+           + (": " + ", ".join(f"{r.ruling} = {r.alternative}" for r in moved.itertuples()) if len(moved) else "")
+           + "."]
+    out += [str(f) + ("" if str(f).endswith(".") else ".") for f in findings.sort_values("rank")["finding"].head(3)]
+    return out
+
+
+MAX_FINDINGS_OWN = 4  # an analysis's own sentences on a page (the comparison's may come first)

@@ -35,6 +35,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.designer import play_blocks
+from tyrsim.core.findings import rulings_findings
 from tyrsim.core.metrics import per_game_measures
 from tyrsim.core.playouts import BASE_COLUMNS, seat_policy_check
 from tyrsim.core.runner import GAMES_PER_CHUNK
@@ -284,4 +285,5 @@ def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20, count=count,
         outputs=lambda args: (("findings", "ruling_ranking", "rulings"), ("rulings",)),
+        findings=lambda tables_, rules, args: rulings_findings(tables_),
     )

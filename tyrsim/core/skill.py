@@ -28,6 +28,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.designer import PAIR_WIN_RATE, pairwise_table, play_blocks
+from tyrsim.core.findings import ladder_findings, trace_findings
 from tyrsim.core.game import PolicyError
 from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 
@@ -124,6 +125,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         metrics={"pair_win_rate": PAIR_WIN_RATE},
         headline="pair_win_rate",
         outputs=lambda args: (("ladder", "ladder_pairwise"), ("ladder",)),
+        findings=lambda tables_, rules, args: ladder_findings(tables_),
     )
 
 
@@ -197,6 +199,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
         chunk_size=SEARCH_GAMES_PER_TASK, quick_trials=6, validate=validate,
         count=lambda args: len(args["multiples"]) * args["games"],
         outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
+        findings=lambda tables_, rules, args: trace_findings(tables_, args["budget"]),
     )
 
 

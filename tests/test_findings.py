@@ -1,0 +1,72 @@
+"""The sentences that open a report page: they say what the tables say, with intervals, and never 'nan'."""
+
+import math
+
+import pandas as pd
+
+from tyrsim.core import findings
+from tyrsim.core.analysis import Metric
+
+
+def by_policy(rates):
+    rows = [{"policy": p, "games": 100, "win_rate": r, "win_low": lo, "win_high": hi, "mean_score": 1.0,
+             "score_low": 0.5, "score_high": 1.5, "sd_score": 1.0} for p, (r, lo, hi) in rates.items()]
+    return pd.DataFrame(rows)
+
+
+def test_who_wins_names_the_leader_only_when_the_intervals_part():
+    clear = findings.game_findings({"by_policy": by_policy({"breeder": (0.3, 0.2, 0.4), "hunter": (0.7, 0.6, 0.8)})})
+    assert clear[0].startswith("hunter wins most often: games won hunter 70.0% [60.0, 80.0], breeder 30.0%")
+    close = findings.game_findings({"by_policy": by_policy({"breeder": (0.45, 0.35, 0.55),
+                                                            "hunter": (0.55, 0.45, 0.65)})})
+    assert "cannot be told apart" in close[0]
+
+
+def test_a_sweep_speaks_of_each_point_by_its_swept_value():
+    table = by_policy({"a": (0.7, 0.6, 0.8), "b": (0.3, 0.2, 0.4)})
+    stacked = pd.concat([table.assign(tie_rule="reroll"), table.assign(tie_rule="defender")])
+    stacked = stacked[["tie_rule", *table.columns]]
+    sentences = findings.game_findings({"by_policy": stacked})
+    assert [s.split(":")[0] for s in sentences] == ["With tie rule = reroll", "With tie rule = defender"]
+
+
+def comparison(rows):
+    return pd.DataFrame([{"variant": "tie_rule=defender", "metric": "p_attacker_wins", "policy": p,
+                          "baseline": b, "value": v, "difference": v - b, "diff_low": lo, "diff_high": hi,
+                          "p_value": p_, "test": "z", "p_holm": p_, "significant": p_ < 0.05}
+                         for p, b, v, lo, hi, p_ in rows])
+
+
+METRICS = {"p_attacker_wins": Metric("proportion", ("policy",), lambda *a: None, "share of fights the attacker wins")}
+
+
+def test_a_comparison_says_the_direction_the_interval_and_the_holm_verdict():
+    [sentence] = findings.comparison_findings(comparison([("x", 0.5, 0.459, -0.043, -0.039, 1e-9)]), METRICS)
+    assert sentence == ("With tie_rule = defender: share of fights the attacker wins: x 45.9% against 50.0% at the "
+                        "baseline, -4.1 points [-4.3, -3.9], significant after the Holm correction.")
+
+
+def test_a_comparison_without_a_test_is_never_significant():
+    [sentence] = findings.comparison_findings(comparison([("x", 0.5, 0.6, math.nan, math.nan, math.nan)]), METRICS)
+    assert "no test possible" in sentence and "nan" not in sentence
+
+
+def test_many_items_are_summarised_with_the_largest_significant_change():
+    rows = [(f"m{i}", 0.5, 0.5 - 0.01 * i, -0.01 * i - 0.005, -0.01 * i + 0.005, 1e-6 if i > 5 else 0.5)
+            for i in range(1, 11)]
+    [sentence] = findings.comparison_findings(comparison(rows), METRICS)
+    assert "higher in 0 and lower in 10 of 10 cases" in sentence
+    assert "5 of 10 changes are significant" in sentence
+    assert "the largest is -10.0 points [-10.5, -9.5] at m10" in sentence
+
+
+def test_ladder_reads_each_pairing_by_its_interval():
+    ladder = pd.DataFrame({"rung": [0, 1, 2], "policy": ["random", "greedy", "ismcts"], "rating": [-200.0, 0, 200],
+                           "ci_low": [-300.0, -50, 100], "ci_high": [-100.0, 50, 300]})
+    pairwise = pd.DataFrame({"policy": ["greedy", "ismcts"], "opponent": ["random", "greedy"], "wins": [90, 55],
+                             "games": [100, 100], "win_rate": [0.9, 0.55], "ci_low": [0.83, 0.45],
+                             "ci_high": [0.95, 0.65]})
+    first, top, second = findings.ladder_findings({"ladder": ladder, "ladder_pairwise": pairwise})
+    assert first.startswith("Strongest: ismcts") and "ismcts > greedy > random" in first
+    assert top.startswith("ismcts finished ahead of greedy in 55.0% [45.0, 65.0]") and "cannot be told apart" in top
+    assert second.endswith("clearly stronger.")
