@@ -1,4 +1,7 @@
-"""`tyrsim report --quick` writes a browsable report; the bundled scenarios ship in the wheel."""
+"""`tyrsim report --quick` writes a browsable report; the bundled scenarios ship in the wheel.
+
+The quick report is made once (from a wheel installed away from the source tree) and then
+looked at twice: its files, and in a real headless browser (tests/browser.py)."""
 
 import html
 import json
@@ -6,37 +9,18 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import matplotlib.pyplot as plt
+import pytest
 
 ROOT = Path(__file__).parent.parent
 
 
-def check_report_folder(out: Path) -> None:
-    index = (out / "index.html").read_text()
-    links = re.findall(r"href='([^']+)'", index)
-    assert links
-    figures = 0
-    for link in links:
-        page = out / link
-        assert page.exists(), link
-        text = page.read_text()
-        for ref in re.findall(r"href='([^']+)'", text):
-            assert (page.parent / ref).exists(), ref
-        folder = page.parent
-        manifest = json.loads((folder / "manifest.json").read_text())
-        assert manifest["seed"] and manifest["versions"]["tyrsim"] and manifest["points"]
-        pngs = list(folder.glob("*.png"))
-        for png in pngs:
-            assert plt.imread(png).shape[0] > 100
-            assert f"<h3>{png.stem}</h3><img alt='{png.stem}' src='data:image/png;base64," in text  # self-contained
-        assert list(folder.glob("*.csv"))
-        figures += len(pngs)
-    assert figures > 0
-
-
-def test_wheel_install_runs_the_quick_report_from_any_folder(tmp_path):
-    """A plain wheel install (no source tree) finds its scenarios and data; links resolve, PNGs open."""
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory) -> Path:
+    """A plain wheel install (no source tree) runs `tyrsim report --quick` from another folder."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
                    check=True, capture_output=True)
@@ -54,9 +38,65 @@ def test_wheel_install_runs_the_quick_report_from_any_folder(tmp_path):
     import tyrsim
 
     assert str(target) not in tyrsim.__file__  # the test process still uses the source tree
-    out = elsewhere / "reports"
-    check_report_folder(out)
-    sections = {html.unescape(h) for h in re.findall(r"<h2>([^<]+)</h2>", (out / "index.html").read_text())}
+    return elsewhere / "reports"
+
+
+def scenario_pages(out: Path) -> list[Path]:
+    links = re.findall(r"href='([^']+/index.html)'", (out / "index.html").read_text())
+    assert links
+    return [out / link for link in links]
+
+
+def test_quick_report_files_link_open_and_answer_first(quick_report):
+    out = quick_report
+    figures = 0
+    for page in scenario_pages(out):
+        assert page.exists(), page
+        text = page.read_text()
+        for ref in re.findall(r"href='([^']+)'", text):
+            assert (page.parent / ref).exists(), ref
+        # the answer comes straight after the title, before any figure or table, and says something
+        assert text.index("<section id='answer'>") < text.index("<h2>How this was run</h2>")
+        answer = text[text.index("<section id='answer'>"):text.index("</section>")]
+        assert "<li>" in answer and not re.search(r"\bnan\b", answer, re.IGNORECASE), page
+        folder = page.parent
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert manifest["seed"] and manifest["versions"]["tyrsim"] and manifest["points"]
+        pngs = list(folder.glob("*.png"))
+        for png in pngs:
+            assert plt.imread(png).shape[0] > 100
+            assert "<img alt='" in text and "src='data:image/png;base64," in text  # self-contained
+            assert f"href='{png.name}'" in text
+        assert list(folder.glob("*.csv"))
+        figures += len(pngs)
+    assert figures > 0
+    index = (out / "index.html").read_text()
+    sections = {html.unescape(h) for h in re.findall(r"<h2>([^<]+)</h2>", index)}
     assert {"Analyses", "Designer's dashboard"} <= sections
+    assert "quick report" in index and "seed " in index
     comparison = (out / "tyranno_ex_tie_rule" / "index.md").read_text()
-    assert "## comparison" in comparison and "Holm" in comparison
+    assert "### comparison" in comparison and "Holm" in comparison
+    assert comparison.index("## Answer") < comparison.index("## Tables")
+
+
+def test_quick_report_in_a_real_browser(quick_report, browser):
+    """Index and every scenario page: no console errors, every image drawn, every link resolves, answer first."""
+    from browser import console_errors
+
+    pages = [quick_report / "index.html", *scenario_pages(quick_report)]
+    for page in pages:
+        browser.get(page.as_uri())
+        assert console_errors(browser) == [], page
+        images = browser.execute_script(
+            "return Array.from(document.images).map(i => [i.complete, i.naturalWidth]);")
+        assert all(done and width > 0 for done, width in images), page
+        for href in browser.execute_script("return Array.from(document.links).map(a => a.href);"):
+            assert href.startswith("file://"), href  # nothing on the network
+            target = Path(unquote(href.removeprefix("file://").split("#")[0]))
+            assert target.exists(), (page, href)
+        if page.name == "index.html" and page.parent != quick_report:
+            first = browser.execute_script(
+                "const h = document.querySelector('h1'); let e = h.nextElementSibling;"
+                "return e ? e.id : null;")
+            assert first == "answer", page
+            assert browser.find_element("id", "answer").text.startswith("Answer\n")
