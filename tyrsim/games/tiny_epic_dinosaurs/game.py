@@ -13,6 +13,12 @@ fixed data, keyed by exactly what it is computed from: the game's `Place` action
 for one space, way of acting and rancher group (`placements`), and each ranch
 board's enclosures and free fence slots for one set of fences (`RanchBoard`). A
 ranch keeps its survey (herd, free grass, income) until its spaces change.
+
+A play log (`tyrsim play`) reads the state's own words: `describe(action)` says what the
+player to move does, and while `narration` is a list (None unless a play log listens, so
+simulation and search pay nothing; copies get None) the engine appends a sentence for each
+thing that follows: a hunt's die and catch, contracts scored, escapes, feeding, breeding,
+the end of a round and the final scores (`narration.py` holds the words).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
 from tyrsim.core.rng import uniform
+from tyrsim.games.tiny_epic_dinosaurs import narration as words
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -295,6 +302,7 @@ class TinyEpicDinosaursState:
         self.game = game
         self.rules = rules
         self.rng = rng
+        self.narration: list[str] | None = None  # a play log's sentences; None: nobody listens
         self.dinosaurs = comp.dinosaurs
         self.basic = comp.basic
         self.layout = comp.layout
@@ -394,6 +402,7 @@ class TinyEpicDinosaursState:
         new = TinyEpicDinosaursState.__new__(TinyEpicDinosaursState)
         new.__dict__.update(self.__dict__)
         new.rng = rng
+        new.narration = None  # nobody listens to a copy (a search's)
         new.players = [player.copy() for player in self.players]
         new.supply = self.supply.copy()
         new.contract_deck = self.contract_deck.copy()
@@ -406,6 +415,10 @@ class TinyEpicDinosaursState:
             new._legal = self._legal.copy()
         new._todo = self._todo.copy()
         return new
+
+    def describe(self, action: Any) -> str:
+        """The current player's `action` in plain words, for a play log (asked before it is applied)."""
+        return words.describe(self, action)
 
     def view(self, player: int) -> SimpleNamespace:
         """What `player` may see: the public table, their own private contract and their own decision.
@@ -538,6 +551,8 @@ class TinyEpicDinosaursState:
                 if len(legal) > 1:
                     return
                 action = legal[0]
+                if self.narration is not None:
+                    self.narration.append(f"P{prompt.player} has a single choice: {self.describe(action)}.")
                 continue
             if not todo:
                 self._legal = []
@@ -558,13 +573,20 @@ class TinyEpicDinosaursState:
 
     def _step_start_round(self) -> None:
         cap = self.rules.resource_cap
-        for player in self.players:
+        narration = self.narration
+        if narration is not None:
+            narration.append(f"Round {self.round} begins; P{self.first_player} holds the first-player marker.")
+        for seat, player in enumerate(self.players):
             player.paid_herbivore = player.paid_carnivore = False
             printed, extra = player.ranch.survey()[2], player.extra_income
             for resource in range(3):  # leaf, meat, supply
                 player.gain(resource, printed[resource] + extra[resource], cap)
             player.ranchers_left = player.ranchers
             player.owner_left = True
+            if narration is not None:
+                income = [a + b for a, b in zip(printed, extra, strict=True)]
+                have = words.resources(player.resources)
+                narration.append(f"P{seat} collects {words.resources(income)} and has {have}.")
         self.players[self.first_player].counters["first_player_rounds"] += 1
         self.turn = self.first_player
         self._then(("assign_turn",))
@@ -735,6 +757,7 @@ class TinyEpicDinosaursState:
         die = self.game.hunt_die
         face = die[int(uniform(self.rng) * len(die))]  # one uniform double, as `RandomPolicy` draws
         player.counters["hunts"] += 1
+        held = len(player.holding)
         self._take_dinosaurs(player, space.dinosaur, self.rules.egg_dinosaurs if face == HUNT_EGG else 1)
         if face == HUNT_INJURY:
             player.counters["injuries"] += 1
@@ -742,6 +765,14 @@ class TinyEpicDinosaursState:
             # (rule `injured_rancher`: "stays" keeps it blocking the space).
             if self.rules.injured_rancher == "leaves":
                 del self.occupancy[space.id][seat]
+        if self.narration is not None:
+            caught = len(player.holding) - held
+            catch = f"P{seat} catches {words.herd([(space.dinosaur, caught)])}" if caught else "none is left to catch"
+            hurt = ""
+            if face == HUNT_INJURY:
+                holds = "still holding" if self.rules.injured_rancher == "stays" else "leaving"
+                hurt = f"; the group is injured and goes to the hospital, {holds} the space"
+            self.narration.append(f"The hunt die shows {words.HUNT_WORDS[face]}: {catch} into Holding{hurt}.")
 
     def _act_buy(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self._take_dinosaurs(player, action.choice, 1)
@@ -760,6 +791,9 @@ class TinyEpicDinosaursState:
             got = min(wanted, self.fence_supply)
             self.fence_supply -= got
             player.holding_fences += got
+            if self.narration is not None and got != space.fences:
+                self.narration.append(f"P{seat} gets {words.count(got, 'fence')} into Holding "
+                                      f"({self.fence_supply} left in the supply).")
 
     def _act_first_player(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self.first_player = seat
@@ -785,11 +819,17 @@ class TinyEpicDinosaursState:
             player.ranch.remove(kind, n)
             self.supply[kind] += n
         player.contracts.append(contract)
+        if self.narration is not None:
+            seat = self.players.index(player)
+            self.narration.append(f"P{seat} scores {words.contract(contract)}; the dinosaurs go back to the supply.")
 
     def _fulfil_private(self, player: Player) -> None:
         self._fulfil(player, player.private)
         player.counters["contracts_private"] += 1
         player.private = self._draw_contract()
+        if self.narration is not None:
+            new = "draws a new private contract" if player.private else "has no new private contract: the deck is empty"
+            self.narration.append(f"P{self.players.index(player)} {new}.")
 
     def _remove_from_ranch(self, player: Player, kind: str) -> None:
         """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
@@ -818,6 +858,8 @@ class TinyEpicDinosaursState:
         choice = action.card
         if choice == "draw":
             drawn = self._draw_research(self.rules.research_draw)
+            if self.narration is not None:
+                self.narration.append(f"P{seat} draws {words.listing([card.name for card in drawn])}.")
             self._ask(DrawnResearch(seat, tuple(drawn)))
         else:
             card = next(c for c in self.research_display if c.name == choice)
@@ -841,6 +883,9 @@ class TinyEpicDinosaursState:
         player.counters["research"] += 1
         if card.dinosaur is not None:
             player.holding.append(card.dinosaur.name)  # the unique dinosaur comes with its card
+            if self.narration is not None:
+                seat = self.players.index(player)
+                self.narration.append(f"The unique {card.dinosaur.name} joins P{seat}'s Holding.")
 
     # fence rearranging (place-now and first-player spaces)
 
@@ -878,6 +923,8 @@ class TinyEpicDinosaursState:
 
     def _step_return_ranchers(self) -> None:
         self.occupancy = {sid: {} for sid in self.game.space_by_id}
+        if self.narration is not None:
+            self.narration.append("Every rancher returns home; the players arrange their ranches, feed and breed.")
         order = self.turn_order()
         self._then(
             *(("arrange", seat) for seat in order),
@@ -899,6 +946,9 @@ class TinyEpicDinosaursState:
                 self._ask(FencePlacement(seat))
                 return
             # Ruling: a fence with no free edge on the ranch goes back to the supply.
+            if self.narration is not None:
+                self.narration.append(f"P{seat} has no free edge: {words.count(player.holding_fences, 'fence')} "
+                                      "from Holding go back to the supply.")
             self.fence_supply += player.holding_fences
             player.holding_fences = 0
         self._new_phase(player)
@@ -943,7 +993,10 @@ class TinyEpicDinosaursState:
             return
         # every enclosure is taken or every basic dinosaur placed: the layout is final
         self.players[seat].holding = []
-        escaped = self.players[seat].ranch.lay_out(enclosures, assignment, herd, list(uniques))
+        ranch = self.players[seat].ranch
+        escaped = ranch.lay_out(enclosures, assignment, herd, list(uniques))
+        if self.narration is not None and (herd or uniques):
+            self.narration.append(f"P{seat}'s ranch holds {words.herd(ranch.survey()[0])}.")
         self._escape(seat, escaped)
 
     def _options_enclose(self, prompt: Enclosing) -> list[Enclose]:
@@ -972,6 +1025,9 @@ class TinyEpicDinosaursState:
         if not escaped:
             return
         player = self.players[seat]
+        if self.narration is not None:
+            verb = "escapes" if sum(escaped.values()) == 1 else "escape"
+            self.narration.append(f"{words.herd(escaped.items())} {verb} from P{seat}'s ranch.")
         groups = set()
         for kind, n in escaped.items():
             for _ in range(n):
@@ -1051,7 +1107,12 @@ class TinyEpicDinosaursState:
         herd = player.ranch.survey()[0]
         need = self._need(player, herd)
         if _fits(need, player.resources):
+            before = list(player.resources)
             self._eat(player, need)
+            if self.narration is not None and herd:
+                eaten = [a - b for a, b in zip(before, player.resources, strict=True)]
+                self.narration.append(f"P{seat}'s herd eats {words.resources(eaten)}; "
+                                      f"{words.resources(player.resources)} left.")
         else:
             self._ask(Feeding(seat, herd))
 
@@ -1102,6 +1163,9 @@ class TinyEpicDinosaursState:
             self.supply[kind] -= n
             player.counters["bred"] += n
             lost = player.ranch.place_newborns(kind, n)
+            if self.narration is not None:
+                room = f", {lost} with no room" if lost else ""
+                self.narration.append(f"P{seat}'s {kind} breed: {words.count(n, 'newborn')}{room}.")
             if lost:
                 escaped[kind] = lost
         self._escape(seat, escaped)
@@ -1119,6 +1183,8 @@ class TinyEpicDinosaursState:
         self._refill_contracts()
         self.research_discard.extend(self.research_display)
         self.research_display = self._draw_research(self.rules.research_display)
+        if self.narration is not None:
+            self._narrate_scores()
         if self.round == self.rules.rounds:
             return  # the game ends: no more steps, no prompt
         self.round += 1
@@ -1126,6 +1192,19 @@ class TinyEpicDinosaursState:
             for player in self.players:
                 player.ranchers += 1
         self._then(("start_round",))
+
+    def _narrate_scores(self) -> None:
+        """The end of a round in the play log: the points so far by source, or the final scoring."""
+        final = self.round == self.rules.rounds
+        head = f"Round {self.round} ends{' and the game with it' if final else ''}"
+        self.narration.append(f"{head}; {'final scores' if final else 'points so far'}:")
+        for seat in range(len(self.players)):
+            parts = self.score_parts(seat)
+            by_source = ", ".join(f"{words.PART_WORDS[source]} {points}" for source, points in parts.items())
+            self.narration.append(f"  P{seat}: {words.count(sum(parts.values()), 'point')} ({by_source}).")
+        if not final:
+            display = words.listing([card.name for card in self.research_display])
+            self.narration.append(f"Face-up research for the next round: {display}.")
 
 
 class _GivenWords(ISeedSequence):
