@@ -12,10 +12,10 @@ import pandas as pd
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.findings import (
     GLOSSARY,
-    environment_sentence,
-    fights_sentence,
+    attackers_sentence,
     game_findings,
     leader,
+    play_sentence,
     points_sentence,
 )
 from tyrsim.games.tyranno_ex.rules import Rules
@@ -69,15 +69,15 @@ def fights(won: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_fights_name_the_best_and_worst_attackers_or_say_they_cannot_be_told_apart():
-    said = fights_sentence(fights({"builder": (0.98, 0.96, 0.99), "random": (0.42, 0.36, 0.48),
-                                   "greedy": (0.95, 0.92, 0.97)}))  # fmt: skip
-    assert said.startswith("A game has 16.40 [15.80, 16.90] fights, and 83.0% [81.0, 85.0] of those decided end 2:0")
-    assert "builder wins the most of the fights it starts, 98.0% [96.0, 99.0], random the fewest, 42.0%" in said
-    close = fights_sentence(fights({"builder": (0.60, 0.50, 0.70), "random": (0.55, 0.45, 0.65)}))
-    assert "about equally often" in close and "cannot be told apart" in close
-    alone = fights_sentence(fights({"greedy": (0.9, 0.85, 0.94)}))
-    assert alone.endswith("attackers win 90.0% [85.0, 94.0] of the fights they start.")
+def test_attackers_name_the_best_and_worst_or_say_they_cannot_be_told_apart():
+    said = attackers_sentence(fights({"builder": (0.98, 0.96, 0.99), "random": (0.42, 0.36, 0.48),
+                                      "greedy": (0.95, 0.92, 0.97)}))  # fmt: skip
+    assert said == ("builder wins the most of the fights it starts, 98.0% [96.0, 99.0], random the fewest, "
+                    "42.0% [36.0, 48.0].")
+    close = attackers_sentence(fights({"builder": (0.60, 0.50, 0.70), "random": (0.55, 0.45, 0.65)}))
+    assert "about equally often" in close and close.endswith("they cannot be told apart.")
+    alone = attackers_sentence(fights({"greedy": (0.9, 0.85, 0.94)}))
+    assert alone == "Attackers win 90.0% [85.0, 94.0] of the fights they start."
 
 
 def symbols(shares: dict[int, tuple[int, float]]) -> pd.DataFrame:
@@ -91,23 +91,23 @@ def symbols(shares: dict[int, tuple[int, float]]) -> pd.DataFrame:
 
 
 def test_survival_says_which_cards_survive_more_often():
-    said = environment_sentence(symbols({1: (0, np.nan), 2: (400, 0.80), 3: (600, 0.97)}), None, None)
+    said = play_sentence(None, symbols({1: (0, np.nan), 2: (400, 0.80), 3: (600, 0.97)}), None)
     assert said.startswith("Cards with three different symbols pass 97.0% [")
     assert "cards with two different symbols 80.0% [" in said and "a single symbol" not in said  # no checks: left out
     assert said.endswith(": a card with three different symbols survives more often.")
-    reversed_ = environment_sentence(symbols({2: (400, 0.97), 3: (600, 0.80)}), None, None)
+    reversed_ = play_sentence(None, symbols({2: (400, 0.97), 3: (600, 0.80)}), None)
     assert "a card with two different symbols survives more often" in reversed_
-    close = environment_sentence(symbols({2: (40, 0.90), 3: (40, 0.92)}), None, None)
+    close = play_sentence(None, symbols({2: (40, 0.90), 3: (40, 0.92)}), None)
     assert "the two cannot be told apart" in close and "nan" not in close
 
 
-def test_rapid_changes_and_game_length():
+def test_fights_and_rapid_changes_then_survival():
     cascades = pd.DataFrame([{"quantity": "cascades per game", "mean": 0.99, "ci_low": 0.77, "ci_high": 1.2, "n": 80}])
-    length = pd.DataFrame([{"rounds": "5", "share": 0.6, "ci_low": 0.5, "ci_high": 0.7, "n": 80},
-                           {"rounds": "mean", "share": 5.06, "ci_low": 4.93, "ci_high": 5.2, "n": 80}])  # fmt: skip
-    assert environment_sentence(None, cascades, length) == (
-        "Rapid changes come 0.99 [0.77, 1.20] times a game; a game lasts 5.06 [4.93, 5.20] rounds.")
-    assert environment_sentence(None, None, None) is None
+    said = play_sentence(fights({"greedy": (0.9, 0.85, 0.94)}), symbols({3: (600, 0.97)}), cascades)
+    assert said == ("A game has 16.40 [15.80, 16.90] fights (83.0% [81.0, 85.0] of the decided ones end 2:0, the "
+                    "loser eliminated) and 0.99 [0.77, 1.20] rapid changes of the environment; cards with three "
+                    "different symbols pass 97.0% [95.3, 98.1] of their survival checks.")  # Wilson, 582 of 600
+    assert play_sentence(None, None, None) is None
 
 
 def test_a_sweep_gets_sentences_per_point():
@@ -118,7 +118,7 @@ def test_a_sweep_gets_sentences_per_point():
         tables[name] = pd.concat([table.assign(tie_rule=v) for v in ("reroll", "defender")], ignore_index=True)
         tables[name].insert(0, "tie_rule", tables[name].pop("tie_rule"))
     said = game_findings(tables, Rules(), {})
-    assert [s.split(": ")[0].split(" = ")[1] for s in said] == ["reroll"] * 2 + ["defender"] * 2  # "With ... = v: "
+    assert [s.split(": ")[0].split(" = ")[1] for s in said] == ["reroll"] * 3 + ["defender"] * 3  # "With ... = v: "
     assert said[0].split(": ", 1)[1].startswith("greedy, the policy with the most wins, scores 50")
 
 

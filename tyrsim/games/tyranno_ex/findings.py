@@ -1,10 +1,11 @@
 """What the Tyranno Ex `game` analysis's own tables say, in sentences that open its report page.
 
-The core writes who wins and whether the seats are fair; these sentences add where the
-points come from (and what a card is worth by the row it entered), how fights go, and how
-cards fare against the environment, with how long a game lasts. Each number carries its
-interval, written through `tyrsim.core.words`; for a sweep each point gets its own sentences
-("With tie_rule = defender: ..."), as the core's findings do.
+The core writes who wins, whether the seats are fair, and how long a game lasts; these
+sentences add where the points come from (and what a card is worth by the row it entered),
+how fights go and how cards fare against the environment, and who wins the fights they
+start, in that order: a page keeps only its first few sentences. Each number carries its
+interval, written through `tyrsim.core.words`; for a sweep each point gets its own
+sentences ("With tie rule = defender: ..."), as the core's findings do.
 """
 
 from __future__ import annotations
@@ -102,32 +103,6 @@ def points_sentence(points: pd.DataFrame, worth: pd.DataFrame | None, lead: str,
     return sentence + "."
 
 
-def fights_sentence(fights: pd.DataFrame) -> str | None:
-    """How many fights a game has, how many end 2:0, and which policy wins the fights it starts most and least."""
-    every = fights[fights["policy"].astype(str) == "all"].set_index("quantity")
-    if "fights per game" not in every.index:
-        return None
-    sentence = f"A game has {_mean(every.loc['fights per game'])} fights"
-    clean = "share of decided fights won 2:0"
-    if clean in every.index and every.loc[clean, "n"] > 0:
-        sentence += (f", and {words.percent(*every.loc[clean, ['mean', 'ci_low', 'ci_high']])} of those decided "
-                     "end 2:0, the loser eliminated")  # fmt: skip
-    won = fights[(fights["policy"].astype(str) != "all") & (fights["quantity"] == "share of started fights won")]
-    won = won[won["n"] > 0].sort_values(["mean", "policy"], ascending=[False, True])
-    if len(won) == 1:
-        sentence += f"; attackers win {_share(won.iloc[0], 'mean')} of the fights they start"
-    elif len(won) > 1:
-        best, worst = won.iloc[0], won.iloc[-1]
-        if _apart(best, worst):
-            sentence += (f"; {best['policy']} wins the most of the fights it starts, {_share(best, 'mean')}, "
-                         f"{worst['policy']} the fewest, {_share(worst, 'mean')}")  # fmt: skip
-        else:
-            sentence += (f"; the policies win the fights they start about equally often, from {_share(worst, 'mean')}"
-                         f" ({worst['policy']}) to {_share(best, 'mean')} ({best['policy']}): they cannot be told "
-                         "apart")  # fmt: skip
-    return sentence + "."
-
-
 def _pooled_survival(by_symbols: pd.DataFrame) -> pd.DataFrame:
     """Survival checks passed per number of distinct symbols, every policy's checks together (Wilson)."""
     table = by_symbols.assign(distinct=by_symbols["distinct_symbols"].astype(int),
@@ -138,54 +113,80 @@ def _pooled_survival(by_symbols: pd.DataFrame) -> pd.DataFrame:
     return total.assign(survived=total["passed"] / total["checked"], ci_low=low, ci_high=high)
 
 
-def environment_sentence(by_symbols: pd.DataFrame | None, cascades: pd.DataFrame | None,
-                         length: pd.DataFrame | None) -> str | None:
-    """How cards fare in the survival checks by their distinct symbols, how often rapid changes come, game length."""
+def _survival(by_symbols: pd.DataFrame) -> str | None:
+    """ "cards with three different symbols pass 97.3% [..] of their survival checks, cards with two ...: ..." """
+    pooled = _pooled_survival(by_symbols)
+    if not len(pooled):
+        return None
+    (first, row), *others = pooled.sort_index(ascending=False).iterrows()  # most different symbols first
+    said = f"cards with {SYMBOL_WORDS[first]} pass {_share(row)} of their survival checks"
+    said += "".join(f", cards with {SYMBOL_WORDS[k]} {_share(other)}" for k, other in others)
+    if others:  # the two with the most different symbols
+        second, other = others[0]
+        if not _apart(row, other):
+            return said + ": the two cannot be told apart"
+        safer = first if row["survived"] > other["survived"] else second
+        said += f": a card with {SYMBOL_WORDS[safer]} survives more often"
+    return said
+
+
+def play_sentence(fights: pd.DataFrame | None, by_symbols: pd.DataFrame | None,
+                  cascades: pd.DataFrame | None) -> str | None:
+    """How many fights a game has and how many end 2:0, how many rapid changes, and how cards fare in the
+    survival checks by their distinct symbols."""
     parts = []
-    pooled = None if by_symbols is None or not len(by_symbols) else _pooled_survival(by_symbols)
-    if pooled is not None and len(pooled):
-        (first, row), *others = pooled.sort_index(ascending=False).iterrows()  # most different symbols first
-        survival = f"cards with {SYMBOL_WORDS[first]} pass {_share(row)} of their survival checks"
-        survival += "".join(f", cards with {SYMBOL_WORDS[k]} {_share(other)}" for k, other in others)
-        if others:  # the two with the most different symbols
-            (second, other) = others[0]
-            if not _apart(row, other):
-                survival += ": the two cannot be told apart"
-            else:
-                safer = first if row["survived"] > other["survived"] else second
-                survival += f": a card with {SYMBOL_WORDS[safer]} survives more often"
+    every = None if fights is None else fights[fights["policy"].astype(str) == "all"].set_index("quantity")
+    changes = None if cascades is None else cascades.set_index("quantity")
+    if every is not None and "fights per game" in every.index:
+        said = f"a game has {_mean(every.loc['fights per game'])} fights"
+        clean = "share of decided fights won 2:0"
+        if clean in every.index and every.loc[clean, "n"] > 0:
+            said += f" ({_share(every.loc[clean], 'mean')} of the decided ones end 2:0, the loser eliminated)"
+        if changes is not None and "cascades per game" in changes.index:
+            said += f" and {_mean(changes.loc['cascades per game'])} rapid changes of the environment"
+        parts.append(said)
+    survival = None if by_symbols is None or not len(by_symbols) else _survival(by_symbols)
+    if survival:
         parts.append(survival)
-    if cascades is not None and len(cascades):
-        rows = cascades.set_index("quantity")
-        if "cascades per game" in rows.index:
-            parts.append(f"rapid changes come {_mean(rows.loc['cascades per game'])} times a game")
-    if length is not None and len(length):
-        rows = length.set_index(length["rounds"].astype(str))
-        if "mean" in rows.index:
-            parts.append(f"a game lasts {_mean(rows.loc['mean'], 'share')} rounds")
     if not parts:
         return None
     sentence = "; ".join(parts)
     return sentence[0].upper() + sentence[1:] + "."
 
 
+def attackers_sentence(fights: pd.DataFrame) -> str | None:
+    """Which policy wins the fights it starts most often, and which least."""
+    won = fights[(fights["policy"].astype(str) != "all") & (fights["quantity"] == "share of started fights won")]
+    won = won[won["n"] > 0].sort_values(["mean", "policy"], ascending=[False, True])
+    if len(won) == 1:
+        return f"Attackers win {_share(won.iloc[0], 'mean')} of the fights they start."
+    if len(won) > 1:
+        best, worst = won.iloc[0], won.iloc[-1]
+        if _apart(best, worst):
+            return (f"{best['policy']} wins the most of the fights it starts, {_share(best, 'mean')}, "
+                    f"{worst['policy']} the fewest, {_share(worst, 'mean')}.")  # fmt: skip
+        return (f"The policies win the fights they start about equally often, from {_share(worst, 'mean')} "
+                f"({worst['policy']}) to {_share(best, 'mean')} ({best['policy']}): they cannot be told apart.")
+    return None
+
+
 def game_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> list[str]:
-    """Points by source and card worth, fights, survival and game length: up to three sentences per point."""
+    """Up to three sentences per point, the most telling first (the report keeps the first few of a page's):
+    where the points come from, how fights and the environment go, who wins the fights they start."""
     by_policy = _by_point(tables, "by_policy", "policy")
     points = _by_point(tables, "points_by_source", "policy")
     worth = _by_point(tables, "card_worth", "policy")
     fights = _by_point(tables, "fights", "policy")
     symbols = _by_point(tables, "survival_by_symbols", "policy")
     cascades = _by_point(tables, "cascades", "quantity")
-    length = _by_point(tables, "game_length", "rounds")
     out = []
-    for prefix in list(points or fights or length)[:MAX_POINTS]:
+    for prefix in list(points or fights or symbols)[:MAX_POINTS]:
         lead = leader(by_policy.get(prefix))
         sentences = [
             points_sentence(points[prefix], worth.get(prefix), lead, by_policy[prefix]["policy"].nunique() > 1)
             if lead is not None and prefix in points else None,  # a leader comes with its by_policy rows
-            fights_sentence(fights[prefix]) if prefix in fights else None,
-            environment_sentence(symbols.get(prefix), cascades.get(prefix), length.get(prefix)),
+            play_sentence(fights.get(prefix), symbols.get(prefix), cascades.get(prefix)),
+            attackers_sentence(fights[prefix]) if prefix in fights else None,
         ]
         out += [prefix + s if prefix else s for s in sentences if s]
     return out
