@@ -12,6 +12,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.playouts import game_analysis
+from tyrsim.games.tyros import findings
 from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.expansion import TILE_POLICIES, simulate_expansion
@@ -150,6 +151,8 @@ EMPIRE_SIZES = Analysis(
          "length_distribution"),
         ("size_histograms", "rank_matrix"),
     ),
+    findings=findings.empire_findings,
+    glossary=findings.EMPIRE_GLOSSARY,
 )
 
 
@@ -198,6 +201,8 @@ GAME = game_analysis(
     extra_tables=points_by_source,
     extra_figures=points_figure,
     extra_outputs=(("points_by_source",), ("points_by_source",)),
+    extra_findings=findings.game_findings,
+    extra_glossary=findings.GAME_GLOSSARY,
     default_games=400,
 )
 
