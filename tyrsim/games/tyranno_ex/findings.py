@@ -47,7 +47,7 @@ GLOSSARY = {
              "t interval",
     "used": "share of seats that gave up the \"5\" marker for 2 extra chips, with its Wilson interval",
     "round_used": "the game round the marker was given up in, on average, with its t interval",
-    "games": "seats the policy played (one per game)",
+    "games": "games behind the row: a seat's games, or a policy's (one per seat it held in a game)",
 }
 
 SOURCE_WORDS = {"rows": "from the rows its cards stand in", "special": "on the special spaces",
