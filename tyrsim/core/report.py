@@ -26,6 +26,7 @@ import pandas as pd
 import tyrsim
 from tyrsim.core.findings import GAME_GLOSSARY, comparison_findings
 from tyrsim.core.output import atomic_folder, csv_text, markdown_table
+from tyrsim.core.plots import comparison_figures
 from tyrsim.core.readable import header, readable
 from tyrsim.core.scenario import Scenario, shown_value
 from tyrsim.core.sweep import PointResult, comparison_table
@@ -101,6 +102,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     if scenario.figures is not None:
         figures = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
     comparison = comparison_table(scenario, results)
+    figures = {**comparison_figures(comparison, analysis.metrics), **figures}  # the variants overlaid come first
     first = results[0].point
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)

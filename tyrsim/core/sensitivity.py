@@ -48,6 +48,8 @@ import pandas as pd
 from scipy import stats
 from scipy.stats import qmc
 
+from tyrsim.core.plots import legend_outside
+
 BOOTSTRAP = 999
 LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are not to be trusted
 HIGH_NOISE = 0.3  # above this share of the observed variation from playout noise, the indices are uncertain
@@ -281,6 +283,6 @@ def sensitivity_figure(table: pd.DataFrame, metric: str):
                                    + ([f"noise share {noise.iloc[0]:.0%}"] if len(noise) else [])) + ")"
     ax.set_title(title, fontsize=10)
     ax.set_xlabel("Sobol' index (95% bootstrap interval)")
-    ax.legend(fontsize=8, loc="lower right")
+    legend_outside(ax)
     fig.tight_layout()
     return fig

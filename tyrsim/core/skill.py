@@ -30,6 +30,7 @@ from tyrsim.core.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.designer import PAIR_WIN_RATE, pairwise_table, play_blocks
 from tyrsim.core.findings import ladder_findings, trace_findings
 from tyrsim.core.game import PolicyError
+from tyrsim.core.plots import legend_outside
 from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 
 # games per task: a search game takes seconds, so small tasks keep every core busy to the end
@@ -247,6 +248,6 @@ def trace_figure(table: pd.DataFrame, policy: str):
     ax.set_xlabel(f"budget of {policy}, as a multiple of its default")
     ax.set_ylabel("1x seats finished ahead of (%)")
     ax.set_title(f"Skill trace of {policy}")
-    ax.legend(loc="lower right")
+    legend_outside(ax)
     fig.tight_layout()
     return fig
