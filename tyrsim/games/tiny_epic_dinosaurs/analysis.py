@@ -22,6 +22,14 @@ from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.playouts import game_analysis
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, load_dinosaurs, load_spaces
+from tyrsim.games.tiny_epic_dinosaurs.findings import (
+    GAME_GLOSSARY,
+    HERD_GLOSSARY,
+    HUNT_GLOSSARY,
+    game_findings,
+    herd_findings,
+    hunt_findings,
+)
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 # --- hunt: exact ---------------------------------------------------------------------------------
@@ -105,6 +113,8 @@ HUNT = Analysis(
     tables=_hunt_tables,
     trials=None,
     outputs=lambda args: (("spaces", "hunt_value"), ()),
+    findings=hunt_findings,
+    glossary=HUNT_GLOSSARY,
 )
 
 
@@ -318,6 +328,8 @@ HERD_GROWTH = Analysis(
     },
     headline="final_herd",
     outputs=lambda args: (("by_round",), ("herd_by_round",)),
+    findings=herd_findings,
+    glossary=HERD_GLOSSARY,
 )
 
 
@@ -389,6 +401,8 @@ GAME = game_analysis(
     extra_tables=game_tables,
     extra_figures=game_figures,
     extra_outputs=(("points_by_source", "activity", "first_player", "bumping"), ("points_by_source",)),
+    extra_findings=game_findings,
+    extra_glossary=GAME_GLOSSARY,
     default_games=600,
 )
 
