@@ -98,8 +98,8 @@ def _length_and_margin(balance: pd.DataFrame) -> str | None:
         if name in rows.index and not (name == "mean_actions" and "mean_rounds" in rows.index):
             r = rows.loc[name]
             parts.append(text.format(words.number(r.value, r.ci_low, r.ci_high)))
-    if "share_decided_by_tiebreak" in rows.index:
-        r = rows.loc["share_decided_by_tiebreak"]
+    if "share_decided_by_tiebreak" in rows.index and rows.loc["share_decided_by_tiebreak", "value"] > 0:
+        r = rows.loc["share_decided_by_tiebreak"]  # (none at all: a game without a tie-break, or none needed)
         parts.append(f"{words.percent(r.value, r.ci_low, r.ci_high)} of games are decided by the tie-break")
     return (parts[0][0].upper() + "; ".join(parts)[1:] + ".") if parts else None
 

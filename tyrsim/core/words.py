@@ -9,6 +9,7 @@ reads "58.0% [53.1, 62.7]", a difference of shares "4.1 points [3.9, 4.3]", a me
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 NOT_COMPUTABLE = "not computable"
 
@@ -80,3 +81,8 @@ def verdict(significant: bool | None, p_holm: float | None = None) -> str:
     if p_holm is not None and not _finite(p_holm):
         return "no test possible"
     return "significant after the Holm correction" if significant else "not significant after the Holm correction"
+
+
+def listing(names: Sequence[str]) -> str:
+    """Names in a sentence: "sun", "sun and water", "sun, water and leaf"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

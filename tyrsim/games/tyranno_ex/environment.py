@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tyrsim.core.words import listing
 from tyrsim.games.tyranno_ex.cards import SYMBOLS
 
 SPACES = 4  # "current living conditions" spaces on the environment card
@@ -43,11 +44,6 @@ def symbol_counts(symbols: Sequence[int]) -> list[int]:
     for s in symbols:
         counts[s] += 1
     return counts
-
-
-def listing(names: Sequence[str]) -> str:
-    """Names in a sentence: "sun", "sun and water", "sun, water and leaf"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _tie_text(tied: Sequence[int]) -> str:

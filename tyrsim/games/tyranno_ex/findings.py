@@ -17,7 +17,7 @@ import pandas as pd
 
 from tyrsim.core import stats, words
 from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.games.tyranno_ex.environment import listing
+from tyrsim.core.words import listing
 
 # what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
 # `*_low` / `*_high` columns share the cell of the estimate before them on the page

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tyrsim.core.words import listing
 from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card, load_deck
 from tyrsim.games.tyranno_ex.combat import Fight, fight_effects, resolve_fight, strength
 from tyrsim.games.tyranno_ex.environment import (
@@ -39,7 +40,6 @@ from tyrsim.games.tyranno_ex.environment import (
     Bag,
     Environment,
     chips_text,
-    listing,
     symbol_counts,
 )
 from tyrsim.games.tyranno_ex.rules import Rules
