@@ -21,6 +21,7 @@ from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
 GAME = "zooloretto-duell"
@@ -221,8 +222,12 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
              "margin_distribution", "game_length", "rounds_distribution", "first_player", "end_triggers"),
             ("points_by_source", "margin_distribution"),
         ),
+        extra_findings=findings.extra_findings,
+        extra_glossary=findings.GLOSSARY,
     )
-    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER})
+    # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
+    answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
+    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER}, **answer)
 
 
 ANALYSES = {
