@@ -69,10 +69,6 @@ def _mean(row: pd.Series, column: str = "mean") -> str:
     return words.number(row[column], row["ci_low"], row["ci_high"], digits=digits)
 
 
-def _listing(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
     table = tables.get(name)
     return {} if table is None or not len(table) else dict(points_of(table, key))
@@ -82,7 +78,7 @@ def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[s
 def empire_sentence(prefix: str, sizes: pd.DataFrame, extremes: pd.DataFrame) -> str:
     """How big each empire grows, which ends largest most often, and whether that is balanced."""
     sizes = sizes.sort_values("mean_size", ascending=False)
-    grown = _listing([f"{row['empire']} {_mean(row, 'mean_size')}" for _, row in sizes.iterrows()])
+    grown = words.listing([f"{row['empire']} {_mean(row, 'mean_size')}" for _, row in sizes.iterrows()])
     largest = extremes[extremes["position"] == "largest"].sort_values("share", ascending=False)
     first, second, last = largest.iloc[0], largest.iloc[1], largest.iloc[-1]
     if ((largest["ci_low"] <= BALANCED) & (largest["ci_high"] >= BALANCED)).all():
@@ -132,7 +128,7 @@ def sources_sentence(prefix: str, policy: str, mean: pd.Series, sources: pd.Data
     parts = [f"{words.percent(r.share_of_points, r.share_ci_low, r.share_ci_high)} from {SOURCE_WORDS[r.source]}"
              for r in rows.sort_values("share_of_points", ascending=False).itertuples()]
     total = words.number(mean["mean_score"], mean["score_low"], mean["score_high"])
-    return f"{prefix}{policy} scores {total} points per game: {_listing(parts)}."
+    return f"{prefix}{policy} scores {total} points per game: {words.listing(parts)}."
 
 
 def difference_sentence(sources: pd.DataFrame) -> str | None:

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from tyrsim.core.words import listing
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -793,7 +794,7 @@ class TyrosState:
         if not over:
             return
         empty = [p for p in range(self.n) if not self.tile_hands[p]]
-        why = (seats_words(empty) + (" has" if len(empty) == 1 else " have") + " no tiles left"
+        why = (listing([f"P{p}" for p in empty]) + (" has" if len(empty) == 1 else " have") + " no tiles left"
                if empty else "no tile left can ever be played")
         self.narration.append(f"Game over: {why}")
         self.narrate_scoring()
@@ -816,7 +817,7 @@ class TyrosState:
         if len(tied) > 1:
             won = winners(scores)
             largest = COLOUR_NAMES[order[0]]
-            names = seats_words(tied)
+            names = listing([f"P{p}" for p in tied])
             if len(won) == 1:
                 self.narration.append(f"{names} tie on {best} points; P{won[0]} wins with the most points in the "
                                       f"largest empire, {largest} ({scores[won[0]].largest_empire_points})")
@@ -859,12 +860,6 @@ class TyrosState:
     def __repr__(self) -> str:
         chips = " ".join(f"{s}:{COLOUR_NAMES[c][0]}" for s, c in enumerate(self.chips) if c >= 0)
         return f"TyrosState(round {self.round}, {self.phase}, chips {chips})"
-
-
-def seats_words(seats: list[int]) -> str:
-    """Seats in a play log: "P0", "P0 and P2", "P0, P2 and P3"."""
-    names = [f"P{p}" for p in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def coast_words(coast: Coast) -> str:

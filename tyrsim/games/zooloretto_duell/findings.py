@@ -74,10 +74,6 @@ def _share(row: pd.Series, column: str) -> str:
     return words.percent(row[column], row["ci_low"], row["ci_high"])
 
 
-def _listing(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def expected_score_sentence(prefix: str, policy: str, sources: pd.DataFrame, alone: bool) -> str | None:
     """A policy's expected final score, where most of it comes from, and what each other source adds."""
     rows = sources[sources["policy"] == policy].set_index("source")
@@ -90,7 +86,7 @@ def expected_score_sentence(prefix: str, policy: str, sources: pd.DataFrame, alo
     who = "A player's" if alone else f"{policy}'s"
     rest = [f"{SOURCE_WORDS[s]} {_mean(rows.loc[s])}" for s in plus if s != top]
     sentence = (f"{prefix}{who} expected final score is {_mean(rows.loc['score'])} points, {share} from "
-                f"{SOURCE_WORDS[top]} ({_mean(rows.loc[top])}); {_listing(rest)} add the rest")
+                f"{SOURCE_WORDS[top]} ({_mean(rows.loc[top])}); {words.listing(rest)} add the rest")
     if "minus_points" in rows.index:
         sentence += f", and minus points take {_mean(rows.loc['minus_points'])} away"
     return sentence + "."
@@ -125,7 +121,7 @@ def symbols_sentence(prefix: str, symbols: pd.DataFrame, policy: str | None) -> 
     if not parts:
         return None
     who = f"{policy} player" if policy is not None else "player"
-    sentence = f"{prefix}Per {who} and game, {_listing(parts)} times"
+    sentence = f"{prefix}Per {who} and game, {words.listing(parts)} times"
     if "steals" in rows.index:
         sentence += f"; a {who} steals {_mean(rows.loc['steals'])} animals"
     return sentence + "."
@@ -135,7 +131,7 @@ def ends_sentence(prefix: str, ends: pd.DataFrame) -> str:
     """What made the last round the final one."""
     rows = ends.sort_values("share", ascending=False)
     parts = [f"{END_WORDS.get(r['ended_by'], r['ended_by'])} in {_share(r, 'share')}" for _, r in rows.iterrows()]
-    return f"{prefix}The final round is set off by {_listing(parts)} of games."
+    return f"{prefix}The final round is set off by {words.listing(parts)} of games."
 
 
 def _leading_policy(tables: Mapping[str, pd.DataFrame]) -> str | None:

@@ -18,6 +18,7 @@ from itertools import permutations
 
 import numpy as np
 
+from tyrsim.core.words import listing
 from tyrsim.games.zooloretto_duell.cards import (
     ANIMAL_SYMBOLS,
     COLOURS,
@@ -525,7 +526,7 @@ class ZooState:
         for p, part in enumerate(parts):
             markers = ", ".join(str(m.points) for m in self.won[p])
             ahead = [SPECIES[s] for s in range(len(SPECIES)) if len(self.pens[p][s]) > len(self.pens[1 - p][s])]
-            enclosures = (f"the {_listing(ahead)} enclosure{'s' if len(ahead) > 1 else ''}" if ahead
+            enclosures = (f"the {listing(ahead)} enclosure{'s' if len(ahead) > 1 else ''}" if ahead
                           else "no enclosure")
             items = [f"{part['marker_points']} from scoring markers ({markers})" if markers else "no scoring markers",
                      f"{part['majority_points']} for the most animals in {enclosures}",
@@ -808,11 +809,6 @@ def card_words(card: Card) -> str:
     if card.species == STAND or card.species == FINAL_ROUND or card.offspring or not card.symbol:
         return repr(card)
     return f"{SPECIES[card.species]} with {ANIMAL_SYMBOLS[card.symbol]}"
-
-
-def _listing(names: list[str]) -> str:
-    """ "a", "a and b", "a, b and c" """
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _a(words: str) -> str:
