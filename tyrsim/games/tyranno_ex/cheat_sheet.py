@@ -33,6 +33,7 @@ from tyrsim.games.tyranno_ex.rules import Rules
 
 MOST_DICE = 12  # dice 1 to 12 on each side: beyond that hardly any card in play rolls more
 A4_LANDSCAPE = (11.69, 8.27)  # inches
+CERTAIN = 1e-12  # a chance this close to 0 or 1 is certain: a double cannot tell it from the last bits of 1
 PNG_DPI = 200  # about 5 pt numbers stay readable on screen
 CMAP = "cividis"  # lightness rises steadily from 0 to 1: a grey print keeps the order
 LABEL_GREY = "0.3"
@@ -45,7 +46,7 @@ def cell_text(p: float) -> str:
     if not np.isfinite(p):
         return "–"
     text = f"{p * 100:.0f}"
-    if p == 0 or p == 1:
+    if p <= CERTAIN or p >= 1 - CERTAIN:
         return text
     return {"0": "<1", "100": ">99"}.get(text, text)
 
