@@ -117,6 +117,10 @@ def test_the_winning_policys_sources_largest_first_and_what_separates_the_polici
                        "[5.0, 7.0]; in points from ships they cannot be told apart (planner 9.0 [8.0, 10.0], "
                        "greedy 8.0 [7.0, 9.0]).")
     assert difference_sentence(points("planner", 13, 9, 8)) is None  # one policy: nothing to compare
+    alone = {"by_policy": tables["by_policy"].iloc[:1], "points_by_source": points("planner", 13, 9, 8)}
+    assert game_findings(alone, Rules(), {}) == [
+        "A player scores 30.0 [28.0, 32.0] points per game: 43.3% [41.3, 45.3] from cities, 30.0% [28.0, 32.0] "
+        "from ships and 26.7% [24.7, 28.7] from bonuses."]
 
 
 def test_real_runs_give_sentences_with_intervals_and_a_glossary_for_every_column():

@@ -120,15 +120,17 @@ def empire_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mappin
 
 
 # ---- game -----------------------------------------------------------------------------
-def sources_sentence(prefix: str, policy: str, mean: pd.Series, sources: pd.DataFrame) -> str | None:
-    """Where one policy's points come from: its mean score and each source's share of it."""
+def sources_sentence(prefix: str, policy: str, mean: pd.Series, sources: pd.DataFrame,
+                     alone: bool = False) -> str | None:
+    """Where one policy's points come from: its mean score and each source's share of it (`alone`: the policy
+    plays every seat, so the sentence speaks of "a player")."""
     rows = sources[sources["policy"] == policy]
     if not len(rows) or not rows["share_of_points"].notna().any():
         return None
     parts = [f"{words.percent(r.share_of_points, r.share_ci_low, r.share_ci_high)} from {SOURCE_WORDS[r.source]}"
              for r in rows.sort_values("share_of_points", ascending=False).itertuples()]
     total = words.number(mean["mean_score"], mean["score_low"], mean["score_high"])
-    return f"{prefix}{policy} scores {total} points per game: {words.listing(parts)}."
+    return f"{prefix}{'A player' if alone else policy} scores {total} points per game: {words.listing(parts)}."
 
 
 def difference_sentence(sources: pd.DataFrame) -> str | None:
@@ -158,7 +160,7 @@ def game_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[
         if prefix not in by_policy:
             continue
         best = by_policy[prefix].sort_values(["win_rate", "policy"], ascending=[False, True]).iloc[0]
-        out.append(sources_sentence(prefix, best["policy"], best, rows))
+        out.append(sources_sentence(prefix, best["policy"], best, rows, alone=len(by_policy[prefix]) == 1))
     if len(sources) == 1:
         out.append(difference_sentence(next(iter(sources.values()))))
     return [s for s in out if s]
