@@ -42,7 +42,7 @@ METRICS = {"p_attacker_wins": Metric("proportion", ("policy",), lambda *a: None,
 
 def test_a_comparison_says_the_direction_the_interval_and_the_holm_verdict():
     [sentence] = findings.comparison_findings(comparison([("x", 0.5, 0.459, -0.043, -0.039, 1e-9)]), METRICS)
-    assert sentence == ("With tie_rule = defender: share of fights the attacker wins: x 45.9% against 50.0% at the "
+    assert sentence == ("With tie rule = defender: share of fights the attacker wins: x 45.9% against 50.0% at the "
                         "baseline, -4.1 points [-4.3, -3.9], significant after the Holm correction.")
 
 

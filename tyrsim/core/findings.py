@@ -12,6 +12,7 @@ can name the point it speaks of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pandas as pd
@@ -122,7 +123,8 @@ def _value(kind: str, value: float) -> str:
 
 
 def _variant(title: str) -> str:
-    return "With " + title.replace("=", " = ")
+    """ "With later passes 3p = 1" for the point titled "later_passes_3p=1"."""
+    return "With " + re.sub(r"(\w+)=", lambda m: f"{header(m.group(1))} = ", title)
 
 
 FEW_ITEMS = 3  # up to this many items (policies, seats...) a comparison sentence names each one

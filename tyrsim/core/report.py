@@ -33,6 +33,7 @@ from tyrsim.core.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
 MAX_FINDINGS = 5  # sentences in a page's answer section
+MAX_COMPARED = 3  # of which, at most, about the comparison of variants (the rest: the analysis's own)
 DEPENDENCIES = ("numpy", "pandas", "scipy", "matplotlib", "joblib", "click", "dask", "distributed")
 NO_FINDINGS = "This analysis writes no summary sentences; the figures and tables below hold its results."
 # what the columns the core adds mean (the analyses explain their own: `Analysis.glossary`)
@@ -107,7 +108,9 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
-    return Report(scenario, results, tables, figures, comparison, wall_time, (compared + own)[:MAX_FINDINGS], files)
+    # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
+    answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
+    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files)
 
 
 def _versions() -> dict[str, str]:

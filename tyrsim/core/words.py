@@ -46,11 +46,13 @@ def points(difference: float, low: float | None = None, high: float | None = Non
     return text
 
 
-def digits_for(half_width: float | None, default: int = 2) -> int:
-    """Decimals enough to show an interval of this half-width (two significant digits of it, 0 to 4)."""
+def digits_for(half_width: float | None, default: int = 2, value: float | None = None) -> int:
+    """Decimals enough to show an interval of this half-width: its first significant digit and one more,
+    at most two decimals (four for a value below 0.1 in size, where two would show nothing)."""
     if not _finite(half_width) or half_width <= 0:
         return default
-    return max(0, min(4, 1 - math.floor(math.log10(half_width))))
+    most = 4 if value is not None and _finite(value) and abs(value) < 0.1 else 2
+    return max(0, min(most, 1 - math.floor(math.log10(half_width))))
 
 
 def number(value: float, low: float | None = None, high: float | None = None, digits: int | None = None) -> str:
@@ -58,7 +60,7 @@ def number(value: float, low: float | None = None, high: float | None = None, di
     if not _finite(value):
         return NOT_COMPUTABLE
     if digits is None:
-        digits = digits_for((high - low) / 2 if _finite(low, high) else None)
+        digits = digits_for((high - low) / 2 if _finite(low, high) else None, value=value)
     text = _plain(value, digits)
     if _finite(low, high):
         text += f" [{_plain(low, digits)}, {_plain(high, digits)}]"
