@@ -69,7 +69,7 @@ def test_out_folder_has_csv_markdown_and_figures(tmp_path):
     assert result.exit_code == 0, result.output
     # (besides tyrsim's hidden list of the files it wrote, see tests/test_out_folder.py)
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
-        "dice_curve.png", "heatmaps.png", "odds.csv", "odds.md"]
+        "cheat_sheet.pdf", "cheat_sheet.png", "dice_curve.png", "heatmaps.png", "odds.csv", "odds.html", "odds.md"]
     rows = list(csv.DictReader(open(out / "odds.csv")))
     assert len(rows) == 3 * 7 * 2 * 7
     for png in ("heatmaps.png", "dice_curve.png"):

@@ -150,7 +150,8 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How to print the table.")
 @click.option("--out", type=OutFolder(),
-              help="Also write odds.csv, odds.md and PNG figures into this folder.")
+              help="Also write odds.csv, odds.md, PNG figures, the printable cheat sheet (cheat_sheet.pdf, .png; "
+                   "every strength, dice 1-12) and the odds calculator page (odds.html) into this folder.")
 def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, method, fights, seed,
            rule_items, fmt, out) -> None:
     """Tyranno Ex combat odds for every combination of the given strengths and dice.
@@ -163,7 +164,13 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
     """
     from tyrsim.core.analysis import ArgumentError
     from tyrsim.games.tyranno_ex import combat as combat_
-    from tyrsim.games.tyranno_ex.combat_analysis import check_matchups, dice_curve, heatmap_grid, reference_defender
+    from tyrsim.games.tyranno_ex.combat_analysis import (
+        check_matchups,
+        dice_curve,
+        heatmap_grid,
+        player_files,
+        reference_defender,
+    )
     from tyrsim.games.tyranno_ex.rules import Rules
 
     rules = parse_rules(Rules, rule_items)
@@ -209,6 +216,8 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
             if odds["p_attacker_wins"].notna().any():
                 heatmap_grid(odds).savefig(folder / "heatmaps.png", dpi=110)
                 dice_curve(odds, *reference_defender(odds)).savefig(folder / "dice_curve.png", dpi=110)
+            for name, data in player_files(rules).items():  # the whole table under --rule, whatever the matchups
+                (folder / name).write_bytes(data)
     if fmt == "table":
         click.echo(terminal_table(odds))
     elif fmt == "csv":

@@ -195,3 +195,19 @@ def test_a_fight_that_can_never_end_says_so(browser, page):
     assert "can never end" in browser.find_element("id", "per-roll").text
     shown = _shown(browser, "#as=6&ad=4&ds=6&dd=4&tie=attacker")  # a tied roll that counts ends it at once
     assert shown["p-attacker-2-0"][0] == "100%" and shown["expected-rolls"][0] == "2.00"
+
+
+def test_combat_out_writes_the_sheet_and_the_calculator_under_its_rules(tmp_path):
+    from click.testing import CliRunner
+
+    from tyrsim.cli import main
+
+    out = tmp_path / "combat"
+    result = CliRunner().invoke(main, ["combat", "--attacker-strength", "2", "--attacker-dice", "1",
+                                       "--defender-strength", "1", "--defender-dice", "1", "--rule", "max_strength=3",
+                                       "--rule", "tie_rule=defender", "--out", str(out), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    page = (out / "odds.html").read_text()
+    assert '"tieDefault":"defender"' in page and '"strengths":3' in page  # the whole table, not the one matchup
+    assert (out / "cheat_sheet.pdf").read_bytes().startswith(b"%PDF")
+    assert (out / "cheat_sheet.png").read_bytes().startswith(b"\x89PNG")

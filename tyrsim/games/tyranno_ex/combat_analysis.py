@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -12,9 +14,13 @@ import pandas as pd
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.limits import MAX_MATCHUPS
 from tyrsim.games.tyranno_ex import combat
+from tyrsim.games.tyranno_ex.cheat_sheet import sheet_files
+from tyrsim.games.tyranno_ex.combat_words import COMBAT_GLOSSARY, combat_findings
+from tyrsim.games.tyranno_ex.odds_page import page_files
 from tyrsim.games.tyranno_ex.rules import Rules
 
 METHODS = ("exact", "mc", "both")
+FIGHT_RULES = {f.name for f in dataclasses.fields(combat.FightRules)}  # the rules a fight reads
 
 
 def _matchups(rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
@@ -49,30 +55,71 @@ def underdog_is_attacker(table: pd.DataFrame, rules: Rules) -> np.ndarray:
 
 
 def _round_chances(table: pd.DataFrame, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    if not len(table):  # e.g. only matchups that can never end
+        return np.zeros(0), np.zeros(0)
     p_a, p_d, p_t = combat.round_probabilities(*(table[c].to_numpy() for c in combat.MATCHUP), rules)
     a, d, _ = combat.counting_round_chances(p_a, p_d, p_t, rules)
     return np.nan_to_num(a), np.nan_to_num(d)
 
 
-def summary(odds: pd.DataFrame, rules: Rules) -> pd.DataFrame:
-    """Per method, over the decisive matchups: how often the underdog wins and how long fights last.
+SUMMARY_COLUMNS = [
+    "method", "matchups", "mean_p_attacker_wins", "mean_p_attacker_wins_low", "mean_p_attacker_wins_high",
+    "attacker_favoured", "mean_p_upset", "mean_p_upset_low", "mean_p_upset_high", "mean_p_round_tie",
+    "mean_expected_rolls", "endless",
+]
 
-    The underdog is the side less likely to win a single counting round; an
-    upset is the underdog winning the fight. Matchups with no underdog (even
-    rounds) are left out of the upset rate.
+
+def summary(odds: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """Per method, over the decisive matchups: the attacker's mean chance, how often the underdog wins, how long
+    fights last; and how many matchups can never end (left out of the means).
+
+    The underdog is the side less likely to win a single counting round; an upset is the
+    underdog winning the fight. Matchups with no underdog (even rounds) are left out of the
+    upset rate. Simulated means get a 95% interval from the matchups' own: the matchups are
+    simulated independently, so the mean's half-width is sqrt(sum of squared half-widths) / N
+    (a normal approximation; each matchup's Wilson half-width stands for 1.96 standard errors,
+    and stays above 0 where a matchup's share is 0 or 1). Exact means have no interval.
     """
     rows = []
-    for method, part in odds[odds["decisive"]].groupby("method", sort=False):
+    for method, part in odds.groupby("method", sort=False):
+        endless = int((~part["decisive"].astype(bool)).sum())
+        part = part[part["decisive"].astype(bool)]
+        wins = part["p_attacker_wins"].to_numpy(dtype=float)
         a, d = _round_chances(part, rules)
         uneven = ~np.isclose(a, d)
-        upset = np.where(a < d, part["p_attacker_wins"], 1 - part["p_attacker_wins"])[uneven]
+        upset = np.where(a < d, wins, 1 - wins)[uneven]
+        if method == "mc":
+            half = (part["ci_high"].to_numpy(dtype=float) - part["ci_low"].to_numpy(dtype=float)) / 2
+            wins_half, upset_half = _mean_half_width(half), _mean_half_width(half[uneven])
+        else:
+            wins_half = upset_half = np.nan
         rows.append({
             "method": method,
             "matchups": len(part),
-            "mean_p_upset": float(np.mean(upset)) if len(upset) else np.nan,
-            "mean_expected_rolls": float(part["expected_rolls"].mean()),
+            **_mean_interval("mean_p_attacker_wins", wins, wins_half),
+            "attacker_favoured": int((wins > 0.5).sum()),
+            **_mean_interval("mean_p_upset", upset, upset_half),
+            "mean_p_round_tie": _mean(part["p_round_tie"].to_numpy(dtype=float)),
+            "mean_expected_rolls": _mean(part["expected_rolls"].to_numpy(dtype=float)),
+            "endless": endless,
         })
-    return pd.DataFrame(rows, columns=["method", "matchups", "mean_p_upset", "mean_expected_rolls"])
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(np.mean(values)) if len(values) else np.nan
+
+
+def _mean_interval(name: str, values: np.ndarray, half_width: float) -> dict[str, float]:
+    """{name: mean, name_low, name_high}: the mean of shares with an interval clipped to [0, 1] (NaN: none)."""
+    mean = _mean(values)
+    low, high = (np.nan, np.nan) if np.isnan(half_width) else (max(0.0, mean - half_width), min(1.0, mean + half_width))
+    return {name: mean, f"{name}_low": low, f"{name}_high": high}
+
+
+def _mean_half_width(half_widths: np.ndarray) -> float:
+    """Half-width of the mean of independent estimates with these half-widths."""
+    return float(np.sqrt(np.sum(half_widths**2)) / len(half_widths)) if len(half_widths) else np.nan
 
 
 def heatmap_grid(odds: pd.DataFrame):
@@ -168,6 +215,34 @@ def _upsets(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.Data
     return wins.assign(successes=upsets)
 
 
+def player_files(rules: Rules | combat.FightRules) -> dict[str, bytes]:
+    """The printable cheat sheet (cheat_sheet.pdf, cheat_sheet.png) and the odds calculator (odds.html).
+
+    Always the whole table under `rules` — every strength, 1-12 dice on the sheet, 0 to the
+    rules' most dice in the calculator — never only a page's matchups: a player wants the
+    sheet whole, and exact odds for it take a fraction of a second. The files depend on the
+    fight rules alone, so pages under the same fight rules share one rendering.
+    """
+    return dict(_player_files(combat.FightRules.of(rules)))
+
+
+@functools.lru_cache(maxsize=4)
+def _player_files(rules: combat.FightRules) -> tuple[tuple[str, bytes], ...]:
+    return tuple({**sheet_files(rules), **page_files(rules)}.items())
+
+
+def report_files(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[str, Any]) -> dict[str, bytes]:
+    """The player files for a report page (`rules`: its points'), or none where the page sweeps a fight rule.
+
+    A sweep of a fight rule (rounds to win, the tie rule, the dice) gives each point other odds,
+    so no one sheet stands for the page; the report's swept values are the odds table's
+    leading columns.
+    """
+    odds = tables.get("odds")
+    swept = set(odds.columns[: list(odds.columns).index("attacker_strength")]) if odds is not None else set()
+    return {} if swept & FIGHT_RULES else player_files(rules)
+
+
 STRENGTHS = (1, 2, 3, 4, 5, 6)
 DICE = tuple(range(31))
 SIDES = ("attacker_strength", "attacker_dice", "defender_strength", "defender_dice")
@@ -216,4 +291,7 @@ COMBAT = Analysis(
     headline="p_attacker_wins",
     validate=check_matchups,
     outputs=lambda args: (("odds", "summary"), ("heatmaps", "dice_curve")),
+    findings=combat_findings,
+    files=report_files,
+    glossary=COMBAT_GLOSSARY,
 )
