@@ -31,6 +31,7 @@ from tyrsim.core.runner import play_chunk
 from tyrsim.games.tyranno_ex import findings
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
 from tyrsim.games.tyranno_ex.rules import Rules
+from tyrsim.games.tyranno_ex.survival_findings import SURVIVAL_GLOSSARY, survival_findings
 
 SOURCES = ("rows", "empty", "special", "five")  # points_<source> counters, per seat
 PLACES = ("row0", "row3", "row6", "row9", "special")  # where a card's survival was checked
@@ -421,4 +422,6 @@ SURVIVAL = Analysis(
     },
     headline="survival",
     outputs=lambda args: (("survival_in_play",) if args["source"] == "games" else ("survival",), ("survival",)),
+    findings=survival_findings,
+    glossary=SURVIVAL_GLOSSARY,
 )
