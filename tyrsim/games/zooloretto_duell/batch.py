@@ -258,27 +258,19 @@ class Zoo:
               "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf", "pending", "final",
               "trigger")
 
-    def take(self, i: np.ndarray) -> Zoo:
-        """A copy of positions `i` (for a look-ahead: counters are not kept)."""
+    def take(self, i: np.ndarray, counters: bool = False) -> Zoo:
+        """A copy of positions `i`; without `counters` (a look-ahead) the counters are not kept."""
         new = Zoo.__new__(Zoo)
         for name in Zoo.COPIED:
-            setattr(new, name, getattr(self, name)[..., i])
-        new.cnt = new.ocnt = None
+            setattr(new, name, np.take(getattr(self, name), i, axis=-1))
+        new.cnt = np.take(self.cnt, i, axis=-1) if counters else None
+        new.ocnt = np.take(self.ocnt, i, axis=-1) if counters else None
         return new
 
-    def swapped(self) -> Zoo:
-        """The same positions seen from the other side (shares the arrays: for copying only)."""
-        new = Zoo.__new__(Zoo)
-        for name in Zoo.COPIED:
-            setattr(new, name, getattr(self, name))
-        new.tot, new.otot = self.otot, self.tot
-        new.ncol, new.oncol = self.oncol, self.ncol
-        new.won, new.owon = self.owon, self.won
-        new.coins, new.ocoins = self.ocoins, self.coins
-        new.minus, new.ominus = self.ominus, self.minus
-        new.pen = new.ssym = new.scol = new.nkind = None  # the other side's cards: no look-ahead needs them
-        new.cnt = new.ocnt = None
-        return new
+    def put(self, i: np.ndarray, part: Zoo) -> None:
+        """Write `part` (made by `take(i, counters=True)`) back at positions i."""
+        for name in (*Zoo.COPIED[1:], "cnt", "ocnt"):
+            getattr(self, name)[..., i] = getattr(part, name)
 
 
 @dataclass
@@ -303,8 +295,8 @@ class Markers:
 
     def take(self, keep: np.ndarray) -> Markers:
         new = Markers.__new__(Markers)
-        new.points, new.coin = np.ascontiguousarray(self.points[:, keep]), np.ascontiguousarray(self.coin[:, keep])
-        new.final_at, new.prospect = self.final_at[keep], np.ascontiguousarray(self.prospect[:, keep])
+        new.points, new.coin = np.take(self.points, keep, axis=1), np.take(self.coin, keep, axis=1)
+        new.final_at, new.prospect = self.final_at[keep], np.take(self.prospect, keep, axis=1)
         return new
 
 
@@ -398,7 +390,7 @@ def _offspring(z: Zoo, markers: Markers, tb: Tables, hi: np.ndarray, species: np
     child = np.zeros(len(z.k), dtype=bool)
     if len(ci):
         if not tb.rules.symbol_before_scoring:
-            _check_at(z, markers, tb, ci, cs)  # the scoring interrupts play before the offspring comes
+            check_species(z, markers, tb, ci, cs)  # the scoring interrupts play before the offspring comes
         z.young[cs, ci] = False
         z.nkind[ci] += z.pen[cs * 4, ci] == 0
         z.pen[cs * 4, ci] += 1
@@ -468,7 +460,7 @@ def _species_of(one: list[np.ndarray], i: np.ndarray) -> np.ndarray:
     return out
 
 
-def _check_at(z: Zoo, markers: Markers, tb: Tables, i: np.ndarray, species: np.ndarray) -> None:
+def check_species(z: Zoo, markers: Markers, tb: Tables, i: np.ndarray, species: np.ndarray) -> None:
     """`_check` at positions i (distinct) of the given species, for the rare checks made on a few positions."""
     open_ = ~z.scored[species, i]
     i, species = i[open_], species[open_]
@@ -511,7 +503,7 @@ def check_pending(z: Zoo, markers: Markers, tb: Tables, i: np.ndarray) -> None:
     if len(wi):
         species = z.pending[wi].astype(np.intp)
         z.pending[wi] = NO_TRUCK
-        _check_at(z, markers, tb, wi, species)
+        check_species(z, markers, tb, wi, species)
 
 
 # --- the engine ----------------------------------------------------------------------------------------
@@ -630,21 +622,29 @@ class ZooBatch:
 
     def zoo(self) -> Zoo:
         """The side of the player to move in every game, on the engine's own arrays (changes write through)."""
+        return self.side(0)
+
+    def side(self, row: int) -> Zoo:
+        """The side of the player to move (row 0) or of the other player (row 1), as a Zoo on the engine's
+        own arrays (changes write through; a look-ahead copies it first with `Zoo.take`)."""
         if self._zoo is None:
-            z = Zoo.__new__(Zoo)
-            b8, b16 = self.b8, self.b16
-            z.g = np.arange(self.n)
-            z.pen, z.tot, z.otot = b8[0, PEN:TOT], b8[0, TOT:SSYM], b8[1, TOT:SSYM]
-            z.ssym, z.scol = b8[0, SSYM:SCOL], b8[0, SCOL:NCOL]
-            z.ncol, z.oncol, z.nkind = b8[0, NCOL], b8[1, NCOL], b8[0, NKIND]
-            z.won, z.owon = b16[0, WON], b16[1, WON]
-            z.coins, z.ocoins = b16[0, COINS], b16[1, COINS]
-            z.minus, z.ominus = b16[0, MINUS], b16[1, MINUS]
-            z.cnt, z.ocnt = b16[0, CNT:], b16[1, CNT:]
-            z.scored, z.reached, z.young, z.vend, z.k = self.scored, self.reached, self.young, self.vend, self.k
-            z.ndisc, z.sqf, z.pending, z.final, z.trigger = self.dlen, self.sqf, self.pending, self.final, self.trigger
-            self._zoo = z
-        return self._zoo
+            self._zoo = (self._side(0), self._side(1))
+        return self._zoo[row]
+
+    def _side(self, row: int) -> Zoo:
+        z = Zoo.__new__(Zoo)
+        b8, b16, other = self.b8, self.b16, 1 - row
+        z.g = positions(self.n)
+        z.pen, z.tot, z.otot = b8[row, PEN:TOT], b8[row, TOT:SSYM], b8[other, TOT:SSYM]
+        z.ssym, z.scol = b8[row, SSYM:SCOL], b8[row, SCOL:NCOL]
+        z.ncol, z.oncol, z.nkind = b8[row, NCOL], b8[other, NCOL], b8[row, NKIND]
+        z.won, z.owon = b16[row, WON], b16[other, WON]
+        z.coins, z.ocoins = b16[row, COINS], b16[other, COINS]
+        z.minus, z.ominus = b16[row, MINUS], b16[other, MINUS]
+        z.cnt, z.ocnt = b16[row, CNT:], b16[other, CNT:]
+        z.scored, z.reached, z.young, z.vend, z.k = self.scored, self.reached, self.young, self.vend, self.k
+        z.ndisc, z.sqf, z.pending, z.final, z.trigger = self.dlen, self.sqf, self.pending, self.final, self.trigger
+        return z
 
     def quit(self, row: int) -> np.ndarray:
         """Whether the player to move (row 0) or the other (row 1) has quit this round."""
@@ -877,51 +877,53 @@ class ZooBatch:
             self.b8[0, PEN + kind, si] += 1
             self.b8[0, TOT + species, si] += 1
             self._sequence(si, species, KIND_SYMBOL[kind], self.b8[0, TOT + species, si] - 1)
-            _check_at(self.zoo(), self.markers, self.tables, si, species)
+            check_species(self.zoo(), self.markers, self.tables, si, species)
 
     def _unload(self, policies: list, work: np.ndarray) -> None:
-        """Place the queued cards (a taken truck's, a stolen one) in order where `work`, and each square's
-        donation before the next card: one card per game at a time, for every game at once."""
+        """Place the queued cards (a taken truck's, a stolen one) in order where `work`, each square's donation
+        before the next card: one card per game at a time, for every game at once."""
         z, n = self.zoo(), self.n
         queue = flat_view(self.queue)
-        every = np.arange(n)
         while True:
             donors = np.flatnonzero(self.donating)
-            act = work & (self.qpos < self.qlen) & ~self.donating
-            kind = queue[np.minimum(self.qpos, self.tables.places - 1).astype(np.intp) * n + every]
-            if len(donors):
+            if len(donors):  # a few games: placed on a copy of their columns
                 given = self._decide(policies, donors, lambda p, c: p.donate(self, c)).astype(np.intp)
                 self.actions[donors] += 1
                 self._take_from_discard(donors, given)
-                act[donors] = True
-                kind[donors] = given
-            elif not act.any():
+                part = z.take(donors, counters=True)
+                placed = place(part, self.markers, self.tables, np.ones(len(donors), dtype=bool), given, True)
+                check_pending(part, self.markers, self.tables, np.arange(len(donors)))  # a square's pending check
+                z.put(donors, part)
+                self._record_placed(placed, given, donors)
+                self.donating[donors] = False  # a donated card's square goes to waste: no new donation
+            act = work & (self.qpos < self.qlen)
+            if not act.any():
                 break
-            self.qpos += act & ~self.donating
-            placed = self._place(act, kind, self.donating.copy())  # a square of a donated card goes to waste
-            if len(donors):
-                check_pending(z, self.markers, self.tables, donors)
+            kind = queue[np.minimum(self.qpos, self.tables.places - 1).astype(np.intp) * n + positions(n)]
+            self.qpos += act
+            placed = place(z, self.markers, self.tables, act, kind, False)
+            self._record_placed(placed, kind, None)
             self.donating = placed.due
 
-    def _place(self, act: np.ndarray, kind: np.ndarray, donated) -> Placed:
-        """`place` on the real games, and the enclosures' and the discard pile's order kept."""
-        placed = place(self.zoo(), self.markers, self.tables, act, kind, donated)
+    def _record_placed(self, placed: Placed, kind: np.ndarray, at: np.ndarray | None) -> None:
+        """Keep the enclosures' and the discard pile's order after `place` (on the columns `at`, or all)."""
         ki = np.flatnonzero(placed.kept)
         if len(ki):
             kk = kind[ki].astype(np.intp)
-            species = KIND_SPECIES[kk]
-            at = self.b8[0, TOT + species, ki] - 1 - placed.child[ki]
-            self._sequence(ki, species, KIND_SYMBOL[kk], at)
             ci = np.flatnonzero(placed.child)
+            cols, child_cols = (ki, ci) if at is None else (at[ki], at[ci])
+            species = KIND_SPECIES[kk]
+            at_place = self.b8[0, TOT + species, cols] - 1 - placed.child[ki]
+            self._sequence(cols, species, KIND_SYMBOL[kk], at_place)
             if len(ci):
                 cs = KIND_SPECIES[kind[ci].astype(np.intp)]
-                self._sequence(ci, cs, np.zeros(len(ci), dtype=np.intp), self.b8[0, TOT + cs, ci] - 1)
+                self._sequence(child_cols, cs, np.zeros(len(ci), dtype=np.intp), self.b8[0, TOT + cs, child_cols] - 1)
         di = np.flatnonzero(placed.discarded)
         if len(di):  # `place` counted them in dlen already
             dk = kind[di].astype(np.intp)
-            self.dseq[self.dlen[di] - 1, di] = dk
-            self.dcnt[dk, di] += 1
-        return placed
+            cols = di if at is None else at[di]
+            self.dseq[self.dlen[cols] - 1, cols] = dk
+            self.dcnt[dk, cols] += 1
 
     def _sequence(self, i: np.ndarray, species: np.ndarray, symbol: np.ndarray, at: np.ndarray) -> None:
         """Note that the mover's enclosure of `species` holds a card with `symbol` at place `at`."""
@@ -929,21 +931,16 @@ class ZooBatch:
 
     def _unsequence(self, seat: np.ndarray, i: np.ndarray, species: np.ndarray, symbol: np.ndarray) -> None:
         """Take the first card with `symbol` out of the enclosure's order (stealing takes the first)."""
-        places = np.arange(self.tables.pen_length)
-        index = (seat[:, None], species[:, None], places, i[:, None])
-        seq = self.pseq[index]
-        first = (seq == symbol[:, None]).argmax(axis=1)
-        self.pseq[index] = np.take_along_axis(seq, np.minimum(places + (places >= first[:, None]), places[-1]), axis=1)
+        places = np.arange(self.tables.pen_length)[:, None]
+        rows = (seat, species)
+        seq = self.pseq[rows[0], rows[1], :, i].T  # [place, game]
+        self.pseq[rows[0], rows[1], :, i] = _drop_first(seq, symbol, places).T
 
     def _take_from_discard(self, i: np.ndarray, kind: np.ndarray) -> None:
         """The square's donation: the first card of `kind` leaves the discard pile (`_unload` places it)."""
-        seq = self.dseq[:, i].T  # [game, place]
-        first = (seq == kind[:, None]).argmax(axis=1)
-        places = np.arange(seq.shape[1])
-        self.dseq[:, i] = np.take_along_axis(seq, np.minimum(places + (places >= first[:, None]), places[-1]), 1).T
+        self.dseq[:, i] = _drop_first(self.dseq[:, i], kind, np.arange(self.dseq.shape[0])[:, None])
         self.dlen[i] -= 1
         self.dcnt[kind, i] -= 1
-        self.dseq[self.dlen[i], i] = -1
 
     def _end_turn(self, m: np.ndarray) -> None:
         """The other player moves, unless they have quit the round; both quit: the round ends."""
@@ -996,7 +993,7 @@ class ZooBatch:
         keep = np.flatnonzero(~self.over)
         for name, value in list(vars(self).items()):
             if isinstance(value, np.ndarray) and value.shape[-1:] == (self.n,):
-                setattr(self, name, np.ascontiguousarray(value[..., keep]))
+                setattr(self, name, np.take(value, keep, axis=-1))
         self.markers = self.markers.take(keep)
         self.n = len(keep)
         self._zoo = None
@@ -1098,6 +1095,16 @@ class ZooBatch:
         batch.markers = batch._markers_from(points, coin, final)
         batch.k[:] = k
         return batch
+
+
+def _drop_first(seq: np.ndarray, value: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """Each column of `seq` [place, game] without its first entry equal to `value` (the rest move up; -1 fills
+    the end)."""
+    first = np.argmax(seq == value, axis=0)
+    source = places + (places >= first)
+    out = seq[np.minimum(source, len(seq) - 1), np.arange(seq.shape[1])]
+    out[-1] = -1
+    return out
 
 
 # --- whole games as the runner's table -----------------------------------------------------------------
