@@ -166,13 +166,13 @@ COMBAT_GLOSSARY = {
     "ci_high": "upper end of the 95% Wilson interval of the simulated P(attacker wins)",
     "matchups": "matchups that can end, which the means are taken over (the 66 that can never end in the full "
                 "table are left out)",
-    "mean_p_attacker_wins": "the attacker's chance to win, averaged over the matchups that can end; simulated "
-                            "means have a 95% interval (mean_p_attacker_wins_low, _high)",
+    "mean_p_attacker_wins": "the attacker's chance to win, averaged over the matchups that can end; a simulated "
+                            "mean comes with its 95% interval",
     "attacker_favoured": "matchups in which the attacker's chance to win is above 50%",
     "mean_p_upset": "the underdog's chance to win the fight, averaged over the matchups that have an underdog: "
                     "the underdog is the side less likely to win a single counting round, so this is how often "
-                    "the weaker side still wins (matchups with even rounds are left out); simulated means have a "
-                    "95% interval (mean_p_upset_low, _high)",
+                    "the weaker side still wins (matchups with even rounds are left out); a simulated mean comes "
+                    "with its 95% interval",
     "mean_p_round_tie": "chance of a tied roll, averaged over the matchups that can end",
     "mean_expected_rolls": "rolls a fight takes, averaged over the matchups that can end",
     "endless": "matchups in the table that can never end (left out of the means)",
