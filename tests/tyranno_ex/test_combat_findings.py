@@ -45,12 +45,20 @@ def test_simulated_points_carry_intervals_and_a_sweep_names_each_point():
     rows = [_summary_row("mc", wins=w, half=0.002) for w in (0.54, 0.67, 0.42)]
     table = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     table.insert(0, "tie_rule", ["reroll", "attacker", "defender"])
-    sentences = combat_findings({"summary": table}, Rules(), {})
-    assert len(sentences) == 3
-    assert sentences[1].startswith("With tie rule = attacker: the attacker wins 67.0% [66.8, 67.2] of fights "
-                                   "(simulated)")
-    assert "the underdog wins 8.0% [7.8, 8.2]" in sentences[1]
-    assert "favourite" not in sentences[1] and "rolls" not in sentences[1]  # only what has an interval
+    attacker, underdog = combat_findings({"summary": table}, Rules(), {})
+    assert attacker == ("On average over the 200 matchups that can end, the attacker wins 54.0% [53.8, 54.2] of "
+                        "fights with tie rule = reroll, 67.0% [66.8, 67.2] with tie rule = attacker and 42.0% "
+                        "[41.8, 42.2] with tie rule = defender (simulated).")
+    # no fight length: the simulation gives it no interval
+    assert underdog == ("The underdog, the side less likely to win a single round, still wins 8.0% [7.8, 8.2], "
+                        "8.0% [7.8, 8.2] and 8.0% [7.8, 8.2] of its fights (in the same order).")
+    # exact points add the fight length; more points than are named say so
+    rows = [_summary_row(rolls=r) for r in (1.2, 2.7, 4.2, 5.5)]
+    table = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    table.insert(0, "rounds_to_win", [1, 2, 3, 4])
+    attacker, underdog = combat_findings({"summary": table}, Rules(), {})
+    assert attacker.endswith("with rounds to win = 3 (exact odds; the first 3 of 4 points).")
+    assert underdog.endswith("(in the same order), and a fight takes 1.20, 2.70 and 4.20 rolls.")
 
 
 def test_the_simulation_is_checked_against_the_exact_odds():
@@ -137,7 +145,7 @@ def test_a_tiny_real_run_reads_with_intervals_and_no_nan(tmp_path, method, sweep
             assert re.search(r"\d% \[\d", sentence), sentence  # a simulated share has its interval
     if sweep:  # one sheet cannot stand for two tie rules: a sweep of a fight rule gets no player files
         assert report.files == {}
-        assert any(s.startswith("With tie rule = defender: ") for s in report.findings)
+        assert any("with tie rule = defender" in s for s in report.findings)
         assert any(s.startswith("4 of the 16 matchups can never end with tie rule = reroll (") for s in report.findings)
     else:
         assert sorted(report.files) == ["cheat_sheet.pdf", "cheat_sheet.png", "odds.html"]

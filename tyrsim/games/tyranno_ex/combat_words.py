@@ -49,26 +49,25 @@ ENDLESS = ("neither side has dice, or both hit with every die and roll as many d
 def combat_findings(tables: dict[str, pd.DataFrame], rules: Rules | FightRules,
                     args: Mapping[str, Any]) -> list[str]:
     """How often the attacker wins, how often the underdog does, how long fights last; fights that never end;
-    whether the simulation agrees with the exact odds. Per sweep point (the first few) when the page sweeps."""
+    whether the simulation agrees with the exact odds. A sweep's points (the first few) share the sentences,
+    one figure per point, so they fit beside the comparison's."""
     summary = tables.get("summary")
     if summary is None or not len(summary):
         return []
     points = list(points_of(summary, "method"))
+    chosen = [(prefix, row) for prefix, rows in points[:MAX_POINTS] if (row := _preferred(rows)) is not None]
     out = []
-    for prefix, rows in points[:MAX_POINTS]:
-        row = _preferred(rows)
-        if row is not None:
-            out.append(_point_sentence(prefix, row, rules, single=len(points) == 1))
-    if len(points) == 1 and (row := _preferred(points[0][1])) is not None:
-        out.append(_underdog_sentence(row))
+    if len(points) == 1 and chosen:
+        out += [_attacker_sentence(chosen[0][1], rules), _underdog_sentence(chosen[0][1])]
+    elif chosen:
+        out += _sweep_sentences(chosen, len(points))
     endless = [(prefix, int(rows["endless"].max()), int(rows["matchups"].max() + rows["endless"].max()))
                for prefix, rows in points if rows["endless"].max() > 0]
     if endless:
         k, n = max(k for _, k, _ in endless), max(n for _, _, n in endless)
         same = len({(k, n) for _, k, n in endless}) == 1
         counts = f"{'' if same else 'Up to '}{k:,} of the {n:,} matchups"
-        where = "" if len(endless) == len(points) or not endless[0][0] else " with " + " or ".join(
-            prefix.removeprefix("With ").rstrip(": ") for prefix, _, _ in endless)
+        where = "" if len(endless) == len(points) else " " + " or ".join(_point(prefix) for prefix, _, _ in endless)
         out.append(f"{counts} can never end{where} ({ENDLESS}); they are left out of these averages.")
     odds = tables.get("odds")
     if odds is not None and {"exact", "mc"} <= set(odds["method"].unique()):
@@ -89,34 +88,59 @@ def _share(row: pd.Series, name: str) -> str:
     return words.percent(row[name], row.get(f"{name}_low"), row.get(f"{name}_high"))
 
 
-def _point_sentence(prefix: str, row: pd.Series, rules: Rules | FightRules, single: bool) -> str:
-    exact = row["method"] == "exact"
-    how = "exact odds" if exact else "simulated"
-    if single:
-        rulebook = " (the rulebook's)" if (rules.tie_rule, rules.rounds_to_win) == (Rules().tie_rule,
-                                                                                    Rules().rounds_to_win) else ""
-        opening = f"With {TIE_SHORT[rules.tie_rule]} and {rules.rounds_to_win} won rounds to win{rulebook}, "
-    else:
-        opening = prefix
-    sentence = (f"{opening}the attacker wins {_share(row, 'mean_p_attacker_wins')} of fights ({how}) on average "
-                f"over the {int(row['matchups']):,} matchups that can end")
-    if exact:
+def _rolls(row: pd.Series) -> str:
+    return words.number(row["mean_expected_rolls"], digits=2)
+
+
+def _point(prefix: str) -> str:
+    """A sweep point's prefix ("With tie rule = defender: ") inside a sentence: "with tie rule = defender"."""
+    return prefix.rstrip(": ").replace("With ", "with ", 1)
+
+
+def _and(parts: list[str]) -> str:
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def _how(rows: list[pd.Series]) -> str:
+    return "exact odds" if all(row["method"] == "exact" for row in rows) else "simulated"
+
+
+def _attacker_sentence(row: pd.Series, rules: Rules | FightRules) -> str:
+    rulebook = " (the rulebook's)" if (rules.tie_rule, rules.rounds_to_win) == (Rules().tie_rule,
+                                                                                Rules().rounds_to_win) else ""
+    sentence = (f"With {TIE_SHORT[rules.tie_rule]} and {rules.rounds_to_win} won rounds to win{rulebook}, the "
+                f"attacker wins {_share(row, 'mean_p_attacker_wins')} of fights ({_how([row])}) on average over the "
+                f"{int(row['matchups']):,} matchups that can end")
+    if row["method"] == "exact":
         favoured = int(row["attacker_favoured"])
         sentence += f", and is the favourite in {favoured:,} ({words.percent(favoured / row['matchups'])})"
-    if not single:
-        sentence += f"; the underdog wins {_share(row, 'mean_p_upset')}"
-        if exact:
-            sentence += f" and a fight takes {words.number(row['mean_expected_rolls'], digits=2)} rolls"
-    return f"{sentence[0].upper()}{sentence[1:]}."
+    return sentence + "."
 
 
 def _underdog_sentence(row: pd.Series) -> str:
     sentence = (f"The underdog, the side less likely to win a single round, still wins "
                 f"{_share(row, 'mean_p_upset')} of its fights on average")
     if row["method"] == "exact":
-        sentence += (f"; a fight takes {words.number(row['mean_expected_rolls'], digits=2)} rolls on average, and "
+        sentence += (f"; a fight takes {_rolls(row)} rolls on average, and "
                      f"{words.percent(row['mean_p_round_tie'])} of rolls are tied")
     return sentence + "."
+
+
+def _sweep_sentences(chosen: list[tuple[str, pd.Series]], total: int) -> list[str]:
+    """The attacker's mean chance per point, then the underdog's (and, exactly, the fight length) per point."""
+    rows = [row for _, row in chosen]
+    counts = {int(row["matchups"]) for row in rows}
+    over = f"the {counts.pop():,} matchups" if len(counts) == 1 else "the matchups"
+    shown = "" if total == len(chosen) else f"; the first {len(chosen)} of {total} points"
+    attacker = _and([f"{_share(row, 'mean_p_attacker_wins')}{' of fights' if i == 0 else ''} {_point(prefix)}"
+                     for i, (prefix, row) in enumerate(chosen)])
+    underdog = _and([_share(row, "mean_p_upset") for row in rows])
+    sentence = (f"The underdog, the side less likely to win a single round, still wins {underdog} of its fights "
+                "(in the same order)")
+    if _how(rows) == "exact odds":
+        sentence += f", and a fight takes {_and([_rolls(row) for row in rows])} rolls"
+    return [f"On average over {over} that can end, the attacker wins {attacker} ({_how(rows)}{shown}).",
+            sentence + "."]
 
 
 def _agreement(odds: pd.DataFrame) -> str:
