@@ -97,10 +97,6 @@ def _point(prefix: str) -> str:
     return prefix.rstrip(": ").replace("With ", "with ", 1)
 
 
-def _and(parts: list[str]) -> str:
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
-
-
 def _how(rows: list[pd.Series]) -> str:
     return "exact odds" if all(row["method"] == "exact" for row in rows) else "simulated"
 
@@ -132,13 +128,13 @@ def _sweep_sentences(chosen: list[tuple[str, pd.Series]], total: int) -> list[st
     counts = {int(row["matchups"]) for row in rows}
     over = f"the {counts.pop():,} matchups" if len(counts) == 1 else "the matchups"
     shown = "" if total == len(chosen) else f"; the first {len(chosen)} of {total} points"
-    attacker = _and([f"{_share(row, 'mean_p_attacker_wins')}{' of fights' if i == 0 else ''} {_point(prefix)}"
-                     for i, (prefix, row) in enumerate(chosen)])
-    underdog = _and([_share(row, "mean_p_upset") for row in rows])
+    attacker = words.listing([f"{_share(row, 'mean_p_attacker_wins')}{' of fights' if i == 0 else ''} "
+                              f"{_point(prefix)}" for i, (prefix, row) in enumerate(chosen)])
+    underdog = words.listing([_share(row, "mean_p_upset") for row in rows])
     sentence = (f"The underdog, the side less likely to win a single round, still wins {underdog} of its fights "
                 "(in the same order)")
     if _how(rows) == "exact odds":
-        sentence += f", and a fight takes {_and([_rolls(row) for row in rows])} rolls"
+        sentence += f", and a fight takes {words.listing([_rolls(row) for row in rows])} rolls"
     return [f"On average over {over} that can end, the attacker wins {attacker} ({_how(rows)}{shown}).",
             sentence + "."]
 

@@ -38,13 +38,9 @@ def _share(row: pd.Series) -> str:
     return words.percent(row["survival"], row["survival_low"], row["survival_high"])
 
 
-def _and(parts: list[str]) -> str:
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
-
-
 def _list(rows: list[pd.Series]) -> str:
     """ "99.5% [99.4, 99.6] with three different symbols, 93.8% [...] with a doubled symbol and ..." """
-    return _and([f"{_share(row)} with {PATTERN_WORDS[row.name]}" for row in rows])
+    return words.listing([f"{_share(row)} with {PATTERN_WORDS[row.name]}" for row in rows])
 
 
 def _where(chips: int) -> str:
@@ -59,7 +55,7 @@ def _kernel_findings(table: pd.DataFrame) -> list[str]:
         start, end = _patterns(rows[rows["chips"] == first]), _patterns(rows[rows["chips"] == last])
         sentence = f"{prefix}{_where(first)}, a card survives an environment phase {_list(start)}"
         if last != first:
-            sentence += f"; {_where(last)}, {_and([_share(row) for row in end])}"
+            sentence += f"; {_where(last)}, {words.listing([_share(row) for row in end])}"
             moved += [(prefix, a.name) for a, b in zip(start, end, strict=True)
                       if a["survival_high"] < b["survival_low"] or b["survival_high"] < a["survival_low"]]
         out.append(sentence[0].upper() + sentence[1:] + ".")
@@ -68,7 +64,7 @@ def _kernel_findings(table: pd.DataFrame) -> list[str]:
             out.append("Laying chips at random does not measurably change these chances (the intervals overlap): "
                        "the mix of conditions stays random.")
         else:
-            out.append("Laying chips at random changes the chance for " + _and([
+            out.append("Laying chips at random changes the chance for " + words.listing([
                 PATTERN_WORDS[pattern] + (" " + prefix.rstrip(": ").replace("With", "with", 1) if prefix else "")
                 for prefix, pattern in moved]) + " (the intervals are apart).")
     out.append(_dice(*points[0]))
