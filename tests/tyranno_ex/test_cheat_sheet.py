@@ -29,7 +29,8 @@ def files():
 @pytest.mark.parametrize("p, text", [
     (0.0, "0"), (1.0, "100"), (0.004, "<1"), (0.005, "<1"), (0.0051, "1"), (0.4311, "43"), (0.5, "50"),
     (0.994, "99"), (0.995, ">99"), (0.99999, ">99"), (float("nan"), "–"),
-    (1 + 3e-15, "100"), (1 - 1e-14, "100"),  # certain, up to the last bits of a double
+    (1 + 3e-15, "100"), (1 - 1e-14, "100"), (2e-13, "0"),  # certain, or less than one in a trillion away
+    (1e-11, "<1"), (1 - 1e-11, ">99"),
 ])
 def test_cell_text_never_rounds_a_chance_to_certain(p, text):
     assert sheet.cell_text(p) == text

@@ -14,7 +14,8 @@ attacker nearly always wins) with lightness rising steadily (matplotlib's cividi
 grey print keeps the order; each number is white or black, whichever contrasts more with
 its cell (at least 4.5:1, the WCAG contrast for small text).
 A thick line marks where the attacker's chance crosses 50%. "<1" and ">99" are chances
-that round to 0 or 100 but are not certain; "0" and "100" are certain; a dash is a fight
+that round to 0 or 100 but are not certain; "0" and "100" are certain or less than one in a
+trillion away (the exact odds carry rounding noise of about 1e-15 near 1); a dash is a fight
 that can never end (both sides always hit with every die and have the same number of dice,
 ties rerolled).
 """
@@ -33,7 +34,7 @@ from tyrsim.games.tyranno_ex.rules import Rules
 
 MOST_DICE = 12  # dice 1 to 12 on each side: beyond that hardly any card in play rolls more
 A4_LANDSCAPE = (11.69, 8.27)  # inches
-CERTAIN = 1e-12  # a chance this close to 0 or 1 is certain: a double cannot tell it from the last bits of 1
+CERTAIN = 1e-12  # a chance this close to 0 or 1 reads as certain: far above the odds' rounding noise (~1e-15)
 PNG_DPI = 200  # about 5 pt numbers stay readable on screen
 CMAP = "cividis"  # lightness rises steadily from 0 to 1: a grey print keeps the order
 LABEL_GREY = "0.3"
@@ -223,9 +224,10 @@ def _legend(fig, cmap, norm, endless: bool) -> None:
     colorbar.set_ticks([0, 0.25, 0.5, 0.75, 1], labels=["0", "25", "50", "75", "100%"])
     colorbar.ax.tick_params(labelsize=7, length=2, pad=1)
     bar.set_title("the attacker's chance to win", fontsize=7.5, pad=3)
-    never = "   –: the fight can never end (both sides hit with every die and roll as many dice)." if endless else ""
+    never = "   –: the fight can never end." if endless else ""
     lines = ("Thick line: where the attacker's chance crosses 50%; on its darker side the defender is the favourite.",
-             f"<1, >99: below 1% or above 99%, but not certain.   0, 100: certain.{never}",
+             f"<1, >99: below 1% or above 99%, but not certain.   0, 100: certain (or within one in a trillion)."
+             f"{never}",
              "A won fight: the loser is eliminated if it won no round, else turned face down.   Exact odds, not "
              f"simulated: tyrsim {tyrsim.__version__}, tyrsim combat --out DIR.")
     for y, line in zip((0.070, 0.052, 0.034), lines, strict=True):

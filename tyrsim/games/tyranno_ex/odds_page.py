@@ -159,7 +159,7 @@ so a link shares it.</p>
 "use strict";
 const CONFIG = __CONFIG__;
 const KEYS = ["as", "ad", "ds", "dd"];
-const CERTAIN = 1e-12;  // a chance this close to 0 or 1 is taken as certain
+const CERTAIN = 1e-12;  // a chance this close to 0 or 1 reads as certain (the cheat sheet's rule)
 const INPUTS = {as: "attacker-strength", ad: "attacker-dice", ds: "defender-strength", dd: "defender-dice"};
 const COLOURS = ["#1f5fa8", "#7fa7d6", "#e6a57e", "#b4501d"];
 
@@ -222,7 +222,7 @@ function combatOdds(as, ad, ds, dd, tie) {
 }
 window.combatOdds = combatOdds;
 
-function percent(p) {  // 0% and 100% only when certain (up to the last bits of a double)
+function percent(p) {  // 0% and 100% only when certain, or less than one in a trillion away
   if (!Number.isFinite(p)) return "cannot end";
   if (p <= CERTAIN) return "0%";
   if (p >= 1 - CERTAIN) return "100%";
