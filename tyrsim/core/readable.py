@@ -52,15 +52,25 @@ def _is_share(column: str, values: pd.Series) -> bool:
     return named and column not in P_VALUE_COLUMNS and len(finite) > 0 and finite.between(-1, 1).all()
 
 
-def _interval_pairs(columns: Sequence[str]) -> dict[str, tuple[str, str]]:
-    """{estimate column: (low column, high column)} for each `P_low, P_high` right after its estimate."""
+def _is_count(column: str) -> bool:
+    return column in ("n", "games", "trials", "matchups", "comparisons") or column.startswith("n_")
+
+
+def _interval_pairs(columns: Sequence[str], headline: str | None = None) -> dict[str, tuple[str, str]]:
+    """{estimate column: (low column, high column)} for each `P_low, P_high` right after its estimate.
+
+    A plain `ci_low, ci_high` pair after a count (`n_fights`) is the interval of the table's headline
+    measure, when the table has it."""
     pairs = {}
     for i in range(1, len(columns) - 1):
         low, high = columns[i], columns[i + 1]
         if not (low.endswith("_low") and high == low[:-4] + "_high"):
             continue
         prefix, estimate = low[:-4], columns[i - 1]
-        if prefix == "ci" or prefix in estimate.split("_") or estimate.startswith(prefix):
+        if prefix == "ci" and _is_count(estimate):
+            if headline in columns:
+                pairs[headline] = (low, high)
+        elif prefix == "ci" or prefix in estimate.split("_") or estimate.startswith(prefix):
             pairs[estimate] = (low, high)
     return pairs
 
@@ -121,10 +131,12 @@ def key_columns(table: pd.DataFrame) -> list[str]:
     return keys
 
 
-def readable(table: pd.DataFrame, first: Sequence[str] = ()) -> pd.DataFrame:
-    """The table as the page shows it: text cells, intervals joined, headers in words, keys (and `first`) first."""
+def readable(table: pd.DataFrame, first: Sequence[str] = (), headline: str | None = None) -> pd.DataFrame:
+    """The table as the page shows it: text cells, intervals joined, headers in words, keys (and `first`) first.
+
+    `headline`: the analysis's headline measure, which a lone `ci_low, ci_high` pair belongs to."""
     columns = list(table.columns)
-    pairs = _interval_pairs(columns)
+    pairs = _interval_pairs(columns, headline)
     inside = {c for pair in pairs.values() for c in pair}
     order = [c for c in dict.fromkeys([*key_columns(table), *(c for c in first if c in columns), *columns])
              if c not in inside]

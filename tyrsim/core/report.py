@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import tyrsim
@@ -192,10 +193,18 @@ def _as_list(value: Any) -> list:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def _page_table(name: str, table: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
+def _page_table(name: str, table: pd.DataFrame, keys: tuple[str, ...], headline: str | None) -> pd.DataFrame:
     """The first PAGE_ROWS rows as the page shows them; a comparison leads with its verdict."""
     first = ("variant", "metric", *keys, "difference", "p_holm", "significant") if name == "comparison" else ()
-    return readable(table.head(PAGE_ROWS), first)
+    return readable(_preview(table), first, headline)
+
+
+def _preview(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows a page shows: all of a short table; of a long one, PAGE_ROWS spread evenly over it (the
+    first rows of a long table are often its corner cases, such as a side with no dice)."""
+    if len(table) <= PAGE_ROWS:
+        return table
+    return table.iloc[np.linspace(0, len(table) - 1, PAGE_ROWS).round().astype(int)]
 
 
 def _html_table(shown: pd.DataFrame, flags: list[bool]) -> str:
@@ -295,17 +304,17 @@ def write_report(report: Report, out: Path, extra: dict[str, str] | None = None)
         body.append("<section id='tables'><h2>Tables</h2>")
         for name, table in sections:
             (folder / f"{name}.csv").write_text(csv_text(table))
-            shown = _page_table(name, table, keys)
+            shown = _page_table(name, table, keys, s.analysis.headline)
             shown_tables.append(shown)
             rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
-            more = f"first {PAGE_ROWS} of {rows}; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
+            more = f"{PAGE_ROWS} of {rows}, evenly spread; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
             note = ""
             if name == "comparison":
                 note = ("Each variant against the baseline point; p-values Holm-adjusted across all rows; "
                         "significant rows (adjusted p < 0.05) are marked.")
             md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
                    ""]
-            flags = (table["significant"].head(PAGE_ROWS).astype(bool).tolist() if name == "comparison"
+            flags = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
                      else [False] * len(shown))
             body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
                         + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
