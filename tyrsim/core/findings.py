@@ -12,9 +12,11 @@ can name the point it speaks of.
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterator
 
+import numpy as np
 import pandas as pd
 
 from tyrsim.core import words
@@ -132,7 +134,7 @@ FEW_ITEMS = 3  # up to this many items (policies, seats...) a comparison sentenc
 
 def _key(column: str, value) -> str:
     """An item by its key: a name as it is ("hunter"), a number with what it counts ("seat 0")."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_):
         return f"{header(column)} {int(value) if float(value).is_integer() else value}"
     return _text(value)
 

@@ -228,6 +228,8 @@ def _glossary(report: Report, shown: list[pd.DataFrame]) -> list[tuple[str, str]
 
 def _figure_title(name: str) -> str:
     base, _, point = name.partition("__")
+    if base.startswith("comparison_"):
+        return f"Each variant against the baseline: {header(base.removeprefix('comparison_'))}"
     return base.replace("_", " ").capitalize() + (f" ({point.replace('_', ' ')})" if point else "")
 
 
