@@ -27,6 +27,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.playouts import game_analysis
+from tyrsim.core.plots import legend_outside
 from tyrsim.core.runner import play_chunk
 from tyrsim.games.tyranno_ex import findings
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
@@ -179,7 +180,7 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
                     marker="o", capsize=3, label=str(policy))  # fmt: skip
     ax.set_ylabel("share of survival checks passed")
     ax.set_xlabel("where the card was")
-    ax.legend(title="policy")
+    legend_outside(ax, title="policy")
     fig.tight_layout()
     out["survival_by_row"] = fig
     return out
@@ -365,7 +366,7 @@ def survival_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mappin
                         yerr=[group["survival"] - group["survival_low"], group["survival_high"] - group["survival"]],
                         marker="o", capsize=3, label=str(policy))  # fmt: skip
         ax.set_xlabel("symbol pattern")
-        ax.legend(title="policy")
+        legend_outside(ax, title="policy")
     else:
         table = tables["survival"]
         for pattern, group in table.groupby("pattern", sort=True):
@@ -373,7 +374,7 @@ def survival_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mappin
                         yerr=[group["survival"] - group["survival_low"], group["survival_high"] - group["survival"]],
                         marker="o", capsize=3, label=f"{pattern} ({PATTERNS[pattern]} distinct)")  # fmt: skip
         ax.set_xlabel("chips laid on the environment card")
-        ax.legend(title="symbol pattern")
+        legend_outside(ax, title="symbol pattern")
     ax.set_ylabel("P(card survives an environment phase)")
     fig.tight_layout()
     return {"survival": fig}

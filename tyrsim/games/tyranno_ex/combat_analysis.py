@@ -13,6 +13,7 @@ import pandas as pd
 
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.limits import MAX_MATCHUPS
+from tyrsim.core.plots import legend_outside, line_style
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.cheat_sheet import sheet_files
 from tyrsim.games.tyranno_ex.combat_words import COMBAT_GLOSSARY, combat_findings
@@ -165,13 +166,14 @@ def dice_curve(odds: pd.DataFrame, defender_strength: int, defender_dice: int):
     panel = odds[(odds["defender_strength"] == defender_strength) & (odds["defender_dice"] == defender_dice)]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for sa, line in panel.groupby("attacker_strength"):
-        ax.plot(line["attacker_dice"], line["p_attacker_wins"], marker="o", markersize=3, label=f"strength {sa}")
+        ax.plot(line["attacker_dice"], line["p_attacker_wins"], line_style(len(line)), markersize=3,
+                label=f"strength {sa}")
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
     ax.set_ylim(0, 1)
     ax.set_xlabel("attacker dice")
     ax.set_ylabel("P(attacker wins)")
     ax.set_title(f"Against a defender of strength {defender_strength} with {defender_dice} dice")
-    ax.legend(title="attacker", fontsize=8)
+    legend_outside(ax, title="attacker")
     fig.tight_layout()
     return fig
 

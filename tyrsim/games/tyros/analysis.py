@@ -12,6 +12,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.playouts import game_analysis
+from tyrsim.core.plots import legend_outside
 from tyrsim.games.tyros import findings
 from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
@@ -189,7 +190,7 @@ def points_figure(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[s
         ax.bar(table.index, table[source], bottom=bottom, label=source.replace("_", " "))
         bottom += table[source].to_numpy()
     ax.set_ylabel("mean points per game")
-    ax.legend()
+    legend_outside(ax)
     ax.set_title("Points by source")
     fig.tight_layout()
     return {"points_by_source": fig}
