@@ -402,14 +402,26 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 @SEED
 @JOBS
 @click.option("--out", type=OutFolder(), help="Write the per-game CSV, the summary tables and figures here.")
-def simulate(game, n_games, policies, players, rule_items, seed, jobs, out) -> None:
+@click.option("--engine", type=click.Choice(["auto", "batch", "object"]),
+              help="For a game with a batch engine (zooloretto-duell): 'batch' plays many games at once (policies "
+                   "with a batch form only), 'object' one at a time; 'auto' (the default) batch where it can.")
+def simulate(game, n_games, policies, players, rule_items, seed, jobs, out, engine) -> None:
     """Play many games of GAME with the given policies and summarise them with intervals."""
     spec = full_game(game)
     parse_rules(spec.rules, rule_items)
     texts = seat_policies(spec, policies, players)
-    run_inline(spec, "game", {"policies": texts, "games": n_games}, rule_items, seed, jobs, out,
-               {"policies": "--policy", "games": "--games"}, per_game_csv="games.csv",
-               header=f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
+    args = {"policies": texts, "games": n_games}
+    if engine is not None:
+        if "engine" not in {p.name for p in spec.analyses["game"].params}:
+            raise click.BadParameter(f"{spec.title} has no batch engine; only zooloretto-duell has one",
+                                     param_hint="--engine")
+        args["engine"] = engine
+    try:
+        run_inline(spec, "game", args, rule_items, seed, jobs, out,
+                   {"policies": "--policy", "games": "--games", "engine": "--engine"}, per_game_csv="games.csv",
+                   header=f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
+    except RuleError as exc:  # a rule value the chosen engine cannot play (the rules themselves were checked)
+        raise click.UsageError(str(exc)) from None
 
 
 def full_game(name: str):

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, Metric
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rulings import rulings_analysis
@@ -209,6 +209,80 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
     return out
 
 
+# below this many games in one task the batch engine is no faster than the object engine: its cost per turn is
+# mostly fixed (benchmarks/bench_zooloretto_duell.py)
+BATCH_MIN_GAMES = 1000
+BATCH_GAMES_PER_TASK = 20_000  # games per task that keep the batch engine's fixed cost per turn small
+ENGINES = ("auto", "batch", "object")
+ENGINE = Param(
+    "engine", "auto",
+    "which engine plays the games: 'batch' (many games at once as arrays; random, greedy and heuristic only), "
+    "'object' (one game at a time; every policy) or 'auto' (batch whenever every seat's policy has a batch form, "
+    f"the rules allow it and a task holds at least {BATCH_MIN_GAMES:,} games)",
+    choices=ENGINES,
+)
+
+
+def batch_forms(texts) -> list | None:
+    """The batch form of each seat's policy, or None if any has none."""
+    from tyrsim.games import get_game
+    from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
+
+    forms = [batch_policy(get_game(GAME).make_policy(text)) for text in texts]
+    return None if any(f is None for f in forms) else forms
+
+
+def check_engine(args: Mapping[str, Any]) -> None:
+    """`engine = "batch"` needs a batch form of every seat's policy."""
+    if args["engine"] == "batch" and batch_forms(args["policies"]) is None:
+        from tyrsim.games import get_game
+        from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
+
+        spec = get_game(GAME)
+        missing = [t for t in args["policies"] if batch_policy(spec.make_policy(t)) is None]
+        raise ArgumentError("engine", f"argument 'engine': 'batch' plays only the random, greedy and heuristic "
+                            f"policies; {', '.join(map(repr, missing))} has no batch form (use 'object' or 'auto')")
+
+
+def engine_for(rules: Any, args: Mapping[str, Any], games: int) -> str:
+    """The engine that plays a task of `games` games: 'batch' or 'object'."""
+    from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
+
+    if args["engine"] == "object" or batch_forms(args["policies"]) is None:
+        return "object"
+    if args["engine"] == "auto":
+        if games < BATCH_MIN_GAMES:
+            return "object"
+        try:
+            tables(rules)
+        except BatchRuleError:
+            return "object"
+    return "batch"  # an explicit 'batch' with rules it cannot play raises BatchRuleError naming the rule
+
+
+def games_per_task(args: Mapping[str, Any]) -> int:
+    """Games per task that suit the engine the arguments choose (the object engine's: the shared default)."""
+    from tyrsim.core.runner import GAMES_PER_CHUNK
+
+    if args.get("engine", "auto") != "object" and batch_forms(args["policies"]) is not None:
+        return BATCH_GAMES_PER_TASK
+    return GAMES_PER_CHUNK * 4
+
+
+def _engine_run(object_run):
+    """A `run` that plays each task with the engine `engine_for` picks; either gives the same table."""
+
+    def run(rules: Any, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
+        if engine_for(rules, args, count) == "object":
+            return object_run(rules, args, first, count, rng)
+        from tyrsim.games.zooloretto_duell.batch import play_chunk
+
+        texts = list(args["policies"])
+        return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
+
+    return run
+
+
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
     analysis = game_analysis(
         GAME,
@@ -222,12 +296,14 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
              "margin_distribution", "game_length", "rounds_distribution", "first_player", "end_triggers"),
             ("points_by_source", "margin_distribution"),
         ),
+        extra_params=(ENGINE,),
         extra_findings=findings.extra_findings,
         extra_glossary=findings.GLOSSARY,
     )
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
-    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER}, **answer)
+    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
+                   run=_engine_run(analysis.run), validate=check_engine, **answer)
 
 
 ANALYSES = {

@@ -40,6 +40,7 @@ from itertools import permutations
 import numpy as np
 import pandas as pd
 
+from tyrsim.core.rules import RuleError
 from tyrsim.games.zooloretto_duell.cards import (
     COLOURS,
     FINAL_ROUND,
@@ -90,7 +91,7 @@ WON, COINS, MINUS, CNT = 0, 1, 2, 3
 ROWS16 = 3 + len(COUNTERS)
 
 
-class BatchRuleError(ValueError):
+class BatchRuleError(RuleError):
     """A rule value the batch engine cannot play; the object engine still can (`--engine object`)."""
 
 
@@ -265,6 +266,15 @@ class Zoo:
             setattr(new, name, np.take(getattr(self, name), i, axis=-1))
         new.cnt = np.take(self.cnt, i, axis=-1) if counters else None
         new.ocnt = np.take(self.ocnt, i, axis=-1) if counters else None
+        return new
+
+    @staticmethod
+    def join(parts: list[Zoo]) -> Zoo:
+        """The positions of several look-ahead copies, one after the other."""
+        new = Zoo.__new__(Zoo)
+        for name in Zoo.COPIED:
+            setattr(new, name, np.concatenate([getattr(p, name) for p in parts], axis=-1))
+        new.cnt = new.ocnt = None
         return new
 
     def put(self, i: np.ndarray, part: Zoo) -> None:

@@ -97,23 +97,46 @@ def play(z: Zoo, markers: Markers, tb: Tables, cards: np.ndarray, until_due: boo
     return due
 
 
-def after_steal(batch: ZooBatch, cols: np.ndarray, kind: np.ndarray) -> tuple[Zoo, np.ndarray]:
-    """The mover's zoo after stealing an animal of `kind` in each of the games `cols` (one each, repeats
-    allowed), and whether a square's donation became due (`ZooState._steal`)."""
-    tb = batch.tables
-    z = batch.side(0).take(cols)
+def lookahead(batch: ZooBatch, cols: np.ndarray, side: np.ndarray | int = 0) -> Zoo:
+    """Copies of the zoos of games `cols` (repeats allowed), each seen from `side` (0: the player to move,
+    1: the other): one copy per look-ahead, listed as given."""
+    if isinstance(side, int):
+        return batch.side(side).take(cols)
+    if side.all() or not side.any():
+        return batch.side(int(side[0]) if len(side) else 0).take(cols)
+    order = np.argsort(side, kind="stable")
+    joined = Zoo.join([batch.side(0).take(cols[side == 0]), batch.side(1).take(cols[side == 1])])
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    return joined.take(back)
+
+
+def steal_into(batch: ZooBatch, z: Zoo, at: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Make copies `at` of z the mover's zoo after paying for and taking an animal of `kind` from the other
+    zoo (`ZooState._steal`); returns the card to place next in each (-1: it went straight in, by the other
+    reading of the ruling)."""
     species = KIND_SPECIES[kind]
-    z.coins -= batch.rules.money_action_cost
-    z.otot[species, np.arange(len(cols))] -= 1
+    z.coins[at] -= batch.rules.money_action_cost
+    z.otot[species, at] -= 1
     if batch.rules.steal_triggers_symbols:
-        due = place(z, batch.markers, tb, np.ones(len(cols), dtype=bool), kind, False).due
-    else:
-        at = np.arange(len(cols))
-        z.pen[kind, at] += 1
-        z.tot[species, at] += 1
-        check_species(z, batch.markers, tb, at, species)
-        due = np.zeros(len(cols), dtype=bool)
-    return z, due
+        return kind
+    z.pen[kind, at] += 1
+    z.tot[species, at] += 1
+    check_species(z, batch.markers, batch.tables, at, species)
+    return np.full(len(at), -1)
+
+
+def turn_lookahead(batch: ZooBatch, cols: np.ndarray) -> tuple:
+    """Every take and steal of the games `cols` played out on copies of the mover's zoo, in one look-ahead:
+    (takes, truck, order, steals, kind, zoo after each, whether a donation became due); the takes come
+    first, then the steals."""
+    takes, truck, order, cards = take_options(batch, cols)
+    steals, kind = steal_options(batch, cols)
+    z = lookahead(batch, cols[np.concatenate([takes.game, steals.game])])
+    stolen = np.full((batch.tables.places, len(kind)), -1, dtype=np.int64)
+    stolen[0] = steal_into(batch, z, len(truck) + np.arange(len(kind)), kind)
+    due = play(z, batch.markers, batch.tables, np.concatenate([cards, stolen], axis=1), until_due=True)
+    return takes, truck, order, steals, kind, z, due
 
 
 def after_donation(batch: ZooBatch, cols: np.ndarray, kind: np.ndarray) -> Zoo:
@@ -296,12 +319,9 @@ class BatchGreedy:
     def turn_values(self, batch: ZooBatch, cols: np.ndarray) -> tuple[Options, np.ndarray, np.ndarray]:
         tb, rules = batch.tables, batch.rules
         now = score_now(batch.side(0).take(cols), tb)
-        takes, truck, order, cards = take_options(batch, cols)
-        z = batch.side(0).take(cols[takes.game])
-        play(z, batch.markers, tb, cards, until_due=True)
-        take_value = score_now(z, tb)
-        steals, kind = steal_options(batch, cols)
-        steal_value = score_now(after_steal(batch, cols[steals.game], kind)[0], tb)
+        takes, truck, order, steals, kind, z, _ = turn_lookahead(batch, cols)
+        after = score_now(z, tb)
+        take_value, steal_value = after[: len(truck)], after[len(truck):]
         dispose = batch.can_pay(cols) & (batch.b16[0, MINUS, cols] > 0)
         z = batch.side(0).take(cols)
         z.coins -= rules.money_action_cost
@@ -352,16 +372,12 @@ class BatchHeuristic:
         cols = batch.columns(i)
         m = len(cols)
         base = margin(batch.side(0).take(cols), batch.markers, tb)
-        takes, truck, order, cards = take_options(batch, cols)
-        z = batch.side(0).take(cols[takes.game])
-        due = play(z, batch.markers, tb, cards, until_due=True)
-        take_gain = self._gains(z, batch, base[takes.game], due)
+        takes, truck, order, steals, kind, z, due = turn_lookahead(batch, cols)
+        gain = self._gains(z, batch, base[np.concatenate([takes.game, steals.game])], due)
+        take_gain, steal_gain = gain[: len(truck)], gain[len(truck):]
         best_take = takes.first(take_gain == takes.best(take_gain)[takes.game])
         has_take = best_take >= 0
         take_value = _value_at(take_gain, best_take)
-        steals, kind = steal_options(batch, cols)
-        z, due = after_steal(batch, cols[steals.game], kind)
-        steal_gain = self._gains(z, batch, base[steals.game], due)
         key = steal_order(batch, cols[steals.game], kind)
         best_steal = steals.first(steal_gain == steals.best(steal_gain)[steals.game], key)
         has_steal = best_steal >= 0
@@ -390,25 +406,26 @@ class BatchHeuristic:
         card = batch.card[cols].astype(np.int64)
         legal = batch.place_mask(cols)
         both = ~batch.quit(1)[cols]  # the opponent is still in the round: their trucks count too
-        sides = [0, 1]
-        # gains[q][u] now, and with the card on truck u, for player q (0: to move, 1: the other)
-        now = np.full((2, trucks, m), NONE)
+        # every truck now and with the card on it, for the player to move (side 0) and, while in, the other
+        who = np.stack([np.ones(m, dtype=bool), both])  # [side, game]
+        length = batch.tl[:, cols]  # [truck, game]
+        now_wanted = who[:, None] & (length > 0)  # [side, truck, game]
+        with_wanted = who[:, None] & legal[None, :trucks]
+        wanted = np.stack([now_wanted, with_wanted])  # [now/with, side, truck, game]
+        grows, side, truck, game = np.nonzero(wanted)
+        places = np.arange(tb.places)[:, None]
+        cards = batch.tk[truck, :, cols[game]].T.astype(np.int64)  # [place, look-ahead]
+        cards[places >= length[truck, game]] = -1
+        grown = np.flatnonzero(grows)
+        cards[length[truck[grown], game[grown]], grown] = card[game[grown]]
+        base = margin(lookahead(batch, np.concatenate([cols, cols]), np.repeat([0, 1], m)), batch.markers, tb)
+        z = lookahead(batch, cols[game], side)
+        due = play(z, batch.markers, tb, cards, until_due=False)
+        gain = self._gains(z, batch, base[side * m + game], due)
+        now = np.full((2, trucks, m), NONE)  # [side, truck, game]
         with_card = np.full((2, trucks, m), NONE)
-        for q in sides:
-            who = np.ones(m, dtype=bool) if q == 0 else both
-            base = margin(batch.side(q).take(cols), batch.markers, tb)
-            for u in range(trucks):
-                length = batch.tl[u, cols]
-                cards = batch.tk[u][:, cols].astype(np.int64)
-                cards[np.arange(tb.places)[:, None] >= length] = -1
-                has = who & (length > 0)
-                if has.any():
-                    now[q, u, has] = self._truck(batch, q, cols[has], cards[:, has], base[has])
-                adds = who & legal[u]
-                if adds.any():
-                    grown = cards[:, adds].copy()
-                    grown[length[adds], np.arange(adds.sum())] = card[adds]
-                    with_card[q, u, adds] = self._truck(batch, q, cols[adds], grown, base[adds])
+        now[side[grows == 0], truck[grows == 0], game[grows == 0]] = gain[grows == 0]
+        with_card[side[grown], truck[grown], game[grown]] = gain[grown]
 
         def board(q: int, u: int | None) -> np.ndarray:
             gains = now[q].copy()
@@ -432,12 +449,6 @@ class BatchHeuristic:
             discard = legal[trucks] & (value(None) - price >= best_value + h.discard_threshold)
             choice[discard] = trucks
         return choice
-
-    def _truck(self, batch: ZooBatch, q: int, cols: np.ndarray, cards: np.ndarray, base: np.ndarray) -> np.ndarray:
-        """`HeuristicPolicy._truck_gain`: player q placing `cards` [place, game] (in this order, every one)."""
-        z = batch.side(q).take(cols)
-        due = play(z, batch.markers, batch.tables, cards, until_due=False)
-        return self._gains(z, batch, base, due)
 
     def donate(self, batch: ZooBatch, i) -> np.ndarray:
         cols = batch.columns(i)

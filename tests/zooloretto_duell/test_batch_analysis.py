@@ -1,0 +1,99 @@
+"""The `engine` argument of the game / zoo-ev analyses and `tyrsim simulate --engine`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.runner import GAMES_PER_CHUNK
+from tyrsim.core.scenario import scenario_from_data
+from tyrsim.core.sweep import run_scenario
+from tyrsim.games.zooloretto_duell.analysis import (
+    ANALYSES,
+    BATCH_GAMES_PER_TASK,
+    BATCH_MIN_GAMES,
+    engine_for,
+    games_per_task,
+)
+from tyrsim.games.zooloretto_duell.batch import BatchRuleError
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+
+@pytest.mark.parametrize("name", ["game", "zoo-ev"])
+def test_the_engine_argument_is_checked(name):
+    analysis = ANALYSES[name]
+    assert analysis.check_args({})["engine"] == "auto"
+    with pytest.raises(ArgumentError, match="'mcts' has no batch form"):
+        analysis.check_args({"policies": ["heuristic", "mcts"], "engine": "batch"})
+    with pytest.raises(ArgumentError, match="expected one of 'auto', 'batch', 'object'"):
+        analysis.check_args({"engine": "fast"})
+    assert analysis.check_args({"policies": ["heuristic", "mcts"], "engine": "object"})["engine"] == "object"
+
+
+def test_auto_plays_the_batch_engine_where_it_can_and_pays():
+    args = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "greedy"]})
+    assert engine_for(Rules(), args, BATCH_MIN_GAMES) == "batch"
+    assert engine_for(Rules(), args, BATCH_MIN_GAMES - 1) == "object"  # too few games for it to pay
+    assert engine_for(Rules(), {**args, "engine": "batch"}, 10) == "batch"
+    assert engine_for(Rules(), {**args, "engine": "object"}, 10**6) == "object"
+    search = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "ismcts"]})
+    assert engine_for(Rules(), search, 10**6) == "object"
+    costly = Rules(marker_points=(2000, 1, 1, 1, 1, 1, 1))  # beyond the batch engine's integers
+    assert engine_for(costly, args, 10**6) == "object"
+    with pytest.raises(BatchRuleError, match="rule 'marker_points'"):
+        ANALYSES["zoo-ev"].run(costly, {**args, "engine": "batch"}, 0, 10, np.random.default_rng(0))
+    assert games_per_task(args) == BATCH_GAMES_PER_TASK
+    assert games_per_task({**args, "engine": "object"}) == games_per_task(search) == GAMES_PER_CHUNK * 4
+
+
+def test_both_engines_give_the_same_table():
+    analysis = ANALYSES["game"]
+    args = analysis.check_args({"policies": ["greedy", "random"]})
+    batch, objects = (analysis.run(Rules(), {**args, "engine": e}, 4, 30, np.random.default_rng(2))
+                      for e in ("batch", "object"))
+    assert list(batch.columns) == list(objects.columns)
+    assert (batch.dtypes == objects.dtypes).all()
+    assert batch[["game_id", "seat", "policy"]].equals(objects[["game_id", "seat", "policy"]])
+    assert set(analysis.tables(batch, Rules(), args)) == set(analysis.tables(objects, Rules(), args))
+
+
+def test_same_seed_same_tables_whatever_the_jobs():
+    data = {"name": "engine", "game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 5,
+            "args": {"policies": ["random", "random"], "games": 3 * GAMES_PER_CHUNK * 4, "engine": "batch"}}
+    raws = [run_scenario(scenario_from_data(data, "test"), n_jobs=jobs, progress=False)[0].raw for jobs in (1, 2)]
+    pd.testing.assert_frame_equal(raws[0], raws[1])
+    assert raws[0]["game_id"].nunique() == 3 * GAMES_PER_CHUNK * 4
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, ["simulate", *map(str, args)])
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["tyros", "--engine", "batch"], "Tyros has no batch engine"),
+        (["zooloretto-duell", "--engine", "batch", "--policy", "mcts", "--policy", "heuristic"],
+         "--engine: 'batch' plays only the random, greedy and heuristic policies; 'mcts' has no batch form"),
+        (["zooloretto-duell", "--engine", "fast"], "'fast' is not one of 'auto', 'batch', 'object'"),
+        (["zooloretto-duell", "--engine", "batch", "--rule", "marker_points=2000,1,1,1,1,1,1"],
+         "rule 'marker_points': the batch engine plays scoring markers of up to 1,000 points"),
+    ],
+)
+def test_simulate_engine_bad_input_exits_2(args, words):
+    result = invoke(*args, "--games", 10, "--jobs", 1)
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split()) and "Traceback" not in result.output
+
+
+def test_simulate_with_the_batch_engine(tmp_path):
+    result = invoke("zooloretto-duell", "--games", 40, "--engine", "batch", "--policy", "greedy", "--policy", "random",
+                    "--jobs", 1, "--out", tmp_path / "s")
+    assert result.exit_code == 0, result.output
+    assert "points_by_source" in result.output
+    games = pd.read_csv(tmp_path / "s" / "games.csv")
+    assert len(games) == 80 and set(games["policy"]) == {"greedy", "random"}
