@@ -16,6 +16,7 @@ from tyrsim.games.zooloretto_duell.analysis import (
     ANALYSES,
     BATCH_GAMES_PER_TASK,
     BATCH_MIN_GAMES,
+    BATCH_MIN_GAMES_LOOKING_AHEAD,
     engine_for,
     games_per_task,
 )
@@ -36,8 +37,11 @@ def test_the_engine_argument_is_checked(name):
 
 def test_auto_plays_the_batch_engine_where_it_can_and_pays():
     args = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "greedy"]})
-    assert engine_for(Rules(), args, BATCH_MIN_GAMES) == "batch"
-    assert engine_for(Rules(), args, BATCH_MIN_GAMES - 1) == "object"  # too few games for it to pay
+    assert engine_for(Rules(), args, BATCH_MIN_GAMES_LOOKING_AHEAD) == "batch"
+    assert engine_for(Rules(), args, BATCH_MIN_GAMES_LOOKING_AHEAD - 1) == "object"  # too few games for it to pay
+    randoms = ANALYSES["zoo-ev"].check_args({"policies": ["random", "random"]})
+    assert engine_for(Rules(), randoms, BATCH_MIN_GAMES_LOOKING_AHEAD) == "object"
+    assert engine_for(Rules(), randoms, BATCH_MIN_GAMES) == "batch"
     assert engine_for(Rules(), {**args, "engine": "batch"}, 10) == "batch"
     assert engine_for(Rules(), {**args, "engine": "object"}, 10**6) == "object"
     search = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "ismcts"]})

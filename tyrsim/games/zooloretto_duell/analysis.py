@@ -209,16 +209,19 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
     return out
 
 
-# below this many games in one task the batch engine is no faster than the object engine: its cost per turn is
-# mostly fixed (benchmarks/bench_zooloretto_duell.py)
+# the batch engine's cost per turn is mostly fixed, so it pays from a number of games per task: about 350
+# games of random play, fewer than 200 where a seat looks ahead (greedy, heuristic), whose look-aheads it
+# batches (benchmarks/bench_zooloretto_duell.py, docs/performance.md)
 BATCH_MIN_GAMES = 1000
+BATCH_MIN_GAMES_LOOKING_AHEAD = 200
 BATCH_GAMES_PER_TASK = 20_000  # games per task that keep the batch engine's fixed cost per turn small
 ENGINES = ("auto", "batch", "object")
 ENGINE = Param(
     "engine", "auto",
     "which engine plays the games: 'batch' (many games at once as arrays; random, greedy and heuristic only), "
     "'object' (one game at a time; every policy) or 'auto' (batch whenever every seat's policy has a batch form, "
-    f"the rules allow it and a task holds at least {BATCH_MIN_GAMES:,} games)",
+    f"the rules allow it and a task holds enough games for it to be faster: {BATCH_MIN_GAMES_LOOKING_AHEAD:,} "
+    f"if a seat plays greedy or heuristic, else {BATCH_MIN_GAMES:,})",
     choices=ENGINES,
 )
 
@@ -248,10 +251,12 @@ def engine_for(rules: Any, args: Mapping[str, Any], games: int) -> str:
     """The engine that plays a task of `games` games: 'batch' or 'object'."""
     from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
 
-    if args["engine"] == "object" or batch_forms(args["policies"]) is None:
+    forms = batch_forms(args["policies"])
+    if args["engine"] == "object" or forms is None:
         return "object"
     if args["engine"] == "auto":
-        if games < BATCH_MIN_GAMES:
+        looking_ahead = any(f.name != "random" for f in forms)
+        if games < (BATCH_MIN_GAMES_LOOKING_AHEAD if looking_ahead else BATCH_MIN_GAMES):
             return "object"
         try:
             tables(rules)

@@ -371,7 +371,7 @@ class BatchHeuristic:
         h, tb = self.policy, batch.tables
         cols = batch.columns(i)
         m = len(cols)
-        base = margin(batch.side(0).take(cols), batch.markers, tb)
+        base = margin(batch.side(0), batch.markers, tb)[cols]  # read only: no copy needed
         takes, truck, order, steals, kind, z, due = turn_lookahead(batch, cols)
         gain = self._gains(z, batch, base[np.concatenate([takes.game, steals.game])], due)
         take_gain, steal_gain = gain[: len(truck)], gain[len(truck):]
@@ -406,19 +406,22 @@ class BatchHeuristic:
         card = batch.card[cols].astype(np.int64)
         legal = batch.place_mask(cols)
         both = ~batch.quit(1)[cols]  # the opponent is still in the round: their trucks count too
-        # every truck now and with the card on it, for the player to move (side 0) and, while in, the other
+        # every truck now and with the card on it, for the player to move (side 0) and, while in, the other;
+        # the card on an empty truck is the card alone, whichever empty truck: worked out once
         who = np.stack([np.ones(m, dtype=bool), both])  # [side, game]
         length = batch.tl[:, cols]  # [truck, game]
+        alone = np.zeros((trucks, m), dtype=bool)  # the first empty truck the card may go on
+        for u in range(trucks):
+            alone[u] = legal[u] & (length[u] == 0) & ~alone[:u].any(axis=0)
         now_wanted = who[:, None] & (length > 0)  # [side, truck, game]
-        with_wanted = who[:, None] & legal[None, :trucks]
-        wanted = np.stack([now_wanted, with_wanted])  # [now/with, side, truck, game]
-        grows, side, truck, game = np.nonzero(wanted)
+        with_wanted = who[:, None] & legal[None, :trucks] & ((length > 0) | alone)
+        grows, side, truck, game = np.nonzero(np.stack([now_wanted, with_wanted]))  # [now/with, side, truck, game]
         places = np.arange(tb.places)[:, None]
         cards = batch.tk[truck, :, cols[game]].T.astype(np.int64)  # [place, look-ahead]
         cards[places >= length[truck, game]] = -1
         grown = np.flatnonzero(grows)
         cards[length[truck[grown], game[grown]], grown] = card[game[grown]]
-        base = margin(lookahead(batch, np.concatenate([cols, cols]), np.repeat([0, 1], m)), batch.markers, tb)
+        base = np.concatenate([margin(batch.side(q), batch.markers, tb)[cols] for q in (0, 1)])  # read only
         z = lookahead(batch, cols[game], side)
         due = play(z, batch.markers, tb, cards, until_due=False)
         gain = self._gains(z, batch, base[side * m + game], due)
@@ -426,6 +429,10 @@ class BatchHeuristic:
         with_card = np.full((2, trucks, m), NONE)
         now[side[grows == 0], truck[grows == 0], game[grows == 0]] = gain[grows == 0]
         with_card[side[grown], truck[grown], game[grown]] = gain[grown]
+        first_alone = with_card[:, alone.argmax(axis=0), np.arange(m)]  # [side, game]
+        for u in range(trucks):
+            copy = legal[u] & (length[u] == 0) & ~alone[u]
+            with_card[:, u, copy] = first_alone[:, copy]
 
         def board(q: int, u: int | None) -> np.ndarray:
             gains = now[q].copy()
