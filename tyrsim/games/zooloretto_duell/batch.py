@@ -53,6 +53,7 @@ from tyrsim.games.zooloretto_duell.cards import (
     load_stands,
     load_symbols,
 )
+from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
     COUNTERS,
     DISPOSALS,
@@ -81,6 +82,7 @@ CARD_TRIGGER, MARKER_TRIGGER, PILE_TRIGGER = 1, 2, 3  # `trigger`: index + 1 int
 NO_TRUCK = -1  # `Zoo.pending` and friends: nothing
 MAX_POINTS = 1000  # points of one scoring marker the batch engine's 16-bit integers hold with room to spare
 MAX_STEPS = 10_000  # turns; a safety limit far above any game (about 90)
+EDGE_WIDTH = 16  # more than the cards of one species (at most 10 and the offspring) or the stand colours
 
 # rows of the int8 block of a side (see ZooBatch): enclosures per kind, per species, stands per symbol and
 # colour, colours held, "quit this round", kinds of animal held
@@ -153,6 +155,10 @@ class Tables:
     orders: np.ndarray  # [pattern, order, place]: which card of a truck goes where in each distinct order
     order_counts: np.ndarray  # [pattern]: how many distinct orders
     most_orders: int
+    # `evaluation.race_edge` of each species' race for its marker, by (mover's animals * EDGE_WIDTH + the
+    # other's), and of the vending area's by (mover's colours * EDGE_WIDTH + the other's): the same floats
+    edges: np.ndarray  # [species, 16 * 16]
+    vending_edges: np.ndarray  # [16 * 16]
 
     @property
     def trucks(self) -> int:
@@ -184,6 +190,12 @@ def tables(rules: Rules) -> Tables:
         for m in markers
     )
     orders, counts = _truck_orders(max(rules.truck_places))
+    width = range(EDGE_WIDTH)
+    edges = np.array([[race_edge(a - b, max(0, target - a - b)) for a in width for b in width]
+                      for target in rules.target_values])
+    colours = range(len(COLOURS) + 1)  # the rest of the vending table is never read
+    vending = np.array([race_edge(a - b, len(COLOURS) - max(a, b)) if a in colours and b in colours else 0.0
+                        for a in width for b in width])
     return Tables(
         rules=rules,
         deck=np.array(deck, dtype=np.int8),
@@ -195,6 +207,8 @@ def tables(rules: Rules) -> Tables:
         orders=orders,
         order_counts=counts,
         most_orders=int(counts.max()),
+        edges=edges,
+        vending_edges=vending,
     )
 
 

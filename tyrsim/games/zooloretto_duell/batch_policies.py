@@ -26,6 +26,7 @@ import numpy as np
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.games.zooloretto_duell.batch import (
+    EDGE_WIDTH,
     KIND_SPECIES,
     KIND_SYMBOL,
     MINUS,
@@ -39,7 +40,6 @@ from tyrsim.games.zooloretto_duell.batch import (
     check_species,
     place,
 )
-from tyrsim.games.zooloretto_duell.cards import COLOURS
 from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy
 
 NONE = -np.inf  # the value of no option
@@ -60,15 +60,14 @@ def score_now(z: Zoo, tb: Tables, mine: bool = True) -> np.ndarray:
 
 def margin(z: Zoo, markers: Markers, tb: Tables) -> np.ndarray:
     """`evaluation.margin` of z's player: worth minus the other player's, each open interim scoring's marker
-    weighted by the race edge (added in the same order, so the floats are the object engine's)."""
+    weighted by the race edge (the edges tabulated by `race_edge` itself, the terms added in the same order,
+    so the floats are the object engine's)."""
     prospect = markers.prospect[z.k, z.g]
     value = score_now(z, tb) - score_now(z, tb, mine=False)
     for s in range(len(SPECIES)):
-        a, b = z.tot[s].astype(np.int64), z.otot[s].astype(np.int64)
-        edge = np.clip((a - b) / (np.maximum(0, tb.targets[s] - a - b) + 1), -1.0, 1.0)
+        edge = np.take(tb.edges[s], z.tot[s].astype(np.int16) * EDGE_WIDTH + z.otot[s])
         value = value + (prospect * edge) * ~z.scored[s]  # a scored species adds 0.0: the sum is unchanged
-    a, b = z.ncol.astype(np.int64), z.oncol.astype(np.int64)
-    edge = np.clip((a - b) / (len(COLOURS) - np.maximum(a, b) + 1), -1.0, 1.0)
+    edge = np.take(tb.vending_edges, z.ncol.astype(np.int16) * EDGE_WIDTH + z.oncol)
     return value + (prospect * edge) * ~z.vend
 
 
