@@ -20,7 +20,7 @@ from tyrsim.games.zooloretto_duell.analysis import (
     engine_for,
     games_per_task,
 )
-from tyrsim.games.zooloretto_duell.batch import BatchRuleError
+from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 
@@ -52,6 +52,14 @@ def test_auto_plays_the_batch_engine_where_it_can_and_pays():
         ANALYSES["zoo-ev"].run(costly, {**args, "engine": "batch"}, 0, 10, np.random.default_rng(0))
     assert games_per_task(args) == BATCH_GAMES_PER_TASK
     assert games_per_task({**args, "engine": "object"}) == games_per_task(search) == GAMES_PER_CHUNK * 4
+
+
+def test_a_markers_file_the_batch_engine_cannot_hold_is_named(tmp_path):
+    markers = tmp_path / "markers.toml"
+    markers.write_text("markers = [{points = 5000}, {points = 3}, {points = 3}, {points = 2}, {final_round = true},"
+                       " {points = 2}, {points = 1}, {points = 1}]\n")
+    with pytest.raises(BatchRuleError, match="rule 'markers_file': .* not 5,000"):
+        tables(Rules(markers_file=str(markers)))
 
 
 def test_both_engines_give_the_same_table():

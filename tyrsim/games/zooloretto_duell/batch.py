@@ -169,7 +169,8 @@ def check_rules(rules: Rules) -> None:
     """Raise BatchRuleError naming a rule value the batch engine cannot play."""
     points = list(rules.marker_points) or [m.points for m in load_markers(rules.markers_file) if not m.final_round]
     if max(points) > MAX_POINTS:
-        raise BatchRuleError(f"rule 'marker_points': the batch engine plays scoring markers of up to {MAX_POINTS:,} "
+        name = "marker_points" if rules.marker_points else "markers_file"
+        raise BatchRuleError(f"rule {name!r}: the batch engine plays scoring markers of up to {MAX_POINTS:,} "
                              f"points, not {max(points):,} (the object engine can: --engine object)")
 
 
