@@ -33,6 +33,7 @@ of the rules.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
@@ -79,7 +80,7 @@ from tyrsim.games.zooloretto_duell.rules import Rules
 ANIMALS = 24  # animal kinds: species * 4 + symbol
 KINDS = ANIMALS + len(COLOURS) * len(STAND_SYMBOLS)  # and the 12 kinds of vending stand
 CARD_TRIGGER, MARKER_TRIGGER, PILE_TRIGGER = 1, 2, 3  # `trigger`: index + 1 into END_TRIGGERS
-NO_TRUCK = -1  # `Zoo.pending` and friends: nothing
+NO_SPECIES = -1  # `pending`: no interim-scoring check waits for a donation
 MAX_POINTS = 1000  # points of one scoring marker the batch engine's 16-bit integers hold with room to spare
 MAX_STEPS = 10_000  # turns; a safety limit far above any game (about 90)
 EDGE_WIDTH = 16  # more than the cards of one species (at most 10 and the offspring) or the stand colours
@@ -131,14 +132,6 @@ def card_kind(card) -> int:
 KIND_SPECIES = np.array([k // 4 for k in range(ANIMALS)] + [0] * (KINDS - ANIMALS), dtype=np.intp)
 KIND_SYMBOL = np.array([k % 4 for k in range(ANIMALS)] + [k % 3 for k in range(KINDS - ANIMALS)], dtype=np.intp)
 KIND_COLOUR = np.array([0] * ANIMALS + [k // 3 for k in range(KINDS - ANIMALS)], dtype=np.intp)
-
-
-def kind_name(kind: int) -> str:
-    if kind >= ANIMALS:
-        s = kind - ANIMALS
-        return f"{COLOURS[s // 3]} {STAND_SYMBOLS[s % 3]} stand"
-    symbol = ("", "lightning", "heart", "square")[kind % 4]
-    return f"{SPECIES[kind // 4]}({symbol})" if symbol else SPECIES[kind // 4]
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,7 +215,7 @@ def _truck_orders(places: int) -> tuple[np.ndarray, np.ndarray]:
     """
     base = places + 1
     n_patterns = base**places
-    orders = np.zeros((n_patterns, max(1, _factorial(places)), places), dtype=np.intp)
+    orders = np.zeros((n_patterns, math.factorial(places), places), dtype=np.intp)
     counts = np.zeros(n_patterns, dtype=np.intp)
     for n in range(1, places + 1):
         for first in _first_alike(n):
@@ -237,13 +230,6 @@ def _truck_orders(places: int) -> tuple[np.ndarray, np.ndarray]:
             for o, order in enumerate(found):
                 orders[pattern, o, :n] = order
     return orders, counts
-
-
-def _factorial(n: int) -> int:
-    out = 1
-    for i in range(2, n + 1):
-        out *= i
-    return out
 
 
 def _first_alike(n: int) -> list[tuple[int, ...]]:
@@ -262,9 +248,10 @@ def _first_alike(n: int) -> list[tuple[int, ...]]:
 
 
 class Zoo:
-    """The side of the player to move in many positions, with what placing a card touches: arrays whose
-    last axis is the position. `g` is each position's game (its column in the engine), for the tables
-    dealt per game (markers). `cnt` / `ocnt` (the two sides' counters) are None in a look-ahead."""
+    """One player's side of many positions ("mine", the other player's "o..."), with what placing a card
+    touches: arrays whose last axis is the position. `g` is each position's game (its column in the engine),
+    for the tables dealt per game (markers). `cnt` / `ocnt` (the two sides' counters) are None in a
+    look-ahead."""
 
     __slots__ = ("g", "pen", "tot", "otot", "ssym", "scol", "ncol", "oncol", "nkind", "won", "owon", "coins",
                  "ocoins", "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf", "pending",
@@ -527,7 +514,7 @@ def check_pending(z: Zoo, markers: Markers, tb: Tables, i: np.ndarray) -> None:
     wi = i[waiting]
     if len(wi):
         species = z.pending[wi].astype(np.intp)
-        z.pending[wi] = NO_TRUCK
+        z.pending[wi] = NO_SPECIES
         check_species(z, markers, tb, wi, species)
 
 
@@ -580,7 +567,7 @@ class ZooBatch:
         self.final = np.zeros(n, dtype=bool)
         self.trigger = np.zeros(n, dtype=np.int8)
         self.sqf = np.zeros(n, dtype=bool)  # a square's donation became due this turn
-        self.pending = np.full(n, NO_TRUCK, dtype=np.int8)
+        self.pending = np.full(n, NO_SPECIES, dtype=np.int8)
         self.rounds = np.ones(n, dtype=np.int16)
         self.last_taker = np.zeros(n, dtype=np.int8)
         self.over = np.zeros(n, dtype=bool)
