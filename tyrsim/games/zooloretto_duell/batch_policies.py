@@ -98,16 +98,14 @@ def play(z: Zoo, markers: Markers, tb: Tables, cards: np.ndarray, until_due: boo
 
 def lookahead(batch: ZooBatch, cols: np.ndarray, side: np.ndarray | int = 0) -> Zoo:
     """Copies of the zoos of games `cols` (repeats allowed), each seen from `side` (0: the player to move,
-    1: the other): one copy per look-ahead, listed as given."""
+    1: the other; listed side by side: the other's after the mover's): one copy per look-ahead."""
     if isinstance(side, int):
         return batch.side(side).take(cols)
-    if side.all() or not side.any():
+    split = np.searchsorted(side, 1)
+    if split in (0, len(side)):
         return batch.side(int(side[0]) if len(side) else 0).take(cols)
-    order = np.argsort(side, kind="stable")
-    joined = Zoo.join([batch.side(0).take(cols[side == 0]), batch.side(1).take(cols[side == 1])])
-    back = np.empty_like(order)
-    back[order] = np.arange(len(order))
-    return joined.take(back)
+    assert side[split - 1] == 0 and side[split:].all(), "look-aheads must be listed side by side"
+    return Zoo.join([batch.side(0).take(cols[:split]), batch.side(1).take(cols[split:])])
 
 
 def steal_into(batch: ZooBatch, z: Zoo, at: np.ndarray, kind: np.ndarray) -> np.ndarray:
@@ -414,7 +412,8 @@ class BatchHeuristic:
             alone[u] = legal[u] & (length[u] == 0) & ~alone[:u].any(axis=0)
         now_wanted = who[:, None] & (length > 0)  # [side, truck, game]
         with_wanted = who[:, None] & legal[None, :trucks] & ((length > 0) | alone)
-        grows, side, truck, game = np.nonzero(np.stack([now_wanted, with_wanted]))  # [now/with, side, truck, game]
+        # listed side by side, as `lookahead` takes them: [side, now/with, truck, game]
+        side, grows, truck, game = np.nonzero(np.stack([now_wanted, with_wanted], axis=1))
         places = np.arange(tb.places)[:, None]
         cards = batch.tk[truck, :, cols[game]].T.astype(np.int64)  # [place, look-ahead]
         cards[places >= length[truck, game]] = -1
