@@ -217,3 +217,15 @@ def test_invariants_hold_through_whole_batches(overrides):
             compactions += 1
     assert compactions >= 3
     assert len(batch.results["score"][0]) == 600
+
+
+def test_the_order_records_are_kept_for_the_heuristic_only():
+    """Only the heuristic breaks ties by the order of the cards in the enclosures and on the discard pile."""
+    from tyrsim.games.zooloretto_duell.batch_policies import BatchGreedy, BatchHeuristic, BatchRandom
+
+    for policies, ordered in (([BatchRandom()], False), ([BatchGreedy(), BatchRandom()], False),
+                              ([BatchHeuristic(), BatchRandom()], True)):
+        batch = ZooBatch(Rules(), 20, np.random.default_rng(3),
+                         np.array([[0] * 20, [len(policies) - 1] * 20], dtype=np.int8))
+        batch.run(policies)
+        assert batch.ordered is ordered

@@ -549,6 +549,9 @@ class ZooBatch:
         self.pile = np.repeat(tb.deck[:, None], n, axis=1)
         self.left = np.full(n, len(tb.deck), dtype=np.int16)
         self.shuffled = True
+        # keep the order of the cards in the enclosures and on the discard pile (`pseq`, `dseq`): only a policy
+        # breaking ties as the object engine lists its actions needs it (`needs_order`); `run` decides
+        self.ordered = True
         self.depth = np.zeros(n, dtype=np.int16)  # cards under the final-round card (-1: not in the pile)
         self.aside = np.zeros(n, dtype=bool)  # the final-round card has surfaced
         self.dseq = np.full((len(tb.deck) + 1, n), -1, dtype=np.int8)  # the discard pile in order
@@ -751,6 +754,7 @@ class ZooBatch:
 
     def run(self, policies: list) -> dict[str, np.ndarray]:
         """Play every game to its end with the batch `policies`; the records of every game (see `_record`)."""
+        self.ordered = any(getattr(p, "needs_order", False) for p in policies)
         steps = 0
         while self.n:
             self.step(policies)
@@ -867,7 +871,8 @@ class ZooBatch:
 
     def _discard(self, i: np.ndarray, kind: np.ndarray) -> None:
         """Cards onto the discard pile (one per game)."""
-        self.dseq[self.dlen[i], i] = kind
+        if self.ordered:
+            self.dseq[self.dlen[i], i] = kind
         self.dlen[i] += 1
         self.dcnt[kind, i] += 1
 
@@ -880,7 +885,8 @@ class ZooBatch:
         self.b8[1, PEN + kind, si] -= 1
         self.b8[1, NKIND, si] -= self.b8[1, PEN + kind, si] == 0
         self.b8[1, TOT + species, si] -= 1
-        self._unsequence(1 - self.seat[si], si, species, KIND_SYMBOL[kind])
+        if self.ordered:
+            self._unsequence(1 - self.seat[si], si, species, KIND_SYMBOL[kind])
         if self.rules.steal_triggers_symbols:  # ruling: stealing counts as placing, so its symbol triggers
             self.queue[0, si] = kind
             self.qlen[si], self.qpos[si] = 1, 0
@@ -888,7 +894,8 @@ class ZooBatch:
             self.b8[0, NKIND, si] += self.b8[0, PEN + kind, si] == 0
             self.b8[0, PEN + kind, si] += 1
             self.b8[0, TOT + species, si] += 1
-            self._sequence(si, species, KIND_SYMBOL[kind], self.b8[0, TOT + species, si] - 1)
+            if self.ordered:
+                self._sequence(si, species, KIND_SYMBOL[kind], self.b8[0, TOT + species, si] - 1)
             check_species(self.zoo(), self.markers, self.tables, si, species)
 
     def _unload(self, policies: list, work: np.ndarray) -> None:
@@ -919,7 +926,7 @@ class ZooBatch:
 
     def _record_placed(self, placed: Placed, kind: np.ndarray, at: np.ndarray | None) -> None:
         """Keep the enclosures' and the discard pile's order after `place` (on the columns `at`, or all)."""
-        ki = np.flatnonzero(placed.kept)
+        ki = np.flatnonzero(placed.kept) if self.ordered else ()
         if len(ki):
             kk = kind[ki].astype(np.intp)
             ci = np.flatnonzero(placed.child)
@@ -934,7 +941,8 @@ class ZooBatch:
         if len(di):  # `place` counted them in dlen already
             dk = kind[di].astype(np.intp)
             cols = di if at is None else at[di]
-            self.dseq[self.dlen[cols] - 1, cols] = dk
+            if self.ordered:
+                self.dseq[self.dlen[cols] - 1, cols] = dk
             self.dcnt[dk, cols] += 1
 
     def _sequence(self, i: np.ndarray, species: np.ndarray, symbol: np.ndarray, at: np.ndarray) -> None:
@@ -950,7 +958,8 @@ class ZooBatch:
 
     def _take_from_discard(self, i: np.ndarray, kind: np.ndarray) -> None:
         """The square's donation: the first card of `kind` leaves the discard pile (`_unload` places it)."""
-        self.dseq[:, i] = _drop_first(self.dseq[:, i], kind, np.arange(self.dseq.shape[0])[:, None])
+        if self.ordered:
+            self.dseq[:, i] = _drop_first(self.dseq[:, i], kind, np.arange(self.dseq.shape[0])[:, None])
         self.dlen[i] -= 1
         self.dcnt[kind, i] -= 1
 

@@ -356,6 +356,7 @@ class BatchHeuristic:
     """`HeuristicPolicy` with the same weights (see there for the rules of thumb)."""
 
     name = "heuristic"
+    needs_order = True  # ties between steals and donations go as the object engine lists them
 
     def __init__(self, policy: HeuristicPolicy | None = None) -> None:
         self.policy = policy or HeuristicPolicy()
