@@ -19,6 +19,7 @@ from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
+from tyrsim.core.plots import legend_outside
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.zooloretto_duell import findings
@@ -193,7 +194,7 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
     labels = list(dict.fromkeys(sources["source"]))  # every policy has the same sources, in this order
     ax.set_xticks(np.arange(len(labels)) + width * (len(policies) - 1) / 2, labels, rotation=15)
     ax.set_ylabel("mean points per game (95% interval)")
-    ax.legend(title="policy")
+    legend_outside(ax, title="policy")
     fig.tight_layout()
     out["points_by_source"] = fig
 
@@ -203,7 +204,7 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
         ax.plot(part["value"], part["share"], marker="o", label=str(policy))
     ax.set_xlabel("final margin (own score - opponent's)")
     ax.set_ylabel("share of games")
-    ax.legend(title="policy")
+    legend_outside(ax, title="policy")
     fig.tight_layout()
     out["margin_distribution"] = fig
     return out
