@@ -124,17 +124,18 @@ def test_determinize_reads_nothing_hidden(two_player_positions):
 
 def test_ismcts_decides_alike_when_only_hidden_things_differ(two_player_positions):
     policy = IsmctsPolicy(iterations=30)
-    for index, state in enumerate(two_player_positions[::2]):
+    for index, state in enumerate(two_player_positions):
         other = hidden_changed(state, seed=index)
         assert policy.choose(state, np.random.default_rng(index)) == policy.choose(other, np.random.default_rng(index))
 
 
 def test_a_peeking_search_would_be_caught(two_player_positions, monkeypatch):
-    # the check above can fail: a "determinization" that copies the true state decides differently
+    # the check above can fail: a "determinization" that copies the true state decides differently (rarely: the
+    # forecast at the cut-off depends little on the dice and cards the search draws)
     monkeypatch.setattr(TinyEpicDinosaursState, "determinize", lambda self, player, rng: self.clone())
     policy = IsmctsPolicy(iterations=30)
     differ = 0
-    for index, state in enumerate(two_player_positions[::2]):
+    for index, state in enumerate(two_player_positions):
         other = hidden_changed(state, seed=index)
         rng_a, rng_b = np.random.default_rng(index), np.random.default_rng(index)
         differ += policy.choose(state, rng_a) != policy.choose(other, rng_b)

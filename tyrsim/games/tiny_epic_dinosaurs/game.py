@@ -416,6 +416,17 @@ class TinyEpicDinosaursState:
         new._todo = self._todo.copy()
         return new
 
+    def steps_left(self, seat: int) -> tuple[bool, bool, bool]:
+        """Whether `seat` has still to arrange its ranch, feed and breed this round (Phases 4 to 6; all three
+        while ranchers are being placed)."""
+        todo = self._todo
+        if ("end_round",) not in todo:
+            return True, True, True
+        prompt = self.prompt
+        now = prompt.kind if prompt is not None and prompt.player == seat else ""
+        arrange = ("arrange", seat) in todo or now in ("place_fence", "enclose")
+        return arrange, ("feed", seat) in todo or now == "feed", ("breed", seat) in todo
+
     def describe(self, action: Any) -> str:
         """The current player's `action` in plain words, for a play log (asked before it is applied)."""
         return words.describe(self, action)

@@ -5,7 +5,8 @@ action gets an immediate value from what the player can see (`state.view(me)`:
 the public table, their own private contract and their own decision, never the
 decks or another player's private contract) and the best one is taken, ties
 broken at random. `IsmctsPolicy` searches (`tyrsim.core.search`) over
-determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`).
+determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`),
+valuing a cut-off position by a forecast of the round's end (`forecast.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
     PlaceFence,
 )
 from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
+from tyrsim.games.tiny_epic_dinosaurs.forecast import forecast
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 
 
@@ -287,9 +289,10 @@ class ContractorPolicy(GreedyPolicy):
 
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
-    """Information-set MCTS; a cut-off position is valued by each player's points so far and in prospect."""
+    """Information-set MCTS over hunter's best few actions; a cut-off position is valued by each player's points
+    at the end of this round, forecast by playing the round out on a scratch ranch, and what is left for later."""
 
-    iterations: int = 40
+    iterations: int = 10
     rollout: str = "hunter"
     rollout_depth: int = 2
     rollouts: ClassVar[Mapping[str, Any]] = {
@@ -312,50 +315,15 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return super().choose(state, rng)
 
     def prospect(self, state: Any, seat: int) -> float:
-        """The points `seat` would have after this round's arranging, feeding and breeding, worked out
-        roughly: the dinosaurs on the ranch and in Holding fill the enclosures (the most numerous kind the
-        largest), the rest escape; the food in stock feeds the most valuable; each pair that has room
-        breeds. Plus what is left in stock, the ranchers still to place and the pairs' later rounds."""
+        """The points `seat` will have at the end of this round (`forecast`: the rest of the round played out on a
+        scratch ranch by the engine's rules), plus what is left for later rounds: `resource_value` per resource
+        after feeding, `rancher_value` per rancher still to place this round, `breed_value` per breeding pair
+        for each round still to come."""
+        ahead = forecast(state, seat)
         player = state.players[seat]
-        dinosaurs = state.dinosaurs
-        herd: dict[str, int] = {}
-        uniques = 0
-        for kind in (*player.ranch.cells, *player.holding):
-            if kind is None:
-                continue
-            if dinosaurs[kind].unique:
-                uniques += dinosaurs[kind].points
-            else:
-                herd[kind] = herd.get(kind, 0) + 1
-        capacities = sorted((region.capacity for region in player.ranch.enclosures()), reverse=True)
-        kept = sorted(herd.items(), key=lambda item: -item[1])[: len(capacities)]
-        leaf, meat = player.resources[0], player.resources[1]
-        points = float(uniques)
-        pairs = 0
-        enclosed = [(kind, min(n, room), room) for (kind, n), room in zip(kept, capacities, strict=False)]
-        diets = {kind: state.diet(player, kind) for kind, _, _ in enclosed}
-        # the most points per unit of food eat first
-        enclosed.sort(key=lambda item: -dinosaurs[item[0]].points / (1 + sum(diets[item[0]])))
-        for kind, n, room in enclosed:
-            a, b, c = diets[kind]
-            fed = n
-            while fed and (a * fed > leaf or b * fed > meat or (a + b + c) * fed > leaf + meat):
-                fed -= 1
-            leaf -= a * fed
-            meat -= b * fed
-            either = c * fed
-            take = min(either, max(leaf, 0))
-            leaf -= take
-            meat -= either - take
-            born = min(fed // state.rules.breed_group, room - fed)
-            pairs += fed // state.rules.breed_group
-            points += dinosaurs[kind].points * (fed + born) + player.points_per.get(kind, 0) * (fed + born)
-        points += sum(contract.points for contract in player.contracts)
-        points += sum(card.points for card in player.research if card.dinosaur is None)
-        points += self.resource_value * (leaf + meat + player.resources[2])
+        points = ahead.points + self.resource_value * (ahead.food + ahead.supply)
         points += self.rancher_value * (player.ranchers_left + player.owner_left)
-        points += self.breed_value * pairs * (state.rules.rounds - state.round)
-        return points
+        return points + self.breed_value * ahead.pairs * (state.rules.rounds - state.round)
 
     def evaluate(self, state: Any) -> list[float]:
         """Each player's win chance from their prospect against the best other one's (a logistic curve);

@@ -1,0 +1,148 @@
+"""What a player's ranch will hold and score at the end of this round: the search's leaf evaluation.
+
+The rest of the round for one player (Phase 4: the fences in Holding, the layout of the herd;
+Phase 5: feeding; Phase 6: breeding; the escapes with the carnivore penalty) is played out on a
+scratch copy of the ranch by the engine's own rules (`Ranch.lay_out`, the engine's feeding
+plans, `Ranch.breeding`), each choice made as hunter makes it, in short: a fence goes where
+the enclosures hold the most of the herd, an enclosure goes to the kind that puts the most
+points in it, food feeds the most points, the penalty takes the cheapest dinosaur. Steps the
+player has already taken this round are not taken again. Nothing of the state changes.
+
+The forecast reads the ranches, Holding, food and cards, which are public: for a player who
+searches it uses nothing hidden, and on a determinization it uses only that sample.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+from tyrsim.games.tiny_epic_dinosaurs.game import _feedings, _fits
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard
+
+
+class Forecast(NamedTuple):
+    points: int  # the points the player would have after this round
+    food: int  # leaves and meat left after feeding
+    supply: int  # supply tokens
+    pairs: int  # breeding groups on the ranch after this round's breeding (each breeds again next round)
+
+
+def forecast(state: Any, seat: int) -> Forecast:
+    """The end of this round for `seat`, played out on a scratch ranch (see the module)."""
+    player = state.players[seat]
+    dinosaurs = state.dinosaurs
+    arrange, feed, breed = state.steps_left(seat)
+    ranch = player.ranch.copy()
+    escaped: set[str] = set()  # the kinds that escape (a unique dinosaur takes its card along)
+    if arrange:
+        if player.holding_fences:
+            counts = tuple(_herd_counts(state, ranch, player.holding))
+            bits = _fenced(ranch.board, ranch.fence_bits, player.holding_fences, counts, state.rules.breed_group)
+            ranch.fences = [edge for edge in range(bits.bit_length()) if bits >> edge & 1]
+        escaped.update(_lay_out(state, ranch, player.holding))
+    leaf, meat, supply = player.resources
+    if feed:
+        herd = ranch.survey()[0]
+        need = state._need(player, herd)
+        if not _fits(need, player.resources):
+            # the plan feeding the most points (hunter's choice); the unfed escape
+            plans = _feedings(herd, tuple(state.diet(player, kind) for kind, _ in herd), tuple(player.resources))
+            fed = max(plans, key=lambda plan: sum(dinosaurs[kind].points * n for kind, n in plan.fed)).fed
+            eaten = dict(fed)
+            for kind, n in herd:
+                if n > eaten.get(kind, 0):
+                    ranch.remove(kind, n - eaten.get(kind, 0))
+                    escaped.add(kind)
+            need = state._need(player, fed)
+        a, b, either = need
+        leaf, meat = leaf - a, meat - b
+        for _ in range(either):  # as the engine eats: from the more plentiful food
+            if leaf >= meat:
+                leaf -= 1
+            else:
+                meat -= 1
+    if not player.paid_carnivore and any(dinosaurs[kind].carnivore for kind in escaped):
+        on_ranch = [kind for kind in ranch.cells if kind is not None]
+        if on_ranch:  # the penalty takes the dinosaur worth the fewest points
+            ranch.remove(min(on_ranch, key=lambda kind: (dinosaurs[kind].points, kind)))
+    pairs = 0
+    if breed:
+        for kind, n in ranch.breeding(state.game.unique_kinds).items():
+            ranch.place_newborns(kind, min(n, state.supply[kind]))
+    group = state.rules.breed_group
+    for region in ranch.enclosures():
+        kind, count = region.contents(ranch.cells)
+        if kind is not None and not dinosaurs[kind].unique:
+            pairs += count // group
+    herd = dict(ranch.survey()[0])
+    points = sum(contract.points for contract in player.contracts)
+    points += sum(dinosaurs[kind].points * n for kind, n in herd.items())
+    for card in player.research:
+        if card.name in escaped:
+            continue  # an escaped unique dinosaur's card is discarded with its ability
+        if card.dinosaur is None:
+            points += card.points
+        if card.effect.type == "points_per":
+            points += card.effect.amount * herd.get(card.effect.dinosaur, 0)
+    return Forecast(points, max(leaf, 0) + max(meat, 0), supply, pairs)
+
+
+def _herd_counts(state: Any, ranch: Ranch, holding: list[str]) -> list[int]:
+    """The basic dinosaurs on the ranch and in Holding, by kind, most numerous first."""
+    counts: dict[str, int] = {}
+    for kind in (*ranch.cells, *holding):
+        if kind is not None and not state.dinosaurs[kind].unique:
+            counts[kind] = counts.get(kind, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fenced(board: RanchBoard, bits: int, fences: int, counts: tuple[int, ...], group: int) -> int:
+    """The fence set (`fence_bits`) after `fences` fences from Holding, each put where the enclosures would hold
+    the most of a herd of these `counts` (hunter's fence value with no breeding bonus). A search values the same
+    ranch again and again, so the answers are remembered (the board's layout never changes)."""
+    def quality(fenced: int) -> float:
+        sizes = board.capacities(fenced)
+        held = [min(c, n) for c, n in zip(sizes, counts, strict=False)]
+        return sum(held) + 0.5 * sum(h // group for h in held) + 0.1 * len(sizes)
+
+    for _ in range(fences):
+        free = board.free_slots(bits)
+        if not free:
+            break
+        bits = max((bits | 1 << edge for edge in free), key=quality)
+    return bits
+
+
+def _lay_out(state: Any, ranch: Ranch, holding: list[str]) -> dict[str, int]:
+    """Phase 4's layout of the ranch and Holding: each empty enclosure in turn goes to the kind that puts the
+    most points into it (hunter's choice), while dinosaurs lack room; the dinosaurs that escape, by kind."""
+    dinosaurs = state.dinosaurs
+    herd: dict[str, int] = {}
+    uniques = []
+    for kind in (*ranch.cells, *holding):
+        if kind is None:
+            continue
+        if dinosaurs[kind].unique:
+            uniques.append(kind)
+        else:
+            herd[kind] = herd.get(kind, 0) + 1
+    enclosures = ranch.enclosures()
+    assignment: dict[int, str] = {}
+    unplaced = dict(herd)
+    while any(unplaced.values()) and len(assignment) < len(enclosures):
+        best, choice = None, None
+        for index, region in enumerate(enclosures):
+            if index in assignment:
+                continue
+            for kind, n in unplaced.items():
+                if n:
+                    placed = min(n, region.capacity)
+                    value = placed * dinosaurs[kind].points - 0.05 * (region.capacity - placed)
+                    if best is None or value > best:
+                        best, choice = value, (index, kind)
+        index, kind = choice
+        assignment[index] = kind
+        unplaced[kind] = max(0, unplaced[kind] - enclosures[index].capacity)
+    return ranch.lay_out(enclosures, assignment, herd, uniques)
