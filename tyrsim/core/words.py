@@ -86,5 +86,7 @@ def verdict(significant: bool | None, p_holm: float | None = None) -> str:
 
 
 def listing(names: Sequence[str]) -> str:
-    """Names in a sentence: "sun", "sun and water", "sun, water and leaf"."""
+    """Names in a sentence: "sun", "sun and water", "sun, water and leaf" ("nothing" for none)."""
+    if not names:
+        return "nothing"
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -18,7 +18,8 @@ import pandas as pd
 
 from tyrsim.core import stats, words
 from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.games.tiny_epic_dinosaurs.narration import count, listing
+from tyrsim.core.words import listing
+from tyrsim.games.tiny_epic_dinosaurs.narration import count
 
 SOURCE_WORDS = {"contracts": "contracts", "dinosaurs": "basic dinosaurs", "unique": "unique dinosaurs",
                 "research": "research cards"}  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tyrsim.core.words import listing
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -29,13 +30,6 @@ from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PART_WORDS = {"contracts": "contracts", "dinosaurs": "dinosaurs", "unique": "unique dinosaurs", "research": "research"}
 HUNT_WORDS = {"net": "a net", "injury": "an injury", "egg": "an egg"}
-
-
-def listing(names: Sequence[str]) -> str:
-    """Names in a sentence: "a", "a and b", "a, b and c" ("nothing" for none)."""
-    if not names:
-        return "nothing"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def count(n: int, thing: str, things: str | None = None) -> str:
