@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import words
-from tyrsim.core.readable import _text, header
+from tyrsim.core.readable import cell_text, header
 
 GAME_GLOSSARY = {
     "win_rate": "share of games won (a shared victory split between its winners), with a 95% Wilson interval "
@@ -46,7 +46,8 @@ def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame
         return
     for values, rows in table.groupby(swept, sort=False):
         values = values if isinstance(values, tuple) else (values,)
-        yield "With " + ", ".join(f"{header(k)} = {_text(v)}" for k, v in zip(swept, values, strict=True)) + ": ", rows
+        named = ", ".join(f"{header(k)} = {cell_text(v)}" for k, v in zip(swept, values, strict=True))
+        yield f"With {named}: ", rows
 
 
 def _who_wins(prefix: str, table: pd.DataFrame) -> str:
@@ -114,9 +115,9 @@ def _signed(kind: str, difference: float, low: float | None = None, high: float 
     scale, unit = (100, " points") if kind == "proportion" else (1, "")
     has_interval = low is not None and high is not None and pd.notna(low) and pd.notna(high)
     digits = 1 if kind == "proportion" else words.digits_for((high - low) / 2 if has_interval else None)
-    text = f"{'+' if difference > 0 else ''}{words._plain(scale * difference, digits)}{unit}"
+    text = f"{'+' if difference > 0 else ''}{words.fixed(scale * difference, digits)}{unit}"
     if has_interval:
-        text += f" [{words._plain(scale * low, digits)}, {words._plain(scale * high, digits)}]"
+        text += f" [{words.fixed(scale * low, digits)}, {words.fixed(scale * high, digits)}]"
     return text
 
 
@@ -136,7 +137,7 @@ def _key(column: str, value) -> str:
     """An item by its key: a name as it is ("hunter"), a number with what it counts ("seat 0")."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_):
         return f"{header(column)} {int(value) if float(value).is_integer() else value}"
-    return _text(value)
+    return cell_text(value)
 
 
 def _item_change(metric, keys: list[str], row: pd.Series) -> str:
@@ -271,7 +272,7 @@ def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         elif "WARNING" in text:
             sentence += "; a linear fit misses much of the variation, so rank by this index, not by SRC"
         out.append(sentence + ".")
-    return out[:MAX_FINDINGS_OWN]
+    return out
 
 
 def rulings_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -287,5 +288,3 @@ def rulings_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     out += [str(f) + ("" if str(f).endswith(".") else ".") for f in findings.sort_values("rank")["finding"].head(3)]
     return out
 
-
-MAX_FINDINGS_OWN = 4  # an analysis's own sentences on a page (the comparison's may come first)

@@ -81,7 +81,7 @@ def _number(value: float) -> str:
         return "-"
     size = abs(value)
     digits = 4 if size < 0.01 else 3 if size < 1 else 2 if size < 100 else 1 if size < 10_000 else 0
-    return words._plain(value, digits)
+    return words.fixed(value, digits)
 
 
 def _count(value: float) -> str:
@@ -103,14 +103,15 @@ def _formatter(column: str, values: pd.Series):
         if len(finite) and (finite == finite.round()).all() and finite.abs().max() < 1e15:
             return _count
         return _number
-    return _text
+    return cell_text
 
 
 def _missing(value) -> bool:
     return value is None or value is pd.NA or (isinstance(value, float | np.floating) and math.isnan(value))
 
 
-def _text(value) -> str:
+def cell_text(value) -> str:
+    """A text, flag or list cell as the page shows it ("-" for a missing value, lists as "a vs b")."""
     if _missing(value):
         return "-"
     if isinstance(value, list | tuple):
@@ -143,7 +144,7 @@ def readable(table: pd.DataFrame, first: Sequence[str] = (), headline: str | Non
     shown = {}
     for column in order:
         show = _formatter(column, table[column])
-        cells = [_text(v) if _missing(v) else show(v) for v in table[column]]
+        cells = [cell_text(v) if _missing(v) else show(v) for v in table[column]]
         if column in pairs:  # the estimate and its interval in one cell, the interval's digits for both
             low, high = pairs[column]
             share = _is_share(column, table[column])

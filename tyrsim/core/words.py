@@ -18,7 +18,8 @@ def _finite(*values: float | None) -> bool:
     return all(v is not None and math.isfinite(float(v)) for v in values)
 
 
-def _plain(value: float, digits: int) -> str:
+def fixed(value: float, digits: int) -> str:
+    """A number with a fixed count of decimals and thousands separators, never "-0.0"."""
     text = f"{value:,.{digits}f}"
     return "0" + text[2:] if text.startswith("-0") and float(text.replace(",", "")) == 0 else text
 
@@ -27,9 +28,9 @@ def percent(share: float, low: float | None = None, high: float | None = None, d
     """A share in [0, 1] as a percentage, with its interval when given: "58.0% [53.1, 62.7]"."""
     if not _finite(share):
         return NOT_COMPUTABLE
-    text = f"{_plain(100 * share, digits)}%"
+    text = f"{fixed(100 * share, digits)}%"
     if _finite(low, high):
-        text += f" [{_plain(100 * low, digits)}, {_plain(100 * high, digits)}]"
+        text += f" [{fixed(100 * low, digits)}, {fixed(100 * high, digits)}]"
     return text
 
 
@@ -39,10 +40,10 @@ def points(difference: float, low: float | None = None, high: float | None = Non
     The caller says the direction in words ("raises", "lowers"); the interval keeps its signs."""
     if not _finite(difference):
         return NOT_COMPUTABLE
-    text = f"{_plain(abs(100 * difference), digits)} points"
+    text = f"{fixed(abs(100 * difference), digits)} points"
     if _finite(low, high):
         lo, hi = (low, high) if difference >= 0 else (-high, -low)
-        text += f" [{_plain(100 * lo, digits)}, {_plain(100 * hi, digits)}]"
+        text += f" [{fixed(100 * lo, digits)}, {fixed(100 * hi, digits)}]"
     return text
 
 
@@ -61,9 +62,9 @@ def number(value: float, low: float | None = None, high: float | None = None, di
         return NOT_COMPUTABLE
     if digits is None:
         digits = digits_for((high - low) / 2 if _finite(low, high) else None, value=value)
-    text = _plain(value, digits)
+    text = fixed(value, digits)
     if _finite(low, high):
-        text += f" [{_plain(low, digits)}, {_plain(high, digits)}]"
+        text += f" [{fixed(low, digits)}, {fixed(high, digits)}]"
     return text
 
 
