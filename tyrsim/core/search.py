@@ -115,9 +115,12 @@ class IsmctsPolicy:
         players = len(state.scores())
         rollout = self.rollouts[self.rollout]()
         root = Node(players)
+        # What the observer may do depends only on what it has seen, so every determinization has the
+        # decision's own legal actions (each game's tests check this): they are listed once.
+        choices = state.legal_actions()
         for _ in range(self.iterations):
             world = state.determinize(observer, rng)
-            path = self._descend(root, world, players, rng)
+            path = self._descend(root, world, choices, players, rng)
             values = self._leaf_values(world, players, rollout, rng)
             for node in path:
                 node.visits += 1
@@ -126,11 +129,14 @@ class IsmctsPolicy:
                     totals[p] += values[p]
         return root
 
-    def _descend(self, root: Node, world: State, players: int, rng: np.random.Generator) -> list[Node]:
-        """Walk the tree in `world` (played on as it goes) down to one new node; the nodes passed."""
+    def _descend(self, root: Node, world: State, choices: list[Action], players: int,
+                 rng: np.random.Generator) -> list[Node]:
+        """Walk the tree in `world` (played on as it goes) down to one new node; the nodes passed.
+
+        `choices` are the observer's legal actions at the root."""
         node, path = root, [root]
         while not world.is_terminal():
-            actions = world.legal_actions()
+            actions = choices if node is root else world.legal_actions()
             mover = world.current_player()
             children = node.children
             untried = []
