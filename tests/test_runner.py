@@ -97,3 +97,17 @@ def test_game_collector_is_restored_after_nested_use_and_errors():
     with pytest.raises(RuntimeError), game_collector():
         raise RuntimeError("a failing game")
     assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+
+
+def test_counter_intervals_count_games_not_seats_in_self_play():
+    """A counter of the whole game repeated at both of a policy's seats must not halve its interval."""
+    from tyrsim.core import stats
+    from tyrsim.core.playouts import counter_means
+
+    rounds = np.random.default_rng(3).integers(4, 9, size=50)
+    raw = pd.DataFrame({"game_id": np.repeat(np.arange(50), 2), "seat": np.tile([0, 1], 50),
+                        "policy": "same", "score": 0.0, "rounds": np.repeat(rounds, 2)})
+    row = counter_means(raw).set_index("counter").loc["rounds"]
+    mean, low, high = stats.mean_interval(pd.Series(rounds))
+    assert row["mean"] == pytest.approx(mean)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))

@@ -46,10 +46,16 @@ def win_rates(raw: pd.DataFrame, by: str) -> pd.DataFrame:
 
 
 def counter_means(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
-    """Mean of each numeric engine counter per `by`, with a t interval."""
+    """Mean of each numeric engine counter per `by`, with a t interval over games.
+
+    Where one policy holds several seats of a game, the game counts once, with the mean over those
+    seats: seats of one game are not independent draws (a counter of the whole game, such as the
+    rounds played, is the same at every seat), and counting each seat would narrow the interval.
+    """
     counters = [c for c in raw.columns if c not in BASE_COLUMNS and pd.api.types.is_numeric_dtype(raw[c])]
+    per_game = raw.groupby([by, "game_id"], sort=True)[counters].mean()
     rows = []
-    for key, group in raw.groupby(by, sort=True):
+    for key, group in per_game.groupby(level=by, sort=True):
         for name in counters:
             mean, low, high = stats.mean_interval(group[name].dropna())
             rows.append({by: key, "counter": name, "mean": mean, "ci_low": low, "ci_high": high})
