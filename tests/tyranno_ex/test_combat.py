@@ -83,6 +83,7 @@ def test_exact_probabilities_sum_to_one(full_table):
     total = decisive[["p_attacker_2_0", "p_attacker_2_1", "p_defender_2_1", "p_defender_2_0"]].sum(axis=1)
     assert np.allclose(total, 1.0, atol=1e-12)
     assert (decisive["p_round_tie"] < 1).all()
+    assert decisive["p_attacker_wins"].between(0.0, 1.0).all()  # never 1 + a rounding error
 
 
 def test_swapping_sides_mirrors_the_odds(full_table):

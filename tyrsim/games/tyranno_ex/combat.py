@@ -343,7 +343,8 @@ def odds_table(table: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
             out[f"p_attacker_{r}_{k}"] = np.where(decisive, win, np.nan)
             out[f"p_defender_{r}_{k}"] = np.where(decisive, loss, np.nan)
             expected_rounds += (r + k) * (win + loss)
-    out["p_attacker_wins"] = out[[f"p_attacker_{r}_{k}" for k in range(r)]].sum(axis=1, min_count=1)
+    # a sum of exact terms can pass 1 by a rounding error (3e-15); a probability never does
+    out["p_attacker_wins"] = out[[f"p_attacker_{r}_{k}" for k in range(r)]].sum(axis=1, min_count=1).clip(0.0, 1.0)
     out["p_round_tie"] = p_t
     out["expected_rolls"] = np.where(decisive, expected_rounds * rolls_per_round, np.inf)
     out["decisive"] = decisive
