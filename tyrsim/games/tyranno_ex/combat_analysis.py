@@ -15,7 +15,7 @@ from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.limits import MAX_MATCHUPS
 from tyrsim.core.plots import legend_outside, line_style
 from tyrsim.games.tyranno_ex import combat
-from tyrsim.games.tyranno_ex.cheat_sheet import sheet_files
+from tyrsim.games.tyranno_ex.cheat_sheet import CMAP, sheet_files
 from tyrsim.games.tyranno_ex.combat_words import COMBAT_GLOSSARY, combat_findings
 from tyrsim.games.tyranno_ex.odds_page import page_files
 from tyrsim.games.tyranno_ex.rules import Rules
@@ -135,7 +135,7 @@ def heatmap_grid(odds: pd.DataFrame):
     rows, cols = len(a_strengths), len(d_strengths)
     size = (2.2 * cols + 1.5, 2.2 * rows + 0.8)
     fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharex=True, sharey=True)
-    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.6")  # grey: matchups that can never end
+    cmap = plt.get_cmap(CMAP).with_extremes(bad="white")  # the cheat sheet's colours: a grey print keeps the order
     image = None
     for i, sa in enumerate(a_strengths):
         for j, sd in enumerate(d_strengths):
@@ -153,7 +153,7 @@ def heatmap_grid(odds: pd.DataFrame):
                 ax.set_ylabel(f"attacker strength {sa}\nattacker dice", fontsize=9)
             if i == rows - 1:
                 ax.set_xlabel("defender dice", fontsize=9)
-    fig.suptitle("P(attacker wins the fight); white: even, grey cells: the fight can never end")
+    fig.suptitle("P(attacker wins the fight): darker is lower; white: it can never end")
     fig.colorbar(image, ax=axes, shrink=0.8, label="P(attacker wins)")
     return fig
 
