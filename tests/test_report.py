@@ -74,6 +74,9 @@ def test_quick_report_files_link_open_and_answer_first(quick_report):
     sections = {html.unescape(h) for h in re.findall(r"<h2>([^<]+)</h2>", index)}
     assert {"Analyses", "Designer's dashboard"} <= sections
     assert "quick report" in index and "seed " in index
+    assert "<h2>For players</h2>" in index  # the files the combat analysis names for players
+    for name in ("odds.html", "cheat_sheet.pdf", "cheat_sheet.png"):
+        assert f"href='tyranno_ex_combat_odds/{name}'" in index
     comparison = (out / "tyranno_ex_tie_rule" / "index.md").read_text()
     assert "### comparison" in comparison and "Holm" in comparison
     assert comparison.index("## Answer") < comparison.index("## Tables")

@@ -56,6 +56,23 @@ def test_rerun_reuses_the_store_and_a_change_recomputes_only_what_changed(tmp_pa
     assert fresh[0].raw.equals(first[0].raw)
 
 
+def test_each_point_has_the_task_size_its_analysis_asks_for(tmp_path):
+    """An analysis may size tasks by point (an engine playing many games at once as arrays wants large
+    tasks): the store holds that many tasks per point, and the tables are the same whatever --jobs."""
+    from dataclasses import replace
+
+    scenario = load_scenario(write(tmp_path))
+    sizes = {"reroll": 50_000, "defender": 250_000}
+    sized = replace(scenario, analysis=replace(scenario.analysis, task_size=lambda rules, args: sizes[rules.tie_rule]))
+    store = tmp_path / "store"
+    one = run_scenario(sized, store_folder=store)
+    assert len(list(store.iterdir())) == 5 + 1  # 250,000 fights: 5 tasks at the first point, 1 at the second
+    two = run_scenario(sized, n_jobs=2)
+    for a, b in zip(one, two, strict=True):
+        assert a.trials == b.trials == 250_000
+        assert a.raw.equals(b.raw)
+
+
 def test_killed_run_resumes_to_identical_tables(tmp_path):
     text = SCENARIO.replace("fights = 250000", "fights = 10000000")
     path = write(tmp_path, text)

@@ -18,7 +18,6 @@ from tyrsim.games.zooloretto_duell.analysis import (
     BATCH_MIN_GAMES,
     BATCH_MIN_GAMES_LOOKING_AHEAD,
     engine_for,
-    games_per_task,
 )
 from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
 from tyrsim.games.zooloretto_duell.rules import Rules
@@ -50,8 +49,11 @@ def test_auto_plays_the_batch_engine_where_it_can_and_pays():
     assert engine_for(costly, args, 10**6) == "object"
     with pytest.raises(BatchRuleError, match="rule 'marker_points'"):
         ANALYSES["zoo-ev"].run(costly, {**args, "engine": "batch"}, 0, 10, np.random.default_rng(0))
-    assert games_per_task(args) == BATCH_GAMES_PER_TASK
-    assert games_per_task({**args, "engine": "object"}) == games_per_task(search) == GAMES_PER_CHUNK * 4
+    # a task holds as many games as suit the engine that plays it
+    per_task = ANALYSES["zoo-ev"].trials_per_task
+    assert per_task(Rules(), args) == BATCH_GAMES_PER_TASK
+    assert per_task(Rules(), {**args, "engine": "object"}) == per_task(Rules(), search) == GAMES_PER_CHUNK * 4
+    assert per_task(costly, args) == GAMES_PER_CHUNK * 4
 
 
 def test_a_markers_file_the_batch_engine_cannot_hold_is_named(tmp_path):

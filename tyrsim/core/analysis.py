@@ -136,6 +136,9 @@ class Analysis:
     trials: str | None = None  # the argument holding the trial count; None: computed exactly, one task
     trial_unit: str = "trials"
     chunk_size: int = 10_000  # trials per task; fixed, so results never depend on --jobs
+    # task_size(rules, args) -> trials per task where a point calls for other than `chunk_size` (an engine that
+    # plays many games at once as arrays wants large tasks); fixed by the point, so never by --jobs either
+    task_size: Callable[[Any, Mapping[str, Any]], int] | None = None
     quick_trials: int = 200  # trials per sweep point in a quick report
     # count(args) -> trials actually needed (e.g. 0 when an argument asks for exact values only)
     count: Callable[[Mapping[str, Any]], int] | None = None
@@ -149,8 +152,14 @@ class Analysis:
     # files(tables, rules, args) -> {file name: bytes}: extra files a report or --out folder holds beside the
     # tables and figures (a printable sheet, a self-contained calculator page)
     files: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, bytes]] | None = None
+    # {file name: what it is}: files of `files` a player would want, listed on the report index "For players"
+    player_files: Mapping[str, str] = field(default_factory=dict)
     # what each column a table of this analysis adds means, for the page's glossary ({column: meaning})
     glossary: Mapping[str, str] = field(default_factory=dict)
+
+    def trials_per_task(self, rules: Any, args: Mapping[str, Any]) -> int:
+        """The trials each task of a point with these rules and arguments holds."""
+        return self.chunk_size if self.task_size is None else self.task_size(rules, args)
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -152,6 +152,7 @@ def manifest(report: Report) -> dict[str, Any]:
         "git_commit": _git_commit(),
         "wall_time_seconds": round(report.wall_time, 3),
         "findings": report.findings,
+        "player_files": {name: title for name, title in s.analysis.player_files.items() if name in report.files},
     }
 
 
@@ -351,21 +352,19 @@ class IndexEntry:
     seconds: float
     seed: int
     finding: str  # the first sentence of its answer
+    player_files: dict[str, str]  # {file name: what it is} of its files for players (`Analysis.player_files`)
 
 
 def index_entry(scenario: Scenario, folder: Path, seconds: float) -> IndexEntry:
     """The index line of a scenario whose report was just written into `folder` (its answer read back)."""
     try:
-        findings = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("findings") or []
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        findings = []
+        manifest = {}
+    findings = manifest.get("findings") or []
     return IndexEntry(scenario.section, scenario.game.title, folder.name, scenario.title, scenario.description,
-                      seconds, scenario.seed, findings[0] if findings else NO_FINDINGS)
-
-
-# files a scenario's folder may hold that the index links for players (see the combat analysis)
-PLAYER_FILES = {"odds.html": "Combat odds calculator", "cheat_sheet.pdf": "Printable combat odds sheet (PDF)",
-                "cheat_sheet.png": "Printable combat odds sheet (PNG)"}
+                      seconds, scenario.seed, findings[0] if findings else NO_FINDINGS,
+                      manifest.get("player_files") or {})
 
 
 def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: float) -> None:
@@ -378,7 +377,7 @@ def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: f
     run = f"Run {when}; tyrsim {tyrsim.__version__}; {kind}; {len(entries)} scenarios in {seconds:.0f} s."
     md = ["# tyrsim reports", "", run, ""]
     body = ["<h1>tyrsim reports</h1>", f"<p>{html.escape(run)}</p>"]
-    tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in PLAYER_FILES.items()
+    tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in e.player_files.items()
              if (out / e.folder / name).is_file()]
     if tools:
         md += ["## For players", ""] + [f"- [{label}]({path})" for path, label in tools] + [""]

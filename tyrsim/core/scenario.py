@@ -284,7 +284,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
         if metric not in analysis.metrics:
             offered = ", ".join(analysis.metrics)
             fail("precision.metric", f"unknown metric {metric!r}; {analysis.name} offers: {offered}")
-        max_trials = p.get("max_trials", 100 * analysis.chunk_size)
+        max_trials = p.get("max_trials", 100 * max(analysis.trials_per_task(q.rules, q.args) for q in points))
         if not 1 <= max_trials <= MAX_TRIALS:
             fail("precision.max_trials", f"{max_trials} is out of range; from 1 to {MAX_TRIALS:,} trials per point")
         precision = Precision(float(p["half_width"]), max_trials, metric)

@@ -2,7 +2,8 @@
 
 Each task is (sweep point, chunk of trials). Its random stream comes from
 (scenario seed, point index, chunk index) and its trial counts from the
-analysis's fixed chunk size, so a point's results are the same whatever
+point's task size (`Analysis.trials_per_task`: fixed by the point's rules and
+arguments), so a point's results are the same whatever
 `--jobs`, the backend, or the order tasks finish in.
 
 Each finished task is written at once, atomically, to the result store
@@ -359,7 +360,8 @@ def run_scenario(
     """
     most = None
     if scenario.precision is not None:
-        most = len(scenario.points) * math.ceil(scenario.precision.max_trials / scenario.analysis.chunk_size)
+        most = sum(math.ceil(scenario.precision.max_trials / scenario.analysis.trials_per_task(p.rules, p.args))
+                   for p in scenario.points)
     with Workers(backend_name, scheduler, n_jobs, most) as workers:
         store = ResultStore(store_folder, read=not fresh)
         try:
@@ -384,14 +386,14 @@ def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], *
 
 def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -> list[PointResult]:
     analysis = scenario.analysis
-    size = analysis.chunk_size
+    size = {p.index: analysis.trials_per_task(p.rules, p.args) for p in scenario.points}
     digests = data_digests(scenario)
     done: dict[tuple[int, int], pd.DataFrame] = {}
     stored: set[tuple[int, int]] = set()
 
     def tasks_for(point: Point, trials: int, chunks: int | None = None) -> list[Task]:
         return [Task(point.index, c, first, count, task_key(scenario, point, c, first, count, digests[point.index]))
-                for c, first, count in chunk_plan(trials, size, chunks)]
+                for c, first, count in chunk_plan(trials, size[point.index], chunks)]
 
     def result(point: Point, chunks: int, trials: int, **extra: Any) -> PointResult:
         return PointResult(point, _combine([done[(point.index, c)] for c in range(chunks)]), trials,
@@ -406,7 +408,7 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -
         return [result(p, len(plan[p.index]), sum(t.count for t in plan[p.index])) for p in scenario.points]
 
     target = scenario.precision
-    max_chunks = math.ceil(target.max_trials / size)
+    max_chunks = {p.index: math.ceil(target.max_trials / size[p.index]) for p in scenario.points}
     chunks = {p.index: 1 for p in scenario.points}
     finished: dict[int, PointResult] = {}
     meter = Progress(0, analysis.trial_unit, enabled=show)
@@ -417,7 +419,7 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -
         meter.grow(len(wanted))
         _execute(scenario, wanted, store, workers, meter, done, stored)
         for p in active:
-            trials = sum(count for _, _, count in chunk_plan(target.max_trials, size, chunks[p.index]))
+            trials = sum(count for _, _, count in chunk_plan(target.max_trials, size[p.index], chunks[p.index]))
             outcome = result(p, chunks[p.index], trials)
             try:
                 width = headline_half_width(scenario, p, outcome.raw, target.metric)
@@ -425,11 +427,11 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -
                 if outcome.stored:
                     raise _StoredResultsUnusable() from exc
                 raise
-            if width <= target.half_width or chunks[p.index] >= max_chunks:
+            if width <= target.half_width or chunks[p.index] >= max_chunks[p.index]:
                 outcome.half_width, outcome.met = width, width <= target.half_width
                 finished[p.index] = outcome
             else:
-                chunks[p.index] = min(2 * chunks[p.index], max_chunks)
+                chunks[p.index] = min(2 * chunks[p.index], max_chunks[p.index])
     meter.close()
     return [finished[p.index] for p in scenario.points]
 

@@ -295,5 +295,7 @@ COMBAT = Analysis(
     outputs=lambda args: (("odds", "summary"), ("heatmaps", "dice_curve")),
     findings=combat_findings,
     files=report_files,
+    player_files={"odds.html": "Combat odds calculator", "cheat_sheet.pdf": "Printable combat odds sheet (PDF)",
+                  "cheat_sheet.png": "Printable combat odds sheet (PNG)"},
     glossary=COMBAT_GLOSSARY,
 )

@@ -8,6 +8,7 @@ the first player's advantage and what ended the game. The policy tournament
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -266,13 +267,10 @@ def engine_for(rules: Any, args: Mapping[str, Any], games: int) -> str:
     return "batch"  # an explicit 'batch' with rules it cannot play raises BatchRuleError naming the rule
 
 
-def games_per_task(args: Mapping[str, Any]) -> int:
-    """Games per task that suit the engine the arguments choose (the object engine's: the shared default)."""
-    from tyrsim.core.runner import GAMES_PER_CHUNK
-
-    if args.get("engine", "auto") != "object" and batch_forms(args["policies"]) is not None:
-        return BATCH_GAMES_PER_TASK
-    return GAMES_PER_CHUNK * 4
+def games_per_task(rules: Any, args: Mapping[str, Any], object_games: int) -> int:
+    """Games per task: BATCH_GAMES_PER_TASK where the batch engine plays them, else the object engine's
+    `object_games` (so that the object engine's games still spread over the workers)."""
+    return BATCH_GAMES_PER_TASK if engine_for(rules, args, BATCH_GAMES_PER_TASK) == "batch" else object_games
 
 
 def _engine_run(object_run):
@@ -309,7 +307,8 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
     return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
-                   run=_engine_run(analysis.run), validate=check_engine, **answer)
+                   run=_engine_run(analysis.run), validate=check_engine, **answer,
+                   task_size=functools.partial(games_per_task, object_games=analysis.chunk_size))
 
 
 ANALYSES = {
