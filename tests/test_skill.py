@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -22,6 +23,21 @@ def test_ladder_pairs_each_rung_with_the_rungs_just_above():
     assert ladder_pairings(["a", "b", "c", "d"], 2, 2) == [("a", "b"), ("a", "c"), ("b", "c"), ("b", "d"),
                                                            ("c", "d")]
     assert ladder_pairings(["a", "b", "c"], 1, 4) == [("a", "b", "a", "b"), ("b", "c", "b", "c")]
+
+
+def test_the_costliest_seatings_are_played_first_under_their_own_labels(dice_game):
+    """Task 0 plays the last seating (the strongest rungs, the largest multiple), still labelled as it."""
+    from toy_game import Rules
+
+    from tyrsim.core.skill import costliest_first
+
+    seatings = [("random", "cautious"), ("cautious", "roller")]
+    first_task = costliest_first("dice", Rules(), seatings, 4, 0, 4, np.random.default_rng(0), "pairing")
+    assert set(first_task["pairing"]) == {1} and set(first_task["policy"]) == {"cautious", "roller"}
+    whole = costliest_first("dice", Rules(), seatings, 4, 0, 8, np.random.default_rng(0), "pairing")
+    for block, seats in enumerate(seatings):
+        assert set(whole.loc[whole["pairing"] == block, "policy"]) == set(seats)
+        assert sorted(whole.loc[whole["pairing"] == block, "game_id"].unique()) == [0, 1, 2, 3]
 
 
 def test_ladder_rates_the_always_roller_above_the_cautious(dice_game):

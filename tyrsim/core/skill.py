@@ -37,6 +37,20 @@ from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 SEARCH_GAMES_PER_TASK = 2
 
 
+def costliest_first(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
+                    rng: np.random.Generator, block_column: str) -> pd.DataFrame:
+    """`play_blocks` with the blocks played in reverse order, still numbered as in `seatings`.
+
+    The ladder and the trace list their seatings cheapest first (the rungs from random up, the multiples
+    from 2x up), and tasks start in game order: played in reverse, the longest games start first and the
+    short ones fill the workers at the end, instead of one long task running alone while the others idle.
+    """
+    last = len(seatings) - 1
+    raw = play_blocks(game, rules, seatings[::-1], per_block, first, count, rng, block_column)
+    raw[block_column] = last - raw[block_column]
+    return raw
+
+
 def _spec(game: str):
     from tyrsim.games import get_game
 
@@ -93,7 +107,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         return ladder_pairings(list(args["policies"]), args["span"], args["players"])
 
     def run(rules, args, first, count, rng):
-        return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
+        return costliest_first(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
@@ -146,7 +160,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
         return [(s,) + (args["policy"],) * (args["players"] - 1) for s in strong]
 
     def run(rules, args, first, count, rng):
-        raw = play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "multiple")
+        raw = costliest_first(game, rules, seatings(args), args["games"], first, count, rng, "multiple")
         # the block number names the multiple; the seat's label says which policy held the bigger budget
         multiples = list(args["multiples"])
         raw["multiple"] = raw["multiple"].map(lambda b: multiples[b])

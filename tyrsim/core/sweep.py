@@ -225,15 +225,20 @@ class Workers:
         self._stack.close()
 
     def map(self, calls: list) -> Iterator[tuple[int, int, pd.DataFrame]]:
-        """The results of `calls` (joblib delayed run_task calls), in the order they finish."""
+        """The results of `calls` (joblib delayed run_task calls), in the order they finish.
+
+        Each task goes to a worker alone (`batch_size=1`): an analysis already sizes its tasks, and
+        joblib's automatic batching, grown on a study's quick first tasks, handed the slow last ones
+        out in pairs, one worker playing both while the others idled.
+        """
         import joblib
 
         if self.backend_name == "loky":
             parallel = joblib.Parallel(n_jobs=min(self.n_jobs, len(calls)), backend="loky",
-                                       return_as="generator_unordered")
+                                       return_as="generator_unordered", batch_size=1)
         else:
             self._start_dask(len(calls))
-            parallel = joblib.Parallel(n_jobs=-1, return_as="generator")
+            parallel = joblib.Parallel(n_jobs=-1, return_as="generator", batch_size=1)
         yield from parallel(calls)
 
     def _start_dask(self, tasks: int) -> None:
