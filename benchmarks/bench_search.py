@@ -37,6 +37,7 @@ from tyrsim.games import get_game
 # the strongest hand-written policy of each game, and the table the strength target is set at
 OPPONENTS = {"zooloretto-duell": ("heuristic", 2), "tiny-epic-dinosaurs": ("hunter", 2),
              "tyranno-ex": ("builder", 4), "tyros": ("planner", 4)}
+TARGETS = {2: 0.60, 4: 0.40}  # the win rate the search must reach at its default budget, by table size
 
 
 @dataclass
@@ -140,14 +141,20 @@ def tradeoff_figure(table: pd.DataFrame, name: str):
     y = 100 * table["win_rate"].to_numpy()
     err = [y - 100 * table["win_low"].to_numpy(), 100 * table["win_high"].to_numpy() - y]
     ax.errorbar(x, y, yerr=err, fmt="o-", capsize=4)
-    for xi, yi, m in zip(x, y, table["multiple"], strict=True):
-        ax.annotate(f"{m:g}x", (xi, yi), textcoords="offset points", xytext=(6, -12))
+    default = get_game(name).make_policy("ismcts").iterations
+    for xi, yi, it in zip(x, y, table["iterations"], strict=True):
+        label = f"{it} iterations" + (" (default)" if it == default else "")
+        ax.annotate(label, (xi, yi), textcoords="offset points", xytext=(6, -12), fontsize=8)
     ax.axhline(100 * table["par"].iloc[0], color="grey", linestyle=":", linewidth=0.8, label="par")
+    target = TARGETS[OPPONENTS[name][1]]
+    ax.axhline(100 * target, color="black", linestyle="--", linewidth=0.8, label=f"target ({target:.0%})")
     ax.set_xscale("log")
+    ax.minorticks_off()
+    ax.set_xticks(x, [f"{v:.0f}" for v in x])
     ax.set_xlabel("median CPU time per ismcts decision (ms, one core)")
     ax.set_ylabel(f"win rate against {OPPONENTS[name][0]} (%)")
-    ax.set_title(f"{name}: strength against thinking time")
-    ax.legend(loc="lower right")
+    ax.set_title(f"{get_game(name).title}: strength against thinking time")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
