@@ -179,6 +179,6 @@ def test_heuristic_weights_a_tuner_may_change():
 
 @pytest.mark.slow
 def test_ismcts_beats_heuristic():
-    # the default wins 0.784 over 400 games (0.741 to 0.821, docs/zooloretto_duell.md); 12 games: standard error
-    # about 0.12, so the bound is over 2 standard errors under the long-run rate
-    assert win_rate(IsmctsPolicy(), HeuristicPolicy(), 12, seed=6) > 0.5
+    # the default wins 0.714 over 400 games (0.668 to 0.756, docs/zooloretto_duell.md); 30 games: standard error
+    # about 0.08, so the bound is over 2.5 standard errors under the long-run rate
+    assert win_rate(IsmctsPolicy(), HeuristicPolicy(), 30, seed=6) > 0.5
