@@ -15,7 +15,7 @@ from tyrsim.games.tyros.analysis import points_by_source
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
 from tyrsim.games.tyros.game import EXPAND, TyrosGame
-from tyrsim.games.tyros.policies import BOARD_ACTIONS, GreedyPolicy, PlannerPolicy, Position, after
+from tyrsim.games.tyros.policies import BOARD_ACTIONS, GreedyPolicy, PlannerPolicy, Position, after, moved_score
 from tyrsim.games.tyros.rules import Rules
 
 matplotlib.use("Agg")
@@ -175,3 +175,28 @@ def test_the_policies_model_of_every_board_action_matches_the_engine(rules):
                     checked += 1
             state.apply(RandomPolicy().choose(state, rng))
     assert checked > 100
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(ships_change_coast=False, ship_points=(9, 4, 2, 1),
+                                                  tyros_counts_for_size=True)], ids=["rulebook", "variant"])
+def test_a_moves_score_from_the_two_spaces_it_changes_is_the_full_scoring(rules):
+    """The policies score a ship move from the spaces it leaves and enters (`moved_score`): the same
+    total as scoring the whole board, for every player, at every move of planner and random games."""
+    game = TyrosGame(rules, 4)
+    players = [PlannerPolicy(), RandomPolicy(), PlannerPolicy(), RandomPolicy()]
+    checked = 0
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        state = game.new_state(rng)
+        while not state.is_terminal():
+            mover = state.current_player()
+            for action in state.legal_actions():
+                if isinstance(action, MoveShip):
+                    now = Position.of(state, mover)
+                    moved = after(state, mover, action, now)
+                    for player in range(4):  # the mover's score, and what the move does to the others'
+                        assert moved_score(state, player, action, now, moved, now.score(state, player),
+                                           now.ranks(state)) == moved.score(state, player), (action, player)
+                        checked += 1
+            state.apply(players[mover].choose(state, rng))
+    assert checked > 2000

@@ -63,6 +63,36 @@ class Position:
                             self.first_cities)
         return scores[player].total
 
+    def ranks(self, state: TyrosState) -> list[int]:
+        return size_ranks(empire_sizes(self.chips, state.rules))
+
+    def ship_controller(self, space: int) -> int:
+        """The player whose ships score `space` at the end (scoring steps 1 and 2: the only player
+        with ships there, where no city stands), or -1."""
+        if self.cities[space] >= 0:
+            return -1
+        owners = [p for p, ships in enumerate(self.ships) if space in ships]
+        return owners[0] if len(owners) == 1 else -1
+
+
+def moved_score(state: TyrosState, player: int, move: MoveShip, now: Position, moved: Position, score_now: int,
+                ranks: list[int]) -> int:
+    """`moved.score(state, player)` for `moved` = `now` after the ship `move`, from the score before it.
+
+    A move changes no chip, city or bonus, so the empires keep their ranks and only the ship
+    control of the space it leaves and the space it enters can change: those two are scored
+    again instead of the whole board (the planner and greedy weigh every move this way; a test
+    checks it against the full scoring).
+    """
+    coasts, ids = state.board.coasts, state.game.coast_ids
+    change = 0
+    for space in {coasts[ids[move.start]].space, coasts[ids[move.end]].space}:
+        colour = now.chips[space]
+        if colour >= 0:
+            held = (moved.ship_controller(space) == player) - (now.ship_controller(space) == player)
+            change += held * state.rules.ship_points[ranks[colour]]
+    return score_now + change
+
 
 def after(state: TyrosState, player: int, action, now: Position) -> Position:
     """The position `now` after `action` (chance-free actions; trades leave the board as it is)."""
@@ -167,8 +197,15 @@ class GreedyPolicy:
             return actions[int(rng.integers(len(actions)))]
         position = Position.of(state, player)
         now = position.score(state, player)
-        scored = [(after(state, player, a, position).score(state, player) - now, a)
-                  for a in actions if isinstance(a, BOARD_ACTIONS)]
+        ranks = position.ranks(state)
+
+        def score(action) -> int:
+            moved = after(state, player, action, position)
+            if type(action) is MoveShip:
+                return moved_score(state, player, action, position, moved, now, ranks)
+            return moved.score(state, player)
+
+        scored = [(score(a) - now, a) for a in actions if isinstance(a, BOARD_ACTIONS)]
         if state.phase == ACTIONS:
             scored.append((0.0, Pass()))
             scored = [(v, a) for v, a in scored if v > 0 or isinstance(a, Pass)]
@@ -208,8 +245,7 @@ class PlannerPolicy:
         return self.needed_card if kind == WILD or kind in needs else self.spare_card
 
     def value(self, state: TyrosState, pos: Position, player: int) -> float:
-        ranks = size_ranks(empire_sizes(pos.chips, state.rules))
-        return pos.score(state, player) + self.prospects(state, pos, player, ranks)
+        return pos.score(state, player) + self.prospects(state, pos, player, pos.ranks(state))
 
     def prospects(self, state: TyrosState, pos: Position, player: int, ranks: list[int]) -> float:
         """The value beyond the score: hoped-for cities, ships in Tyros, bonus progress and cards."""
@@ -237,7 +273,7 @@ class PlannerPolicy:
         pos = Position.of(state, 0)
         scores = score_game(state.rules, state.n, pos.chips, pos.cities, pos.ships, pos.all_empires_first,
                             pos.first_cities)
-        ranks = size_ranks(empire_sizes(pos.chips, state.rules))
+        ranks = pos.ranks(state)
         out = []
         for player in range(state.n):
             pos.hand, pos.city_colours = state.hands[player], state.city_colours[player]
@@ -261,11 +297,17 @@ class PlannerPolicy:
             return max(actions, key=lambda a: sum(self.card_value(needs, k) for k in a.cards))
         if state.phase == EXPAND and isinstance(actions[0], Blocked):
             return actions[int(rng.integers(len(actions)))]  # no tile can be played: any one goes
-        now = self.value(state, pos, player)
+        score, ranks = pos.score(state, player), pos.ranks(state)
+        now = score + self.prospects(state, pos, player, ranks)
         scored = []
         for action in actions:
             kind = type(action)
-            if kind in BOARD_ACTIONS:
+            if kind is MoveShip:
+                moved = after(state, player, action, pos)
+                value = moved_score(state, player, action, pos, moved, score, ranks) + self.prospects(
+                    state, moved, player, ranks)  # a move keeps the empires' ranks
+                scored.append((value - now, action))
+            elif kind in BOARD_ACTIONS:
                 scored.append((self.value(state, after(state, player, action, pos), player) - now, action))
             elif kind is BankSwap:
                 lost = sum(self.card_value(needs, k) for k in action.give)
