@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from tyrsim.cli import main
 from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.designer import point_metrics
 from tyrsim.core.runner import GAMES_PER_CHUNK
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_scenario
@@ -18,6 +19,7 @@ from tyrsim.games.zooloretto_duell.analysis import (
     BATCH_MIN_GAMES,
     BATCH_MIN_GAMES_LOOKING_AHEAD,
     engine_for,
+    play_games,
 )
 from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
 from tyrsim.games.zooloretto_duell.rules import Rules
@@ -73,6 +75,24 @@ def test_both_engines_give_the_same_table():
     assert (batch.dtypes == objects.dtypes).all()
     assert batch[["game_id", "seat", "policy"]].equals(objects[["game_id", "seat", "policy"]])
     assert set(analysis.tables(batch, Rules(), args)) == set(analysis.tables(objects, Rules(), args))
+
+
+def test_the_sensitivity_study_plays_each_rule_point_in_one_batch_task(monkeypatch):
+    explore = ANALYSES["explore"]
+    args = explore.check_args({"points": 4, "games": 300, "params": ["majority_points=0:3"]})
+    assert explore.trials_per_task(Rules(), args) == 300  # a rule point's games, for the batch engine
+    engines = []
+    monkeypatch.setattr("tyrsim.games.zooloretto_duell.analysis.engine_for",
+                        lambda rules, a, games: engines.append(engine_for(rules, a, games)) or engines[-1])
+    raw = explore.run(Rules(), args, 300, 300, np.random.default_rng(3))  # the second rule point
+    assert engines == ["batch"] and set(raw["point"]) == {1} and raw["game_id"].nunique() == 300
+    # the table is the object engine's, whichever engine plays
+    few = play_games(Rules(), ["heuristic", "greedy"], 0, 20, np.random.default_rng(4))
+    many = play_games(Rules(), ["heuristic", "greedy"], 0, BATCH_MIN_GAMES_LOOKING_AHEAD, np.random.default_rng(4))
+    assert engines[1:] == ["object", "batch"]
+    assert list(few.columns) == list(many.columns) and (few.dtypes == many.dtypes).all()
+    measured = point_metrics(raw)  # what the study measures at a rule point played by the batch engine
+    assert all(np.isfinite(measured[m][0]) for m in ("mean_margin", "first_seat_win_rate", "mean_rounds"))
 
 
 def test_same_seed_same_tables_whatever_the_jobs():

@@ -5,7 +5,7 @@ are games, numbered across the tournament's pairings or the study's rule points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -30,6 +30,11 @@ EXPLORE_METRICS = ("largest_seat_gap", "balance", "mean_rounds", "mean_actions",
 _PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": "margin",
              "share_decided_by_tiebreak": "decided_by_tiebreak", "mean_score": "mean_score",
              "first_seat_win_rate": "first_seat_share"}
+
+# (rules, policy texts, first game, games, rng) -> the runner's table of those games with rotated seats,
+# drawing one after another from rng: a game's faster way to play a block (an engine of many games at once)
+BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame]
+BLOCK_TASK_MOST = 20_000  # games per task at most where a BlockPlayer plays a block in one task
 
 
 def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
@@ -62,13 +67,14 @@ def _spec(game: str):
 
 
 def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
-                rng: np.random.Generator, block_column: str, *, paired: bool = False) -> pd.DataFrame:
+                rng: np.random.Generator, block_column: str, *, paired: bool = False,
+                player: BlockPlayer | None = None) -> pd.DataFrame:
     """Games first..first+count-1 of a study in blocks of `per_block` games: block b = game // per_block is
     played with seatings[b] (or the only one) under rules[b] (or `rules`), numbered from 0 within its block.
 
     `paired`: game g of every block draws from its own stream `trial_rng(rng, g)`, so all blocks play
     the same games (common random numbers) until their rules make them differ; otherwise the chunk's
-    games draw one after another from `rng`.
+    games draw one after another from `rng`, played by `player` if one is given.
     """
     spec = _spec(game)
     parts = []
@@ -78,9 +84,12 @@ def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
         n = min(per_block - offset, first + count - trial)
         seats = seatings[block] if len(seatings) > 1 else seatings[0]
         block_rules = rules[block] if isinstance(rules, list) else rules
-        table = play_chunk(spec.make_game(block_rules, len(seats)), list(seats),
-                           [spec.make_policy(s) for s in seats], offset, n, rng,
-                           game_rng=(lambda g: trial_rng(rng, g)) if paired else None)
+        if player is not None and not paired:
+            table = player(block_rules, list(seats), offset, n, rng)
+        else:
+            table = play_chunk(spec.make_game(block_rules, len(seats)), list(seats),
+                               [spec.make_policy(s) for s in seats], offset, n, rng,
+                               game_rng=(lambda g: trial_rng(rng, g)) if paired else None)
         table.insert(0, block_column, block)
         parts.append(table)
         trial += n
@@ -206,9 +215,14 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
     return ranges
 
 
-def explore_analysis(game: str, default_policies: tuple[str, ...], default_params: tuple[str, ...]) -> Analysis:
+def explore_analysis(game: str, default_policies: tuple[str, ...], default_params: tuple[str, ...],
+                     player: BlockPlayer | None = None) -> Analysis:
     """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
-    total Sobol' index with SRCs beside them."""
+    total Sobol' index with SRCs beside them.
+
+    A game's `player` (an engine that plays many games at once) plays each rule point's games in one
+    task (up to BLOCK_TASK_MOST games); without one, the runner plays them in tasks of `chunk_size` games.
+    """
 
     def design(rules, args) -> tuple[pd.DataFrame, dict, list]:
         ranges = parse_ranges(_spec(game), args["params"])
@@ -218,7 +232,8 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
 
     def run(rules, args, first, count, rng):
         _, _, point_rules = design(rules, args)
-        return play_blocks(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point")
+        return play_blocks(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point",
+                           player=player)
 
     def tables(raw, rules, args):
         points, ranges, _ = design(rules, args)
@@ -264,6 +279,7 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=4,
+        task_size=None if player is None else (lambda rules, args: min(args["games"], BLOCK_TASK_MOST)),
         count=lambda args: args["points"] * (len(args["params"]) + 2) * args["games"],
         outputs=lambda args: (("sensitivity", "sensitivity_notes", "design"),
                               tuple(f"sensitivity_{m}" for m in args["metrics"])),

@@ -287,6 +287,21 @@ def _engine_run(object_run):
     return run
 
 
+def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    """The runner's table of games first..first+count-1 between the policies `texts` under `rules`, played by
+    the engine `engine = "auto"` picks: the study's `BlockPlayer` (`tyrsim.core.designer`)."""
+    if engine_for(rules, {"policies": texts, "engine": "auto"}, count) == "batch":
+        from tyrsim.games.zooloretto_duell.batch import play_chunk
+
+        return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
+    from tyrsim.core.runner import play_chunk
+    from tyrsim.games import get_game
+
+    spec = get_game(GAME)
+    return play_chunk(spec.make_game(rules, len(texts)), texts, [spec.make_policy(t) for t in texts], first, count,
+                      rng)
+
+
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
     analysis = game_analysis(
         GAME,
@@ -318,7 +333,8 @@ ANALYSES = {
     "ladder": ladder_analysis(GAME, ("random", "greedy", "heuristic", "ismcts"), 2),
     "trace": trace_analysis(GAME, "ismcts", 2),
     "explore": explore_analysis(
-        GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4")
+        GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
+        player=play_games,
     ),
     "rulings": rulings_analysis(GAME, ("heuristic", "greedy")),
 }
