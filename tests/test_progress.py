@@ -107,8 +107,9 @@ def test_run_and_combat_print_plain_progress_lines_in_a_log(tmp_path, monkeypatc
 def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypatch):
     import tyrsim.core.scenario
 
+    names = ("first", "second", "third")
     files = []
-    for name in ("first", "second"):
+    for name in names:
         path = tmp_path / f"{name}.toml"
         path.write_text(SCENARIO.format(title=f"The {name} one"))
         files.append(path)
@@ -117,13 +118,24 @@ def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypa
     result = CliRunner().invoke(main, ["report", "--out", str(out), "--jobs", "1"])
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
-    assert lines[0] == "[1/2] first: The first one"
-    assert re.fullmatch(r"\[1/2\] first \.\.\. \d+\.\d s", lines[1])
-    assert lines[2] == "[2/2] second: The second one"
-    assert re.fullmatch(r"\[2/2\] second \.\.\. \d+\.\d s", lines[3])
+    assert len(lines) == 6, lines
+    starts = [lines.index(f"[{k}/3] {name}: The {name} one") for k, name in enumerate(names, 1)]
+    ends = [next(i for i, line in enumerate(lines) if re.fullmatch(rf"\[{k}/3\] {name} \.\.\. \d+\.\d s", line))
+            for k, name in enumerate(names, 1)]
+    assert starts[0] < starts[1] < starts[2] and all(s < e for s, e in zip(starts, ends, strict=True))
+    assert starts[2] > min(ends[:2])  # two scenarios at a time: the third starts when one of them is done
     summary = result.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(rf"wrote {re.escape(str(out / 'index.html'))}: 2 scenarios in \d\d:\d\d \(\d+ s\)", summary)
+    assert re.fullmatch(rf"wrote {re.escape(str(out / 'index.html'))}: 3 scenarios in \d\d:\d\d \(\d+ s\)", summary)
     assert Path(out / "index.html").exists()
+
+
+def test_a_labelled_meter_starts_its_lines_with_the_label_and_never_redraws():
+    clock, log = Clock(), Terminal()  # even on a terminal: labelled meters share the stream
+    meter = Progress(4, "games", stream=log, clock=clock, label="[2/3] second")
+    clock.now += 30
+    meter.update(1, 30)
+    meter.close()
+    assert log.getvalue() == "  [2/3] second: tasks 1/4, 1 games/s, about 01:30 left\n"
 
 
 def test_steps_read_from_the_store_do_not_shorten_the_time_left():

@@ -237,18 +237,30 @@ def load_or_fail(path: Path):
         raise click.UsageError(str(exc)) from None
 
 
-def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None, fresh: bool) -> Path:
-    """Run one scenario into `out` (finished tasks in OUT/.store) and write its report; usage errors for bad input."""
+def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None, fresh: bool, *,
+            pool=None, label: str | None = None, page_lock=None) -> Path:
+    """Run one scenario into `out` (finished tasks in OUT/.store) and write its report; usage errors for bad input.
+
+    For scenarios run side by side (`report`): their shared worker processes `pool`, a `label` for
+    the progress lines, and a `page_lock` held while tables, figures and the page are made
+    (matplotlib's pyplot keeps global state).
+    """
+    import contextlib
     import time
 
     from tyrsim.core.report import build_report, write_report
     from tyrsim.core.sweep import SchedulerError, run_and_build
 
+    lock = page_lock if page_lock is not None else contextlib.nullcontext()
+
+    def build(results):
+        with lock:
+            return build_report(scenario, results, time.perf_counter() - start)
+
     start = time.perf_counter()
     try:
-        report = run_and_build(scenario, lambda results: build_report(scenario, results, time.perf_counter() - start),
-                               store_folder=out / STORE, fresh=fresh, n_jobs=jobs, backend_name=backend,
-                               scheduler=scheduler)
+        report = run_and_build(scenario, build, store_folder=out / STORE, fresh=fresh, n_jobs=jobs,
+                               backend_name=backend, scheduler=scheduler, pool=pool, label=label)
     except KeyboardInterrupt:
         if (out / STORE).is_dir():
             click.echo(f"\ninterrupted: finished tasks are kept in {out / STORE}; run the same command again "
@@ -260,10 +272,12 @@ def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None,
         raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     except (ValueError, RuleError) as exc:
         raise click.UsageError(f"{scenario.path}: {exc}") from None
-    return write_report(report, out)
+    with lock:
+        return write_report(report, out)
 
 
 MAX_JOBS = 256  # the most worker processes --jobs may ask for
+REPORT_LANES = 2  # scenarios of the report under way at once
 
 
 def default_jobs() -> int:
@@ -318,12 +332,17 @@ def report(out, quick, jobs) -> None:
     """Run every bundled scenario of the default report and write OUT/index.html linking them.
 
     Each scenario is numbered k/N on stderr when it starts and when it finishes (with its time).
+    Two scenarios are under way at once, sharing the worker processes: while one waits on its
+    last tasks or writes its page, the next one's tasks keep the workers busy.
     """
+    import threading
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     from tyrsim.core.progress import clock_text
     from tyrsim.core.report import index_entry, write_index
     from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios
+    from tyrsim.core.sweep import shared_pool
 
     scenarios = [load_or_fail(path) for path in bundled_scenarios()]
     scenarios = [s for s in scenarios if s.default_report]
@@ -332,20 +351,36 @@ def report(out, quick, jobs) -> None:
     scenarios.sort(key=lambda s: (sections.index(s.section), s.game.title))
     for scenario in scenarios:  # every folder is checked before the first game is played
         out_folder_or_fail(out / scenario.name)
-    entries = []
-    start = time.perf_counter()
-    for k, scenario in enumerate(scenarios, 1):
-        if quick:
-            scenario = scenario.quick()
+    if quick:
+        scenarios = [scenario.quick() for scenario in scenarios]
+    jobs = jobs or default_jobs()
+    page_lock = threading.Lock()
+
+    def run_one(k: int, scenario, pool):
         step = f"[{k}/{len(scenarios)}] {scenario.name}"
         click.echo(f"{step}: {scenario.title}", err=True)
         began = time.perf_counter()
-        execute(scenario, out / scenario.name, jobs or default_jobs(), "loky", None, False)
+        execute(scenario, out / scenario.name, jobs, "loky", None, False, pool=pool, label=step, page_lock=page_lock)
         seconds = time.perf_counter() - began
         click.echo(f"{step} ... {seconds:.1f} s", err=True)
-        entries.append(index_entry(scenario, out / scenario.name, seconds))
+        return index_entry(scenario, out / scenario.name, seconds)
+
+    start = time.perf_counter()
+    with shared_pool(jobs) as pool, ThreadPoolExecutor(REPORT_LANES) as lanes:
+        running = [lanes.submit(run_one, k, scenario, pool) for k, scenario in enumerate(scenarios, 1)]
+        try:
+            entries = [future.result() for future in running]
+        except BaseException as exc:  # a scenario's error or an interruption stops the scenarios still to come
+            for future in running:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            if not isinstance(exc, KeyboardInterrupt):
+                raise
+            click.echo("\ninterrupted: each scenario's finished tasks are kept in its folder's .store; run the same "
+                       "command again to complete the work", err=True)
+            sys.exit(130)
     took = time.perf_counter() - start
-    write_index(entries, out, quick=quick, seconds=took)
+    write_index(entries, out, quick=quick, seconds=took, at_once=REPORT_LANES)
     click.echo(f"wrote {out / 'index.html'}: {len(scenarios)} scenarios in {clock_text(took)} ({took:.0f} s)")
 
 

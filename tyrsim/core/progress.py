@@ -32,7 +32,7 @@ class Progress:
     """Steps done out of a total, trials per second and time left, written to `stream` (stderr)."""
 
     def __init__(self, total: int, unit: str, *, what: str = "tasks", enabled: bool = True,
-                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
+                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic, label: str | None = None):
         self.total = total
         self.done = 0
         self.skipped = 0  # steps done without work (read from the result store): left out of the time left
@@ -41,7 +41,9 @@ class Progress:
         self.what = what  # what a step is ("tasks", "fights")
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
-        self.live = enabled and self.stream.isatty()
+        # `label` starts every line; labelled meters may share the stream, so their lines are never redrawn in place
+        self.label = label
+        self.live = enabled and label is None and self.stream.isatty()
         self.clock = clock
         self.start = clock()
         self.last_line = self.start  # when the last plain line was written
@@ -73,8 +75,8 @@ class Progress:
         elapsed = max(now - self.start, 1e-9)
         worked = self.done - self.skipped
         left = elapsed / worked * (self.total - self.done) if worked else float("nan")
-        return (f"  {self.what} {self.done:,}/{self.total:,}, {self.trials / elapsed:,.0f} {self.unit}/s, "
-                f"about {clock_text(left)} left")
+        return (f"  {self.label + ': ' if self.label else ''}{self.what} {self.done:,}/{self.total:,}, "
+                f"{self.trials / elapsed:,.0f} {self.unit}/s, about {clock_text(left)} left")
 
     def close(self) -> None:
         if self.live:

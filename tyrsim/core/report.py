@@ -367,14 +367,19 @@ def index_entry(scenario: Scenario, folder: Path, seconds: float) -> IndexEntry:
                       manifest.get("player_files") or {})
 
 
-def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: float) -> None:
+def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: float, at_once: int = 1) -> None:
     """OUT/index.html and index.md: the run (date, version, full or quick, time), then each scenario's report,
-    grouped by section and game, with its seed, its time and the first sentence of its answer."""
+    grouped by section and game, with its seed, its time and the first sentence of its answer.
+
+    `at_once`: scenarios that ran at the same time, sharing the workers (each one's time counts its waits)."""
     from datetime import UTC, datetime
 
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     kind = "quick report (cut trial counts: a demo, not for decisions)" if quick else "full report"
     run = f"Run {when}; tyrsim {tyrsim.__version__}; {kind}; {len(entries)} scenarios in {seconds:.0f} s."
+    if at_once > 1:
+        run += (f" {at_once} scenarios ran at a time, sharing the workers, so a scenario's time below includes "
+                "its waits for them.")
     md = ["# tyrsim reports", "", run, ""]
     body = ["<h1>tyrsim reports</h1>", f"<p>{html.escape(run)}</p>"]
     tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in e.player_files.items()

@@ -24,11 +24,14 @@ only on the results, never on `--jobs`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
+import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -206,7 +209,8 @@ class Workers:
     min(n_jobs, `most_tasks`) (default: the first batch's size).
     """
 
-    def __init__(self, backend_name: str, scheduler: str | None, n_jobs: int, most_tasks: int | None = None):
+    def __init__(self, backend_name: str, scheduler: str | None, n_jobs: int, most_tasks: int | None = None,
+                 pool: Executor | None = None):
         if backend_name not in BACKENDS:
             raise ValueError(f"unknown backend {backend_name!r}; the backends are: {', '.join(BACKENDS)}")
         if scheduler is not None:
@@ -215,6 +219,7 @@ class Workers:
         self.scheduler = scheduler
         self.n_jobs = max(1, n_jobs)
         self.most_tasks = most_tasks
+        self.pool = pool  # worker processes shared with other scenarios running at the same time (the report's)
         self._stack = contextlib.ExitStack()
         self._dask = False
 
@@ -233,6 +238,9 @@ class Workers:
         """
         import joblib
 
+        if self.pool is not None:
+            yield from _pool_map(self.pool, calls)
+            return
         if self.backend_name == "loky":
             parallel = joblib.Parallel(n_jobs=min(self.n_jobs, len(calls)), backend="loky",
                                        return_as="generator_unordered", batch_size=1)
@@ -266,6 +274,27 @@ class Workers:
         self._stack.enter_context(client)
         self._stack.enter_context(joblib.parallel_config(backend="dask"))
         self._dask = True
+
+
+def _pool_map(pool: Executor, calls: list) -> Iterator[Any]:
+    """The results of joblib delayed `calls` run in `pool`, in the order they finish; the calls not yet
+    started are cancelled if the caller stops early (an error, an interruption)."""
+    futures = [pool.submit(function, *args, **kwargs) for function, args, kwargs in calls]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def shared_pool(n_jobs: int) -> Executor:
+    """`n_jobs` worker processes for scenarios that run at the same time and hand their tasks to one queue.
+
+    Started with 'spawn': the scenarios hand in tasks from threads, and forking a process
+    with threads is not safe.
+    """
+    return ProcessPoolExecutor(max_workers=max(1, n_jobs), mp_context=multiprocessing.get_context("spawn"))
 
 
 def _schema(table: pd.DataFrame) -> tuple[tuple[str, str], ...]:
@@ -358,22 +387,27 @@ def run_scenario(
     backend_name: str = "loky",
     scheduler: str | None = None,
     progress: bool | None = None,
+    pool: Executor | None = None,
+    label: str | None = None,
 ) -> list[PointResult]:
     """Run every sweep point; one PointResult per point, in point order.
 
-    `progress=False` silences the progress line (see `tyrsim.core.progress`).
+    `progress=False` silences the progress line (see `tyrsim.core.progress`); `label` starts each of
+    its lines. `pool`: worker processes shared with scenarios running at the same time (`shared_pool`),
+    in place of the backend's own.
     """
     most = None
     if scenario.precision is not None:
         most = sum(math.ceil(scenario.precision.max_trials / scenario.analysis.trials_per_task(p.rules, p.args))
                    for p in scenario.points)
-    with Workers(backend_name, scheduler, n_jobs, most) as workers:
+    meter = functools.partial(Progress, unit=scenario.analysis.trial_unit, enabled=progress is not False, label=label)
+    with Workers(backend_name, scheduler, n_jobs, most, pool) as workers:
         store = ResultStore(store_folder, read=not fresh)
         try:
-            return _run(scenario, store, workers, progress is not False)
+            return _run(scenario, store, workers, meter)
         except _StoredResultsUnusable as exc:
             _recompute_note(store_folder, exc)
-            return _run(scenario, ResultStore(store_folder, read=False), workers, progress is not False)
+            return _run(scenario, ResultStore(store_folder, read=False), workers, meter)
 
 
 def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], **options: Any) -> T:
@@ -389,7 +423,9 @@ def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], *
     return build(run_scenario(scenario, **{**options, "fresh": True}))
 
 
-def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -> list[PointResult]:
+def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callable[[int], Progress]
+         ) -> list[PointResult]:
+    """Every point's result; `meter(total)` makes the progress meter of a number of tasks."""
     analysis = scenario.analysis
     size = {p.index: analysis.trials_per_task(p.rules, p.args) for p in scenario.points}
     digests = data_digests(scenario)
@@ -407,22 +443,22 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -
 
     if scenario.precision is None:
         plan = {p.index: tasks_for(p, scenario.trials(p)) for p in scenario.points}
-        meter = Progress(sum(len(t) for t in plan.values()), analysis.trial_unit, enabled=show)
-        _execute(scenario, [t for ts in plan.values() for t in ts], store, workers, meter, done, stored)
-        meter.close()
+        shown = meter(sum(len(t) for t in plan.values()))
+        _execute(scenario, [t for ts in plan.values() for t in ts], store, workers, shown, done, stored)
+        shown.close()
         return [result(p, len(plan[p.index]), sum(t.count for t in plan[p.index])) for p in scenario.points]
 
     target = scenario.precision
     max_chunks = {p.index: math.ceil(target.max_trials / size[p.index]) for p in scenario.points}
     chunks = {p.index: 1 for p in scenario.points}
     finished: dict[int, PointResult] = {}
-    meter = Progress(0, analysis.trial_unit, enabled=show)
+    shown = meter(0)
     while len(finished) < len(scenario.points):
         active = [p for p in scenario.points if p.index not in finished]
         wanted = [t for p in active for t in tasks_for(p, target.max_trials, chunks[p.index])
                   if (t.point, t.chunk) not in done]
-        meter.grow(len(wanted))
-        _execute(scenario, wanted, store, workers, meter, done, stored)
+        shown.grow(len(wanted))
+        _execute(scenario, wanted, store, workers, shown, done, stored)
         for p in active:
             trials = sum(count for _, _, count in chunk_plan(target.max_trials, size[p.index], chunks[p.index]))
             outcome = result(p, chunks[p.index], trials)
@@ -437,7 +473,7 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, show: bool) -
                 finished[p.index] = outcome
             else:
                 chunks[p.index] = min(2 * chunks[p.index], max_chunks[p.index])
-    meter.close()
+    shown.close()
     return [finished[p.index] for p in scenario.points]
 
 
