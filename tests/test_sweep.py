@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from combat_runs import write as write_scenario
 
 from tyrsim.cli import main
 from tyrsim.core.scenario import load_scenario
-from tyrsim.core.sweep import comparison_table, run_scenario
+from tyrsim.core.sweep import comparison_table, run_scenario, shared_pool
 
 SCENARIO = COMBAT + """[compare]
 baseline = { tie_rule = "reroll" }
@@ -263,3 +264,14 @@ def test_the_scheduler_help_states_the_timeout():
 
     result = CliRunner().invoke(main, ["run", "--help"])
     assert f"after {SCHEDULER_TIMEOUT} s" in " ".join(result.output.split())
+
+
+def test_a_shared_worker_ends_at_once_and_quietly_on_ctrl_c(capfd):
+    """The report's workers get Ctrl-C with it; they end without a traceback each (the report says what is kept)."""
+    with shared_pool(1) as pool:
+        assert pool.submit(abs, -3).result() == 3
+        interrupted = pool.submit(signal.raise_signal, signal.SIGINT)
+        with pytest.raises(BrokenProcessPool):
+            interrupted.result(timeout=60)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err

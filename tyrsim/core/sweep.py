@@ -29,6 +29,8 @@ import hashlib
 import json
 import math
 import multiprocessing
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
@@ -292,9 +294,15 @@ def shared_pool(n_jobs: int) -> Executor:
     """`n_jobs` worker processes for scenarios that run at the same time and hand their tasks to one queue.
 
     Started with 'spawn': the scenarios hand in tasks from threads, and forking a process
-    with threads is not safe.
+    with threads is not safe. On Ctrl-C a worker ends at once and without a traceback; the
+    command that started it says what is kept.
     """
-    return ProcessPoolExecutor(max_workers=max(1, n_jobs), mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=max(1, n_jobs), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_end_quietly_on_interrupt)
+
+
+def _end_quietly_on_interrupt() -> None:
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
 
 
 def _schema(table: pd.DataFrame) -> tuple[tuple[str, str], ...]:
