@@ -32,8 +32,9 @@ _PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": 
              "first_seat_win_rate": "first_seat_share"}
 
 # (rules, policy texts, first game, games, rng) -> the runner's table of those games with rotated seats,
-# drawing one after another from rng: a game's faster way to play a block (an engine of many games at once)
-BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame]
+# drawing one after another from rng: a game's faster way to play a block (an engine of many games at once),
+# or None where it has none for these rules, policies and games (the runner plays them)
+BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame | None]
 BLOCK_TASK_MOST = 20_000  # games per task at most where a BlockPlayer plays a block in one task
 
 
@@ -74,7 +75,7 @@ def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
 
     `paired`: game g of every block draws from its own stream `trial_rng(rng, g)`, so all blocks play
     the same games (common random numbers) until their rules make them differ; otherwise the chunk's
-    games draw one after another from `rng`, played by `player` if one is given.
+    games draw one after another from `rng`, played by `player` where it plays them.
     """
     spec = _spec(game)
     parts = []
@@ -84,9 +85,8 @@ def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
         n = min(per_block - offset, first + count - trial)
         seats = seatings[block] if len(seatings) > 1 else seatings[0]
         block_rules = rules[block] if isinstance(rules, list) else rules
-        if player is not None and not paired:
-            table = player(block_rules, list(seats), offset, n, rng)
-        else:
+        table = player(block_rules, list(seats), offset, n, rng) if player is not None and not paired else None
+        if table is None:
             table = play_chunk(spec.make_game(block_rules, len(seats)), list(seats),
                                [spec.make_policy(s) for s in seats], offset, n, rng,
                                game_rng=(lambda g: trial_rng(rng, g)) if paired else None)

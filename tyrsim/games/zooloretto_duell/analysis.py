@@ -287,19 +287,15 @@ def _engine_run(object_run):
     return run
 
 
-def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
-    """The runner's table of games first..first+count-1 between the policies `texts` under `rules`, played by
-    the engine `engine = "auto"` picks: the study's `BlockPlayer` (`tyrsim.core.designer`)."""
-    if engine_for(rules, {"policies": texts, "engine": "auto"}, count) == "batch":
-        from tyrsim.games.zooloretto_duell.batch import play_chunk
+def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame | None:
+    """The study's `BlockPlayer` (`tyrsim.core.designer`): the batch engine's table of games first..first+count-1
+    between the policies `texts` under `rules` where `engine = "auto"` would pick it, else None (the runner
+    plays them with the object engine)."""
+    if engine_for(rules, {"policies": texts, "engine": "auto"}, count) != "batch":
+        return None
+    from tyrsim.games.zooloretto_duell.batch import play_chunk
 
-        return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
-    from tyrsim.core.runner import play_chunk
-    from tyrsim.games import get_game
-
-    spec = get_game(GAME)
-    return play_chunk(spec.make_game(rules, len(texts)), texts, [spec.make_policy(t) for t in texts], first, count,
-                      rng)
+    return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
 
 
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
