@@ -150,30 +150,36 @@ def test_the_policies_model_of_a_move_pays_the_toll_in_another_players_city():
     assert predicted.hand == state.hands[0] == cards(violet=1)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(ship_limit_on_build=False, chips_per_empire=7,
-                                                  ships_pass_unclaimed=False)], ids=["rulebook", "variant"])
-def test_the_policies_model_of_every_board_action_matches_the_engine(rules):
+def decisions(rules: Rules, players: list, seeds: range):
+    """Every position where a player decides, in four-player games of `players` with these seeds."""
     game = TyrosGame(rules, 4)
-    checked = 0
-    for seed in range(3):
+    for seed in seeds:
         rng = np.random.default_rng(seed)
         state = game.new_state(rng)
         while not state.is_terminal():
-            player = state.current_player()
-            now = Position.of(state, player)
-            for action in state.legal_actions():
-                if isinstance(action, BOARD_ACTIONS):
-                    predicted = after(state, player, action, now)
-                    real = state.clone()
-                    real.apply(action)
-                    if real.is_terminal():
-                        continue
-                    seen = Position.of(real, player)
-                    assert (predicted.chips, predicted.cities, predicted.hand, predicted.city_colours) == (
-                        seen.chips, seen.cities, seen.hand, seen.city_colours), action
-                    assert sorted(predicted.ships[player]) == sorted(seen.ships[player]), action
-                    checked += 1
-            state.apply(RandomPolicy().choose(state, rng))
+            yield state
+            state.apply(players[state.current_player()].choose(state, rng))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(ship_limit_on_build=False, chips_per_empire=7,
+                                                  ships_pass_unclaimed=False)], ids=["rulebook", "variant"])
+def test_the_policies_model_of_every_board_action_matches_the_engine(rules):
+    checked = 0
+    for state in decisions(rules, [RandomPolicy()] * 4, range(3)):
+        player = state.current_player()
+        now = Position.of(state, player)
+        for action in state.legal_actions():
+            if isinstance(action, BOARD_ACTIONS):
+                predicted = after(state, player, action, now)
+                real = state.clone()
+                real.apply(action)
+                if real.is_terminal():
+                    continue
+                seen = Position.of(real, player)
+                assert (predicted.chips, predicted.cities, predicted.hand, predicted.city_colours) == (
+                    seen.chips, seen.cities, seen.hand, seen.city_colours), action
+                assert sorted(predicted.ships[player]) == sorted(seen.ships[player]), action
+                checked += 1
     assert checked > 100
 
 
@@ -182,21 +188,15 @@ def test_the_policies_model_of_every_board_action_matches_the_engine(rules):
 def test_a_moves_score_from_the_two_spaces_it_changes_is_the_full_scoring(rules):
     """The policies score a ship move from the spaces it leaves and enters (`moved_score`): the same
     total as scoring the whole board, for every player, at every move of planner and random games."""
-    game = TyrosGame(rules, 4)
-    players = [PlannerPolicy(), RandomPolicy(), PlannerPolicy(), RandomPolicy()]
     checked = 0
-    for seed in range(4):
-        rng = np.random.default_rng(seed)
-        state = game.new_state(rng)
-        while not state.is_terminal():
-            mover = state.current_player()
-            for action in state.legal_actions():
-                if isinstance(action, MoveShip):
-                    now = Position.of(state, mover)
-                    moved = after(state, mover, action, now)
-                    for player in range(4):  # the mover's score, and what the move does to the others'
-                        assert moved_score(state, player, action, now, moved, now.score(state, player),
-                                           now.ranks(state)) == moved.score(state, player), (action, player)
-                        checked += 1
-            state.apply(players[mover].choose(state, rng))
+    for state in decisions(rules, [PlannerPolicy(), RandomPolicy()] * 2, range(4)):
+        mover = state.current_player()
+        now = Position.of(state, mover)
+        for action in state.legal_actions():
+            if isinstance(action, MoveShip):
+                moved = after(state, mover, action, now)
+                for player in range(4):  # the mover's score, and what the move does to the others'
+                    assert moved_score(state, player, action, now, moved, now.score(state, player),
+                                       now.ranks(state)) == moved.score(state, player), (action, player)
+                    checked += 1
     assert checked > 2000
