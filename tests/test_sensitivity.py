@@ -51,6 +51,42 @@ def test_estimators_are_scipys():
     assert ours["total"].to_numpy() == pytest.approx(np.ravel(theirs.total_order))
 
 
+# the figures of the estimator before its bootstrap was computed from row sums, to 1e-9 (only rounding may differ)
+PINNED_G = {
+    "first_order": [0.7128732432677288, 0.13620355983498314, 0.05453098663672312],
+    "first_low": [0.49309660394030785, 0.028564540388327567, 0.002615127885920631],
+    "first_high": [0.9832259571137436, 0.25641904153714457, 0.10993846426529923],
+    "total": [0.7373957295894622, 0.20421361479356667, 0.031577243053749565],
+    "total_low": [0.5147735755913413, 0.12586989442096158, 0.021358119453796776],
+    "total_high": [1.0080939373769224, 0.3456131071113202, 0.0465115563824582],
+}
+PINNED_NOISY = {
+    "first_order": [0.36155527489928263, 0.4805065546110485],
+    "first_low": [-0.12905948291981673, 0.013440398758844025],
+    "first_high": [0.8190749991619218, 0.9332869344674584],
+    "total": [1.0208628648215308, 1.3305294986863168],
+    "total_low": [0.6305738525623406, 0.7705445988234482],
+    "total_high": [1.4710282776069676, 2.1858875483580817],
+    "noise_share": [0.19012672985663825, 0.19012672985663825],
+}
+
+
+def test_indices_and_intervals_are_unchanged_on_small_cases():
+    a = np.array([0.0, 1.0, 4.5])
+    table = variance_indices(lambda x: np.prod((np.abs(4 * x - 2) + a) / (1 + a), axis=1), [(0, 1)] * 3, 64, seed=2)
+    for column, expected in PINNED_G.items():
+        assert table[column].to_numpy() == pytest.approx(expected, rel=1e-9, abs=1e-12), column
+    # with playout noise, through the table the studies use
+    rng = np.random.default_rng(7)
+    n, d = 32, 2
+    x = rng.uniform(size=(d + 2) * n)
+    y = x + np.repeat([0.0, 0.3, 0.1, 0.5], n) + rng.normal(0, 0.2, x.size)
+    noise = rng.uniform(0, 0.05, x.size)
+    table = indices_table(y, noise, n, ["p", "q"], seed=11)
+    for column, expected in PINNED_NOISY.items():
+        assert table[column].to_numpy() == pytest.approx(expected, rel=1e-9, abs=1e-12), column
+
+
 def ishigami(x, a=7.0, b=0.1):
     return np.sin(x[:, 0]) + a * np.sin(x[:, 1]) ** 2 + b * x[:, 2] ** 4 * np.sin(x[:, 0])
 
