@@ -237,29 +237,38 @@ def load_or_fail(path: Path):
         raise click.UsageError(str(exc)) from None
 
 
-def execute(scenario, out: Path, jobs: int, backend: str, scheduler: str | None, fresh: bool, *,
+def say_substitutions(notes, game: str, label: str | None = None) -> None:
+    """One line on stderr for each thing the run plays in place of what was asked (`sweep.run_substitutions`)."""
+    for note in notes:
+        click.echo(f"{label + ': ' if label else ''}note: {note.line(game)}", err=True)
+
+
+def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str | None, fresh: bool, *,
             pool=None, label: str | None = None, page_lock=None) -> Path:
     """Run one scenario into `out` (finished tasks in OUT/.store) and write its report; usage errors for bad input.
 
-    For scenarios run side by side (`report`): their shared worker processes `pool`, a `label` for
-    the progress lines, and a `page_lock` held while tables, figures and the page are made
-    (matplotlib's pyplot keeps global state).
+    `jobs`: the worker processes asked for (None: every core). For scenarios run side by side (`report`):
+    their shared worker processes `pool`, a `label` for the progress lines, and a `page_lock` held while
+    tables, figures and the page are made (matplotlib's pyplot keeps global state). What the run plays in
+    place of what was asked is printed once, before any task is sent, and listed in the report.
     """
     import contextlib
     import time
 
     from tyrsim.core.report import build_report, write_report
-    from tyrsim.core.sweep import SchedulerError, run_and_build
+    from tyrsim.core.sweep import SchedulerError, run_and_build, run_substitutions
 
     lock = page_lock if page_lock is not None else contextlib.nullcontext()
+    notes = run_substitutions(scenario, jobs=jobs if pool is None else None)  # a shared pool is not the run's own
+    say_substitutions(notes, scenario.game.name, label)
 
     def build(results):
         with lock:
-            return build_report(scenario, results, time.perf_counter() - start)
+            return build_report(scenario, results, time.perf_counter() - start, notes)
 
     start = time.perf_counter()
     try:
-        report = run_and_build(scenario, build, store_folder=out / STORE, fresh=fresh, n_jobs=jobs,
+        report = run_and_build(scenario, build, store_folder=out / STORE, fresh=fresh, n_jobs=jobs or default_jobs(),
                                backend_name=backend, scheduler=scheduler, pool=pool, label=label)
     except KeyboardInterrupt:
         if (out / STORE).is_dir():
@@ -313,13 +322,17 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
 
         if backend != "dask":
             raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+        if jobs is not None:  # the cluster's workers play the tasks; --jobs would be ignored
+            raise click.BadParameter("counts local worker processes, and with --scheduler the cluster's own "
+                                     "workers play the tasks; leave --jobs out (start as many `dask worker`s "
+                                     "as you want)", param_hint="--jobs")
         try:
             check_scheduler(scheduler)
         except SchedulerError as exc:
             raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     scenario = load_or_fail(scenario_file)
     out = out_folder_or_fail(out or Path("reports") / scenario.name)
-    folder = execute(scenario, out, jobs or default_jobs(), backend, scheduler, fresh)
+    folder = execute(scenario, out, jobs, backend, scheduler, fresh)
     click.echo(f"wrote {folder / 'index.html'}")
 
 
@@ -476,7 +489,7 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
 
     from tyrsim.core.report import build_report, write_report
     from tyrsim.core.scenario import ScenarioError, scenario_from_data
-    from tyrsim.core.sweep import run_scenario
+    from tyrsim.core.sweep import run_scenario, run_substitutions
 
     data = {"name": f"{analysis}_{spec.name}", "game": spec.name, "analysis": analysis, "seed": seed,
             "rules": rule_overrides(rule_items), "args": args}
@@ -493,9 +506,11 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
         click.echo(header)
     if scenario.rules.differences():
         click.echo("rules changed: " + ", ".join(f"{k}={v}" for k, v in scenario.rules.differences().items()))
+    notes = run_substitutions(scenario, jobs=jobs)
+    say_substitutions(notes, spec.name)
     start = time.perf_counter()
     results = run_scenario(scenario, n_jobs=jobs or default_jobs())
-    report = build_report(scenario, results, time.perf_counter() - start)
+    report = build_report(scenario, results, time.perf_counter() - start, notes)
     for name, table in report.tables.items():
         if shown is not None and name not in shown:
             continue

@@ -10,14 +10,17 @@ own generator, and concatenates the chunks in index order before `tables`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
+
+if TYPE_CHECKING:
+    from tyrsim.core.substitutions import Substitution
 
 
 class ArgumentError(ValueError):
@@ -156,10 +159,18 @@ class Analysis:
     player_files: Mapping[str, str] = field(default_factory=dict)
     # what each column a table of this analysis adds means, for the page's glossary ({column: meaning})
     glossary: Mapping[str, str] = field(default_factory=dict)
+    # substitutions(rules, args) -> what a point's tasks play in place of what was asked, and why (an engine
+    # that cannot play a rule or a policy: `tyrsim.core.substitutions`); called in the main process before any
+    # task is sent, from the point's rules and arguments alone, so every task plays what it says
+    substitutions: Callable[[Any, Mapping[str, Any]], Sequence[Substitution]] | None = None
 
     def trials_per_task(self, rules: Any, args: Mapping[str, Any]) -> int:
         """The trials each task of a point with these rules and arguments holds."""
         return self.chunk_size if self.task_size is None else self.task_size(rules, args)
+
+    def point_substitutions(self, rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:
+        """What a point with these rules and arguments plays in place of what was asked (empty: nothing)."""
+        return () if self.substitutions is None else tuple(self.substitutions(rules, args))
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -21,6 +21,7 @@ from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, r
 from tyrsim.core.rng import trial_rng
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
+from tyrsim.core.substitutions import AUTO, Substitution, engine_refused
 
 # what `explore` can measure at each rule point: balance measures and scores, each with the
 # Monte Carlo variance of its estimate at the point
@@ -36,6 +37,11 @@ _PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": 
 # or None where it has none for these rules, policies and games (the runner plays them)
 BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame | None]
 BLOCK_TASK_MOST = 20_000  # games per task at most where a BlockPlayer plays a block in one task
+# (rules, policy texts) -> why the game's faster engine (its BlockPlayer's) cannot play these games: a rule value
+# it refuses, a policy it has no form of; None where it can. Asked in the main process, so the run says once
+# which rule points the object engine plays instead (`tyrsim.core.substitutions`); the BlockPlayer returns None
+# for those games, and for games too few for it to pay (a choice of speed, not a substitution)
+EngineRefusal = Callable[[Any, list[str]], str | None]
 
 
 def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
@@ -216,12 +222,13 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
 
 
 def explore_analysis(game: str, default_policies: tuple[str, ...], default_params: tuple[str, ...],
-                     player: BlockPlayer | None = None) -> Analysis:
+                     player: BlockPlayer | None = None, refusal: EngineRefusal | None = None) -> Analysis:
     """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
     total Sobol' index with SRCs beside them.
 
     A game's `player` (an engine that plays many games at once) plays each rule point's games in one
     task (up to BLOCK_TASK_MOST games); without one, the runner plays them in tasks of `chunk_size` games.
+    `refusal` says where the player's engine cannot play a rule point's games, so the run says so.
     """
 
     def design(rules, args) -> tuple[pd.DataFrame, dict, list]:
@@ -255,6 +262,17 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
     def figures(tables_, rules, args):
         return {f"sensitivity_{m}": sensitivity_figure(tables_["sensitivity"], m) for m in args["metrics"]}
 
+    def substitutions(rules, args) -> list[Substitution]:
+        """The rule points whose games the object engine plays because the faster engine cannot, by reason."""
+        _, _, point_rules = design(rules, args)
+        refused: dict[str, int] = {}
+        for point in point_rules:
+            if (reason := refusal(point, list(args["policies"]))) is not None:
+                refused[reason] = refused.get(reason, 0) + 1
+        return [engine_refused(AUTO, reason, "the object engine plays these games" if count == len(point_rules)
+                               else f"the object engine plays the games of {count} of {len(point_rules)} rule points")
+                for reason, count in refused.items()]
+
     def check_params(texts: tuple[str, ...]) -> None:
         parse_ranges(_spec(game), texts)
 
@@ -284,4 +302,5 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
         outputs=lambda args: (("sensitivity", "sensitivity_notes", "design"),
                               tuple(f"sensitivity_{m}" for m in args["metrics"])),
         findings=lambda tables_, rules, args: sensitivity_findings(tables_),
+        substitutions=None if refusal is None else substitutions,
     )

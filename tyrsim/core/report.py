@@ -30,6 +30,7 @@ from tyrsim.core.output import atomic_folder, csv_text, markdown_table
 from tyrsim.core.plots import comparison_figures
 from tyrsim.core.readable import header, readable
 from tyrsim.core.scenario import Scenario, shown_value
+from tyrsim.core.substitutions import Noted
 from tyrsim.core.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
@@ -64,14 +65,18 @@ class Report:
     wall_time: float = 0.0
     findings: list[str] = field(default_factory=list)  # the answer, in sentences, that opens the page
     files: dict[str, bytes] = field(default_factory=dict)  # extra files the analysis writes (a sheet, a page)
+    # what the run played in place of what was asked, and why (`sweep.run_substitutions`)
+    substitutions: list[Noted] = field(default_factory=list)
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")
 
 
-def build_report(scenario: Scenario, results: list[PointResult], wall_time: float) -> Report:
-    """Tables (points stacked, swept values as leading columns) and figures (one set per point)."""
+def build_report(scenario: Scenario, results: list[PointResult], wall_time: float,
+                 substitutions: list[Noted] | None = None) -> Report:
+    """Tables (points stacked, swept values as leading columns) and figures (one set per point);
+    `substitutions`: the run's (`sweep.run_substitutions`), for its manifest and page."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -111,7 +116,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
     # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
     answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
-    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files)
+    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files, list(substitutions or ()))
 
 
 def _versions() -> dict[str, str]:
@@ -152,6 +157,7 @@ def manifest(report: Report) -> dict[str, Any]:
         "git_commit": _git_commit(),
         "wall_time_seconds": round(report.wall_time, 3),
         "findings": report.findings,
+        "substitutions": [n.record(s.game.name) for n in report.substitutions],
         "player_files": {name: title for name, title in s.analysis.player_files.items() if name in report.files},
     }
 
@@ -186,6 +192,7 @@ def _run_lines(report: Report) -> list[str]:
                      + "; ".join(f"`{k}` = {', '.join(dict.fromkeys(map(str, v)))}" for k, v in differs.items()) + ".")
     else:
         lines.append("Rules: as in the rulebook.")
+    lines += [f"Played other than asked: {n.line(s.game.name)}." for n in report.substitutions]
     lines.append(f"Run time {report.wall_time:.1f} s.")
     return lines
 

@@ -49,6 +49,7 @@ from tyrsim.core.rng import task_rng
 from tyrsim.core.rules import RuleSet
 from tyrsim.core.scenario import Point, Scenario
 from tyrsim.core.store import STORE_FORMAT, ResultStore
+from tyrsim.core.substitutions import Noted, Substitution
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_TIMEOUT = 10  # seconds a Dask scheduler has to answer before --scheduler is blamed
@@ -173,6 +174,34 @@ def chunk_plan(trials: int, chunk_size: int, chunks: int | None = None) -> list[
         return [(0, 0, 0)]
     n = math.ceil(trials / chunk_size) if chunks is None else chunks
     return [(c, c * chunk_size, min(chunk_size, trials - c * chunk_size)) for c in range(n)]
+
+
+def planned_tasks(scenario: Scenario) -> int:
+    """The most tasks the run can hand out: every chunk of every point (with a precision target, of its
+    `max_trials`), before the result store answers any of them."""
+    most = 0
+    for p in scenario.points:
+        trials = scenario.trials(p) if scenario.precision is None else scenario.precision.max_trials
+        most += len(chunk_plan(trials, scenario.analysis.trials_per_task(p.rules, p.args)))
+    return most
+
+
+def run_substitutions(scenario: Scenario, *, jobs: int | None = None) -> list[Noted]:
+    """Everything the run plays in place of what was asked, decided here, in the main process, before any task
+    is sent (see `tyrsim.core.substitutions`): each point's (`Analysis.point_substitutions`), one note per
+    substitution naming the sweep points it holds at unless it holds at all of them; and `jobs` (worker
+    processes asked for; None: not asked, or the run's workers are not its own) beyond the run's tasks."""
+    points: dict[Substitution, list[str]] = {}
+    for p in scenario.points:
+        for substitution in scenario.analysis.point_substitutions(p.rules, p.args):
+            points.setdefault(substitution, []).append(p.title())
+    notes = [Noted(s, () if len(where) == len(scenario.points) else tuple(where)) for s, where in points.items()]
+    if jobs is not None and jobs > (tasks := planned_tasks(scenario)):
+        many = "es" if tasks > 1 else ""
+        notes.append(Noted(Substitution(
+            f"{jobs} worker processes", f"at most {tasks} worker process{many} start{'' if many else 's'}",
+            f"the run has {tasks} task{'s' if many else ''} and a worker plays one task at a time")))
+    return notes
 
 
 def run_task(game: str, analysis: str, rules: RuleSet, args: dict, seed: int, point: int, chunk: int, first: int,

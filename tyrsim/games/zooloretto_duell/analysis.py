@@ -23,6 +23,7 @@ from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.core.substitutions import Substitution, engine_refused, no_form_of
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
@@ -221,9 +222,10 @@ ENGINES = ("auto", "batch", "object")
 ENGINE = Param(
     "engine", "auto",
     "which engine plays the games: 'batch' (many games at once as arrays; random, greedy and heuristic only), "
-    "'object' (one game at a time; every policy) or 'auto' (batch whenever every seat's policy has a batch form, "
-    f"the rules allow it and a task holds enough games for it to be faster: {BATCH_MIN_GAMES_LOOKING_AHEAD:,} "
-    f"if a seat plays greedy or heuristic, else {BATCH_MIN_GAMES:,})",
+    "'object' (one game at a time; every policy) or 'auto' (the fastest for each task: batch whenever every "
+    f"seat's policy has a batch form, the rules allow it and a task holds enough games for it to be faster: "
+    f"{BATCH_MIN_GAMES_LOOKING_AHEAD:,} if a seat plays greedy or heuristic, else {BATCH_MIN_GAMES:,}; the run "
+    "says when a policy or a rule keeps the batch engine out)",
     choices=ENGINES,
 )
 
@@ -237,34 +239,56 @@ def batch_forms(texts) -> list | None:
     return None if any(f is None for f in forms) else forms
 
 
+def without_batch_form(texts) -> list[str]:
+    """The policy texts among `texts` whose policy has no batch form (the searches)."""
+    from tyrsim.games import get_game
+    from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
+
+    return [t for t in texts if batch_policy(get_game(GAME).make_policy(t)) is None]
+
+
+def batch_refusal(rules: Any, texts) -> str | None:
+    """Why the batch engine cannot play games of the policies `texts` under `rules` (a policy it has no form
+    of, a rule value it cannot play), or None where it can."""
+    from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
+
+    if missing := without_batch_form(texts):
+        return no_form_of("batch", missing)
+    try:
+        tables(rules)
+    except BatchRuleError as exc:
+        return str(exc)
+    return None
+
+
 def check_engine(args: Mapping[str, Any]) -> None:
     """`engine = "batch"` needs a batch form of every seat's policy."""
-    if args["engine"] == "batch" and batch_forms(args["policies"]) is None:
-        from tyrsim.games import get_game
-        from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
-
-        spec = get_game(GAME)
-        missing = [t for t in args["policies"] if batch_policy(spec.make_policy(t)) is None]
+    if args["engine"] == "batch" and (missing := without_batch_form(args["policies"])):
         raise ArgumentError("engine", f"argument 'engine': 'batch' plays only the random, greedy and heuristic "
                             f"policies; {', '.join(map(repr, missing))} has no batch form (use 'object' or 'auto')")
 
 
 def engine_for(rules: Any, args: Mapping[str, Any], games: int) -> str:
-    """The engine that plays a task of `games` games: 'batch' or 'object'."""
-    from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
+    """The engine that plays a task of `games` games: 'batch' or 'object'.
 
-    forms = batch_forms(args["policies"])
-    if args["engine"] == "object" or forms is None:
+    'auto' plays the fastest engine for the task: the object engine where the batch engine cannot play
+    the games (`batch_refusal`: the run says so, see `engine_substitutions`) and, as a choice of speed
+    only, where the task holds too few games for the batch engine to pay."""
+    if args["engine"] == "object":
         return "object"
     if args["engine"] == "auto":
-        looking_ahead = any(f.name != "random" for f in forms)
+        if batch_refusal(rules, args["policies"]) is not None:
+            return "object"
+        looking_ahead = any(f.name != "random" for f in batch_forms(args["policies"]))
         if games < (BATCH_MIN_GAMES_LOOKING_AHEAD if looking_ahead else BATCH_MIN_GAMES):
             return "object"
-        try:
-            tables(rules)
-        except BatchRuleError:
-            return "object"
     return "batch"  # an explicit 'batch' with rules it cannot play raises BatchRuleError naming the rule
+
+
+def engine_substitutions(rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:
+    """`Analysis.substitutions`: 'auto' where a policy or a rule keeps the batch engine out."""
+    note = engine_refused(args["engine"], batch_refusal(rules, args["policies"]))
+    return () if note is None else (note,)
 
 
 def games_per_task(rules: Any, args: Mapping[str, Any], object_games: int) -> int:
@@ -318,7 +342,7 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
     return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
-                   run=_engine_run(analysis.run), validate=check_engine, **answer,
+                   run=_engine_run(analysis.run), validate=check_engine, substitutions=engine_substitutions, **answer,
                    task_size=functools.partial(games_per_task, object_games=analysis.chunk_size))
 
 
@@ -330,7 +354,7 @@ ANALYSES = {
     "trace": trace_analysis(GAME, "ismcts", 2),
     "explore": explore_analysis(
         GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
-        player=play_games,
+        player=play_games, refusal=batch_refusal,
     ),
     "rulings": rulings_analysis(GAME, ("heuristic", "greedy")),
 }
