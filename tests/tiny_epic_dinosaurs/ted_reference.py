@@ -268,10 +268,22 @@ def place_fence(state, seat: int) -> list[PlaceFence]:
 # --- Phase 4: placing dinosaurs ------------------------------------------------------------------
 
 
+def housed(basic: dict[str, int], given: dict[tuple[int, ...], str]) -> int:
+    """How many basic dinosaurs a layout houses when each enclosure in `given` (its spaces -> kind) holds only
+    its kind: "Each space on a ranch may contain only 1 dinosaur. Each enclosure may only contain dinosaurs of
+    one type"; a kind fills the spaces of its enclosures, as many as it has."""
+    room: dict[str, int] = {}
+    for cells, kind in given.items():
+        room[kind] = room.get(kind, 0) + len(cells)
+    return sum(min(n, room.get(kind, 0)) for kind, n in basic.items())
+
+
 def enclose(state, seat: int, prompt_enclosures, assignment, herd, unplaced, uniques) -> list[Enclose]:
     """"Each enclosure may only contain dinosaurs of one type"; "If you are able to place a dinosaur, you
     must do so": an enclosure not yet given to a kind goes to a kind with dinosaurs still to place (those
-    on the ranch and in Holding, less the room of the enclosures already given to it)."""
+    on the ranch and in Holding, less the room of the enclosures already given to it), if some way of
+    giving out the enclosures still free then houses as many dinosaurs as the best layout of all. Every
+    way of giving out the free enclosures (each to a kind of the herd or to none) is tried."""
     player = state.players[seat]
     layout = player.ranch.layout
     mine = enclosures(state, player.ranch)
@@ -281,15 +293,24 @@ def enclose(state, seat: int, prompt_enclosures, assignment, herd, unplaced, uni
         if kind is not None and not state.dinosaurs[kind].unique:
             basic[kind] = basic.get(kind, 0) + 1
     given = {prompt_enclosures[i].cells: kind for i, kind in assignment.items()}
+    free = [cells for cells in mine if cells not in given]
+    layouts = [
+        {**given, **{cells: kind for cells, kind in zip(free, kinds, strict=True) if kind is not None}}
+        for kinds in product([None, *basic], repeat=len(free))
+    ]
+    most = max(  # the best layout of all, whatever was given out so far
+        housed(basic, {cells: kind for cells, kind in zip(mine, kinds, strict=True) if kind is not None})
+        for kinds in product([None, *basic], repeat=len(mine))
+    )
     room = {}
     for cells, kind in given.items():
         room[kind] = room.get(kind, 0) + len(cells)
     kinds = [kind for kind, n in basic.items() if n > room.get(kind, 0)]
     return [
         Enclose(cell_name(layout, cells[0]), len(cells), kind)
-        for cells in mine
-        if cells not in given
+        for cells in free
         for kind in kinds
+        if any(full.get(cells) == kind and housed(basic, full) == most for full in layouts)
     ]
 
 

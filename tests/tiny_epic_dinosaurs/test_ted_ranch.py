@@ -4,7 +4,7 @@ import pytest
 from ted_scripted import cell
 
 from tyrsim.games.tiny_epic_dinosaurs.components import DataFileError
-from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, breeding_split, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, breeding_split, enclosure_choices, load_ranch
 
 
 def ids(layout, *names):
@@ -137,18 +137,20 @@ def test_two_of_a_kind_given_a_small_and_a_large_enclosure_stand_together_and_br
     assert sum(ranch.cells[c] == "stegosaurus" for c in enclosures[four].cells) == 2
 
 
-def test_dinosaurs_with_no_room_take_an_enclosure_their_kind_left_empty():
-    layout = load_ranch(border="fence")
-    fences = {layout.edge_id("1,4|2,4"), layout.edge_id("0,4|1,4")}
-    enclosures = layout.enclosures(fences)
-    one = next(i for i, r in enumerate(enclosures) if r.capacity == 1)
+def test_enclosure_choices_keep_the_layout_housing_the_most_dinosaurs():
+    layout = load_ranch()
+    # the permanent 4-space enclosure and a 1-space one at 0,2
+    enclosures = layout.enclosures({layout.edge_id("0,2|N"), layout.edge_id("0,2|1,2")})
     four = next(i for i, r in enumerate(enclosures) if r.capacity == 4)
-    ranch = Ranch(RanchBoard(layout))
-    ranch.fences = fences
-    herd = {"stegosaurus": 2, "raptor": 1}
-    # the raptor got no enclosure; the 1-space one the stegosauruses leave empty takes it
-    assert ranch.lay_out(enclosures, {one: "stegosaurus", four: "stegosaurus"}, herd, []) == {}
-    assert ranch.herd() == herd
+    one = 1 - four
+    unplaced = {"stegosaurus": 4, "raptor": 1}
+    # the raptor in the 4-space enclosure (or a stegosaurus in the 1-space one) would leave 3 without room
+    assert sorted(enclosure_choices(enclosures, {}, unplaced)) == sorted([(four, "stegosaurus"), (one, "raptor")])
+    assert enclosure_choices(enclosures, {four: "stegosaurus"}, {"stegosaurus": 0, "raptor": 1}) == [(one, "raptor")]
+    # two kinds for one 4-space enclosure: the one with 4 or more fills it, the one with 3 would not
+    only_four = enclosures[four : four + 1]
+    assert enclosure_choices(only_four, {}, {"raptor": 3, "allosaurus": 5}) == [(0, "allosaurus")]
+    assert enclosure_choices(only_four, {}, {"raptor": 4, "allosaurus": 5}) == [(0, "raptor"), (0, "allosaurus")]
 
 
 def test_a_leaving_dinosaur_keeps_the_breeding_pairs():

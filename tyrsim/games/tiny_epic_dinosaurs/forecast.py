@@ -18,7 +18,7 @@ import functools
 from typing import Any, NamedTuple
 
 from tyrsim.games.tiny_epic_dinosaurs.game import _feedings, _fits
-from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard
+from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, enclosure_choices
 
 
 class Forecast(NamedTuple):
@@ -117,7 +117,8 @@ def _fenced(board: RanchBoard, bits: int, fences: int, counts: tuple[int, ...], 
 
 def _lay_out(state: Any, ranch: Ranch, holding: list[str]) -> dict[str, int]:
     """Phase 4's layout of the ranch and Holding: each empty enclosure in turn goes to the kind that puts the
-    most points into it (hunter's choice), while dinosaurs lack room; the dinosaurs that escape, by kind."""
+    most points into it (hunter's choice) among the engine's choices (`enclosure_choices`, those housing the
+    most dinosaurs), while dinosaurs lack room; the dinosaurs that escape, by kind."""
     dinosaurs = state.dinosaurs
     herd: dict[str, int] = {}
     uniques = []
@@ -131,18 +132,15 @@ def _lay_out(state: Any, ranch: Ranch, holding: list[str]) -> dict[str, int]:
     enclosures = ranch.enclosures()
     assignment: dict[int, str] = {}
     unplaced = dict(herd)
-    while any(unplaced.values()) and len(assignment) < len(enclosures):
-        best, choice = None, None
-        for index, region in enumerate(enclosures):
-            if index in assignment:
-                continue
-            for kind, n in unplaced.items():
-                if n:
-                    placed = min(n, region.capacity)
-                    value = placed * dinosaurs[kind].points - 0.05 * (region.capacity - placed)
-                    if best is None or value > best:
-                        best, choice = value, (index, kind)
+
+    def value(choice: tuple[int, str]) -> float:
         index, kind = choice
+        size = enclosures[index].capacity
+        placed = min(unplaced[kind], size)
+        return placed * dinosaurs[kind].points - 0.05 * (size - placed)
+
+    while any(unplaced.values()) and len(assignment) < len(enclosures):
+        index, kind = max(enclosure_choices(enclosures, assignment, unplaced), key=value)
         assignment[index] = kind
         unplaced[kind] = max(0, unplaced[kind] - enclosures[index].capacity)
     return ranch.lay_out(enclosures, assignment, herd, uniques)

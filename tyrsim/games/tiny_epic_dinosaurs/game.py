@@ -72,7 +72,14 @@ from tyrsim.games.tiny_epic_dinosaurs.prompts import (
     Rearranging,
     ResearchChoice,
 )
-from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, RanchLayout, Region, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.ranch import (
+    Ranch,
+    RanchBoard,
+    RanchLayout,
+    Region,
+    enclosure_choices,
+    load_ranch,
+)
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
@@ -1011,13 +1018,12 @@ class TinyEpicDinosaursState:
         self._escape(seat, escaped)
 
     def _options_enclose(self, prompt: Enclosing) -> list[Enclose]:
-        """An enclosure not given to a kind yet, for a kind with dinosaurs still to place."""
-        kinds = [kind for kind, n in prompt.unplaced.items() if n]
+        """An enclosure not given to a kind yet, for a kind with dinosaurs still to place, where the layout can
+        still house the most dinosaurs there can be ("If you are able to place a dinosaur, you must do so")."""
+        enclosures = prompt.enclosures
         return [
-            Enclose(region.name, region.capacity, kind)
-            for i, region in enumerate(prompt.enclosures)
-            if i not in prompt.assignment
-            for kind in kinds
+            Enclose(enclosures[index].name, enclosures[index].capacity, kind)
+            for index, kind in enclosure_choices(enclosures, prompt.assignment, prompt.unplaced)
         ]
 
     def _resolve_enclose(self, prompt: Enclosing, action: Enclose) -> None:

@@ -12,13 +12,15 @@ remembered by it, and a policy can try a fence move by flipping two bits.
 
 Placing dinosaurs is an assignment problem: each enclosure holds one kind. The
 game lets the player choose which kind goes into which enclosure (`Enclose`
-actions); this module fills the enclosures, spreads a kind over its enclosures so
+actions) among those that still house the most dinosaurs (`enclosure_choices`);
+this module lists those choices, fills the enclosures, spreads a kind over its enclosures so
 that it breeds the most, puts unique dinosaurs where they may sit, and reports
 the dinosaurs that could not be placed (they escape).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -292,6 +294,56 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
     return split
 
 
+def enclosure_choices(
+    enclosures: tuple[Region, ...], assignment: dict[int, str], unplaced: dict[str, int]
+) -> list[tuple[int, str]]:
+    """The (enclosure index, kind) choices of Phase 4 that still let the layout house the most dinosaurs.
+
+    "If you are able to place a dinosaur, you must do so": an enclosure not given to a kind yet may
+    go to a kind with dinosaurs still without room (`unplaced`) only if some way of giving out the
+    other free enclosures then houses as many of them as the best way of giving out all of them.
+    Giving the enclosures out one by one from these choices therefore ends in a layout that houses
+    the most dinosaurs there can be, whichever choices the player makes.
+    """
+    free = [i for i in range(len(enclosures)) if i not in assignment]
+    wanting = {kind: n for kind, n in unplaced.items() if n}
+    capacities = sorted((enclosures[i].capacity for i in free), reverse=True)
+    fewest = _unhoused(tuple(capacities), tuple(sorted(wanting.values())))
+    choices = []
+    for index in free:
+        size = enclosures[index].capacity
+        rest = capacities.copy()
+        rest.remove(size)
+        for kind, n in wanting.items():
+            after = [m for other, m in wanting.items() if other != kind]
+            if n > size:
+                after.append(n - size)
+            if _unhoused(tuple(rest), tuple(sorted(after))) == fewest:
+                choices.append((index, kind))
+    return choices
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _unhoused(capacities: tuple[int, ...], wanting: tuple[int, ...]) -> int:
+    """The fewest dinosaurs left without room when enclosures of these `capacities` (largest first) go each to
+    one kind, the kinds wanting room for `wanting` dinosaurs (ascending, no zeros). Each enclosure in turn
+    goes to each kind still wanting room (never to none: room given never costs any)."""
+    if not wanting or not capacities:
+        return sum(wanting)
+    size, rest = capacities[0], capacities[1:]
+    best = sum(wanting)
+    for i, n in enumerate(wanting):
+        if i and n == wanting[i - 1]:
+            continue  # the same need as the kind before: the same answer
+        after = wanting[:i] + wanting[i + 1 :]
+        if n > size:
+            after = tuple(sorted((*after, n - size)))
+        best = min(best, _unhoused(rest, after))
+        if not best:
+            break
+    return best
+
+
 class RanchBoard:
     """What every ranch of one game shares: the printed layout, the rules for placing dinosaurs
     (`breed_group`, and `unique_anywhere` for the rule `unique_terrain == "any"`), and what follows
@@ -493,11 +545,11 @@ class Ranch:
         """Clear the ranch and place the herd: `assignment` maps enclosure index -> kind.
 
         Each kind fills its enclosures (spread to breed the most, which may leave one of
-        them empty); dinosaurs that found no room then go into the enclosures left empty
-        ("If you are able to place a dinosaur, you must do so"), the kind with the most of
-        them first, largest enclosure first. Unique dinosaurs go to unenclosed grass (or,
-        with `unique_anywhere`, a mountain or water space too), else alone into an empty
-        enclosure. Returns the dinosaurs that found no space (they escape).
+        them empty). The engine offers only assignments that house the most dinosaurs
+        (`enclosure_choices`), so what finds no room here could find none in any layout.
+        Unique dinosaurs go to unenclosed grass (or, with `unique_anywhere`, a mountain or
+        water space too), else alone into an empty enclosure. Returns the dinosaurs that
+        found no space (they escape).
         """
         group = self.board.breed_group
         cells: list[str | None] = [None] * len(self._cells)
@@ -521,23 +573,11 @@ class Ranch:
                             cells[cell] = kind
             if placed < count:
                 escaped[kind] = count - placed
-        empty = [region for region in enclosures if all(cells[cell] is None for cell in region.cells)]
-        if escaped and empty:
-            empty.sort(key=lambda r: -r.capacity)
-            for kind in sorted(escaped, key=lambda k: -escaped[k]):
-                while escaped[kind] and empty:
-                    region = empty.pop(0)
-                    placed = min(escaped[kind], region.capacity)
-                    for cell in region.fill_order[:placed]:
-                        cells[cell] = kind
-                    escaped[kind] -= placed
-                if not escaped[kind]:
-                    del escaped[kind]
         if uniques:
             loose = self.layout.loose_spaces(enclosures)
             if not self.board.unique_anywhere:
                 loose = [cell for cell in loose if self.layout.terrain[cell] == "grass"]
-            empty.sort(key=lambda r: r.capacity)
+            empty = sorted((r for r in enclosures if all(cells[c] is None for c in r.cells)), key=lambda r: r.capacity)
             for name in uniques:
                 if loose:
                     cells[loose.pop(0)] = name
