@@ -406,8 +406,9 @@ def game_spec(name: str):
         raise click.BadParameter(str(exc), param_hint="GAME") from None
 
 
-def seat_policies(spec, policies: tuple[str, ...], players: int | None) -> list[str]:
-    """One policy per seat: the --policy options, or the game's default for --players seats."""
+def seat_policies(spec, policies: tuple[str, ...], players: int | None, analysis: str = "game") -> list[str]:
+    """One policy per seat: the --policy options, or the default table of `analysis` (the one `tyrsim games`
+    lists) cycled round --players seats."""
     from tyrsim.core.game import PolicyError
 
     if not policies:
@@ -416,7 +417,7 @@ def seat_policies(spec, policies: tuple[str, ...], players: int | None) -> list[
         if players is not None and players not in spec.players:  # before a seat list that long is made
             raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
                                      param_hint="--players")
-        default = spec.analyses["game"].param("policies").default
+        default = spec.analyses[analysis].param("policies").default
         count = players or len(default)
         policies = tuple(default[i % len(default)] for i in range(count))
     if players is not None and players != len(policies):
@@ -577,7 +578,7 @@ def explore(game, params, metrics, points, n_games, policies, players, rule_item
         if key in fixed:
             raise click.BadParameter(f"rule {key!r} is both varied (--param) and fixed (--rule {key}=...); "
                                      "give it one or the other", param_hint="--param")
-    texts = seat_policies(spec, policies, players)
+    texts = seat_policies(spec, policies, players, "explore")
     args = {"params": list(params), "points": points, "games": n_games, "policies": texts}
     if metrics:
         args["metrics"] = list(metrics)
@@ -613,7 +614,7 @@ def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jo
     if ruling_names:
         args["rulings"] = list(ruling_names)
     if policies or players is not None:
-        args["policies"] = seat_policies(spec, policies, players)
+        args["policies"] = seat_policies(spec, policies, players, "rulings")
     texts = args.get("policies") or spec.analyses["rulings"].param("policies").default
     played = readings(rules, tuple(ruling_names) or ("all",))  # shown once the names are checked
     run_inline(spec, "rulings", args, rule_items, seed, jobs, out,
@@ -627,8 +628,8 @@ def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jo
 @click.option("--policy", "policy", required=True, metavar="NAME",
               help="The policy whose weights to tune (one with tunable weights: `tyrsim games GAME` marks them).")
 @click.option("--opponent", "pool", multiple=True, metavar="NAME[:KEY=VALUE,...]",
-              help="A policy of the fixed pool in the other seats (repeat; cycled round the table) "
-              "[default: the untuned policy].")
+              help="A policy of the fixed pool in the other seats (repeat, at most once per other seat; cycled "
+              "round the table) [default: the untuned policy].")
 @PLAYERS
 @click.option("--budget", type=click.IntRange(1, MAX_TRIALS), default=6000, show_default=True,
               help="Games the tuner may play, split into generations of --population candidates x --games games.")
@@ -672,6 +673,10 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
             spec.make_policy(text)
         except PolicyError as exc:
             raise click.BadParameter(str(exc), param_hint="--opponent") from None
+    if len(pool) > players - 1:  # the pool is cycled round the other seats: the extra ones would never play
+        raise click.BadParameter(f"{len(pool)} given, but a {players}-player table has {players - 1} other "
+                                 f"seat{'s' if players > 2 else ''}; give at most {players - 1}",
+                                 param_hint="--opponent")
     population = population or default_population(len(weights.tunable(spec.policies[policy])))
     generations = budget // (population * n_games)
     if generations < 1:
@@ -683,6 +688,13 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     click.echo(f"{spec.title}: tuning {policy} ({', '.join(weights.tunable(spec.policies[policy]))}) against "
                f"{', '.join(setup.pool)} at {players} players: {generations} generations x {population} candidates "
                f"x {n_games} games, then {check_games} check games; seed {seed}")
+    if (played := generations * population * n_games) < budget:
+        from tyrsim.core.substitutions import Noted, Substitution
+
+        say_substitutions([Noted(Substitution(
+            f"--budget {budget}", f"{played:,} games are played",
+            f"the {budget - played:,} left over make no whole generation of {population} candidates x {n_games} "
+            "games"))], spec.name)
     tasks = Progress(0, "games", what="tasks")
 
     def generation_done(generation: int, best: float) -> None:

@@ -164,6 +164,10 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
     def check(policies: tuple[str, ...]) -> None:
         if len(set(policies)) < 2:
             raise ArgumentError("policies", "argument 'policies': a tournament needs at least two different policies")
+        twice = [t for t in dict.fromkeys(policies) if policies.count(t) > 1]
+        if twice:  # its games against itself would count as wins and losses of one name
+            raise ArgumentError("policies", f"argument 'policies': {', '.join(map(repr, twice))} is given twice; "
+                                "a tournament rates each policy once")
         for text in policies:
             try:
                 _spec(game).make_policy(text)

@@ -97,7 +97,8 @@ class GameSpec:
 
     def make_policy(self, text: str) -> Policy:
         """A policy from `NAME` or `NAME:key=value,key=value` (fields of its dataclass, or `weights=FILE`
-        for a policy with tunable weights: see `tyrsim.core.weights`)."""
+        for a policy with tunable weights: see `tyrsim.core.weights`), each key at most once. A weight given
+        as key=value wins over the same weight in the file, wherever it stands."""
         name, _, params = text.partition(":")
         name = name.strip()
         if name not in self.policies:
@@ -108,9 +109,13 @@ class GameSpec:
         cls = self.policies[name]
         fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
         kwargs = {}
+        given: set[str] = set()
         for item in filter(None, (p.strip() for p in params.split(","))):
             key, sep, value = item.partition("=")
             key = key.strip()
+            if sep and key in given:  # else the last would silently replace the first
+                raise PolicyError(f"policy {name!r}: parameter {key!r} is given twice; give each once")
+            given.add(key)
             if sep and key == WEIGHTS and tunable(cls):
                 try:
                     kwargs = read_weights(value.strip(), self.name, name, cls) | kwargs  # key=value still wins

@@ -15,9 +15,9 @@ attribute `tunable` ({field name: (low, high)}). A weights file is TOML:
     ...
 
 and is used as `--policy NAME:weights=FILE`: the file's weights replace the
-policy's defaults, and key=value parameters after it still win. `FILE` may be
-`bundled:NAME.toml`, a file in the game's bundled data folder (tuned weights that
-ship with tyrsim). The result store hashes a named file's bytes into every task
+policy's defaults, and a weight also given as key=value (before or after it)
+takes that value. `FILE` may be `bundled:NAME.toml`, a file in the game's bundled
+data folder (tuned weights that ship with tyrsim). The result store hashes a named file's bytes into every task
 key, so an edited file is never answered with results of the old weights.
 """
 
