@@ -56,6 +56,15 @@ def test_fight_effects(winner_die, loser_die, loser_rounds, expected):
     assert combat.fight_effects(winner_die, loser_die, loser_rounds) == expected
 
 
+def test_a_winner_without_a_die_has_none_to_raise_under_the_other_reading():
+    """`winner_without_die = "nothing"`: "may raise their strength die by 1" needs a die; the loser's effects
+    stay as they are."""
+    rules = Rules(winner_without_die="nothing")
+    assert combat.fight_effects(None, 3, 1, rules) == combat.Effects(None, 2, False, True)
+    assert combat.fight_effects(None, None, 0, rules) == combat.Effects(None, None, True, False)
+    assert combat.fight_effects(2, 3, 1, rules) == combat.Effects(3, 2, False, True)  # a die still rises
+
+
 def test_resolve_fight_with_rng_is_reproducible_and_valid():
     a = combat.resolve_fight(3, 4, 2, 5, rng=np.random.default_rng(5))
     b = combat.resolve_fight(3, 4, 2, 5, rng=np.random.default_rng(5))

@@ -376,6 +376,33 @@ def test_five_marker_at_phase_end_next_start_player_first():
     assert state.stats()["five_used_p3"] == 1 and state.stats()["five_round_p3"] == game_round
 
 
+@pytest.mark.parametrize(("reading", "end", "die"), [
+    ("last_round", 3, 2),  # End on 3: placement rounds 1 and 2 are played, the last is among the first 3
+    ("last_round", 4, 2),  # End on 4: rounds 1-3 (Move stands on 4, a field no round was played on)
+    ("last_round", 5, None),  # End on 5: rounds 1-4, the last is no longer among the first 3
+    ("never", 3, None),  # the extra placement comes after the placement rounds
+])
+def test_five_marker_at_phase_end_earns_dice_by_the_last_placement_round(reading, end, die):
+    """"A card's strength die can only be raised this way during the first 3 placement rounds": the "5"
+    marker's chips at the end of placement count in the last placement round played (`five_die_round`)."""
+    state = scripted(Rules(five_die_round=reading))
+    state.end = end
+    environment_phase(state)
+    state.env = Environment([SUN, SUN, SUN, BONE])
+    frog = put(state, spot(0, 0), card("Frog", SUN, WATER, LEAF), 0)
+    state.env.potential[1] = [0, 1, 0, 0]
+    state.env.potential[2] = [0, 0, 1, 0]
+    while state.phase == "environment":
+        state.apply(PASS)
+    assert state.move == end
+    for _ in range(3):  # P1, P2, P3 keep theirs; the start player P0 decides last
+        state.apply(KEEP_FIVE)
+    assert state.current_player() == 0
+    state.apply(UseFive(((WATER, 1), (LEAF, 2))))  # water and leaf become current: the Frog is complete
+    assert (state.env.current[1], state.env.current[2]) == (WATER, LEAF)
+    assert frog.die == die
+
+
 def test_five_marker_on_own_turn_then_the_turn_goes_on():
     state = scripted(Rules(five_timing="own_turn"))
     environment_phase(state)
@@ -470,6 +497,22 @@ def test_fight_outcomes(monkeypatch, winner, a_rounds, d_rounds, attacker_after,
             assert (bc.die, bc.face_down) == after
 
 
+@pytest.mark.parametrize(("reading", "winner_after"), [("earns_die", 2), ("nothing", None)])
+def test_a_fight_winner_without_a_strength_die(monkeypatch, reading, winner_after):
+    """"The winner may raise their strength die by 1": a card without a die has strength 1 ("its rolls only
+    hit on a 1"), raised by 1 to a die showing 2; or it has no die to raise (`winner_without_die`)."""
+    state = scripted(Rules(winner_without_die=reading))
+    state.narration = []
+    a = put(state, spot(0, 3), card("Frog", SUN, WATER, LEAF), 0)
+    d = put(state, spot(1, 6), card("Crab", BONE, BONE, WATER), 1, die=3)
+    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("attacker", 2, 1))
+    state._fight(spot(0, 3), spot(1, 6))
+    assert a.die == winner_after
+    assert (d.die, d.face_down) == (2, True)  # the 2:1 loser's effects are the same under both readings
+    said = {"earns_die": "Frog earns a strength die showing 2.", "nothing": "Frog has no strength die to raise."}
+    assert state.narration[-1].endswith(said[reading])
+
+
 def test_fight_decided_by_dice_with_the_combat_module():
     state = scripted()
     state.env = Environment([SUN, SUN, SUN, SUN])
@@ -480,8 +523,11 @@ def test_fight_decided_by_dice_with_the_combat_module():
     assert state.counters["fights_clean"] == 1
 
 
-def test_combat_each_player_may_challenge_once_in_turn():
-    state = scripted()
+@pytest.mark.parametrize(("first", "order"), [("start_player", [1, 2, 3, 0]), ("next_start_player", [2, 3, 0, 1])])
+def test_combat_each_player_may_challenge_once_in_turn(first, order):
+    """"Each player may pick one fight": in turn from the start player, or from the player closer to becoming
+    the next start player (`first_fighter`)."""
+    state = scripted(Rules(first_fighter=first))
     state.env = Environment([SUN, WATER, LEAF, BONE])
     for p in range(4):
         put(state, spot(p, 0), card(f"C{p}", SUN, WATER, LEAF), p)
@@ -495,7 +541,7 @@ def test_combat_each_player_may_challenge_once_in_turn():
         assert all(state.spots[a.attacker].owner == seen[-1] != state.spots[a.defender].owner
                    for a in actions if isinstance(a, Challenge))  # fmt: skip
         state.apply(NO_FIGHT)
-    assert seen == [1, 2, 3, 0]
+    assert seen == order
 
 
 def test_face_down_cards_fight_only_if_the_rule_allows():
@@ -728,7 +774,13 @@ def test_three_players_set_four_cards_aside_and_leave_a_column_unused():
     assert state.empty_spaces(3) == 3
 
 
-def test_two_players_run_two_columns_and_fight_outer_colour_first():
+@pytest.mark.parametrize(("battles", "order"), [
+    ("colours", [(0, 0), (1, 3), (0, 2), (1, 1)]),  # every outer colour's battle, then every inner one
+    ("players", [(0, 0), (0, 2), (1, 3), (1, 1)]),  # each player's outer battle, then the same player's inner one
+])
+def test_two_players_run_two_columns_and_fight_outer_colour_first(battles, order):
+    """"They start with their "outer" color group, then follow with the battle for their "inner" color
+    group": for all players together, or player by player (`two_player_battles`)."""
     state = fresh(players=2)
     placed = []
     while state.phase == "place":
@@ -736,7 +788,7 @@ def test_two_players_run_two_columns_and_fight_outer_colour_first():
         placed.append((state.current_player(), action.column))
         state.apply(action)
     assert placed == [(0, 0), (0, 2), (1, 3), (1, 1)] * 2
-    state = scripted(players=2)
+    state = scripted(Rules(two_player_battles=battles), players=2)
     for column in range(4):
         put(state, spot(column, 0), card(f"C{column}", SUN, WATER, LEAF), state.column_owner[column])
     state._begin_combat()
@@ -745,7 +797,7 @@ def test_two_players_run_two_columns_and_fight_outer_colour_first():
         seen.append((state.current_player(), state.queue[0][1]))
         assert all(state.spots[a.attacker].column == seen[-1][1] for a in state.legal_actions()[1:])
         state.apply(NO_FIGHT)
-    assert seen == [(0, 0), (1, 3), (0, 2), (1, 1)]
+    assert seen == order
 
 
 def test_two_players_game_ends_when_one_colour_column_is_empty():

@@ -164,17 +164,44 @@ def five_actions(state) -> list:
     return [KeepFive(), *uses] if uses else []
 
 
+def battles(state) -> list[tuple[int, int]]:
+    """The round's battles in order, as (player, colour column; -1 for any of the player's cards).
+
+    "Each player may pick one fight" (`fights_per_player`), in turn: from the start player (`first_fighter =
+    "start_player"`; the rulebook names no order) or from the player left of them, "closer to becoming the
+    next start player" (`"next_start_player"`). Two players on two columns: "each player fights 2 battles, one
+    per color they control. They start with their 'outer' color group, then follow with the battle for their
+    'inner' color group": all the outer battles, then all the inner ones (`two_player_battles = "colours"`),
+    or each player's two in a row (`"players"`).
+    """
+    rules, players = state.rules, state.num_players
+    first = state.start if rules.first_fighter == "start_player" else state.start + 1
+    seats = [(first + i) % players for i in range(players)]
+    out = []
+    for _ in range(rules.fights_per_player):
+        if players == 2 and rules.two_player_columns == 2:
+            if rules.two_player_battles == "colours":
+                out += [(p, own_columns(p, players, 2)[colour]) for colour in (0, 1) for p in seats]
+            else:
+                out += [(p, own_columns(p, players, 2)[colour]) for p in seats for colour in (0, 1)]
+        else:
+            out += [(p, -1) for p in seats]
+    return out
+
+
 def combat_actions(state) -> list:
     """"Each player may pick one fight. They choose one of their own animal cards to fight with, then
     challenge the card of any other player." Two players: "each player fights 2 battles, one per color they
-    control", so the card fights for its colour (the column the engine's battle is for). Rulings: cards on
-    the special spaces fight (`track_cards_fight`), and so do face-down cards (`face_down_can_fight`).
+    control", so the card fights for its colour. The battle to fight is the next of `battles` after those the
+    engine has had (its queue must be the rest of them, in order). Rulings: cards on the special spaces fight
+    (`track_cards_fight`), and so do face-down cards (`face_down_can_fight`).
     """
     player, rules = state.player, state.rules
-    columns = own_columns(player, state.num_players, rules.two_player_columns)
-    battle = state.queue[0][1]
-    if battle >= 0 and battle not in columns:
+    order = battles(state)
+    done = len(order) - len(state.queue)
+    if done < 0 or order[done:] != state.queue or order[done][0] != player:
         return []
+    battle = order[done][1]
     cards = []
     for spot, bc in enumerate(state.spots):
         if bc is None:

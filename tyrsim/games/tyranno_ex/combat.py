@@ -46,8 +46,9 @@ MC_BLOCK = 1 << 20  # fights simulated per numpy block; bounds memory, not resul
 
 @dataclass(frozen=True)
 class FightRules:
-    """The rules a fight reads, and nothing else: every function here takes one in place of a
-    full `Rules`, so rule sets that differ only off the battlefield can share a combat table."""
+    """The rules a fight reads, and nothing else: every function of the odds takes one in place of a
+    full `Rules`, so rule sets that differ only off the battlefield can share a combat table (a fight's
+    effects on the board, `fight_effects`, read the game's `Rules`)."""
 
     die_faces: int
     rounds_to_win: int
@@ -203,20 +204,24 @@ class Effects:
 
 
 def fight_effects(
-    winner_die: int | None, loser_die: int | None, loser_rounds: int, rules: Rules | FightRules | None = None
+    winner_die: int | None, loser_die: int | None, loser_rounds: int, rules: Rules | None = None
 ) -> Effects:
     """The outcome effects of a won fight.
 
-    The winner's die rises by 1 (up to max_strength; a card without a die gets
-    one showing 2) only if its strength was not higher than the loser's. A loser
-    that won no round (2:0) is eliminated. A loser that won a round (2:1) is
-    turned face down and its die falls by 1 if it has one. Ruling: a die never
-    falls below 1 — a die showing 1 stays (it still hits on a 1, as no die does).
+    The winner's die rises by 1 (up to max_strength) only if its strength was
+    not higher than the loser's. A loser that won no round (2:0) is eliminated.
+    A loser that won a round (2:1) is turned face down and its die falls by 1
+    if it has one. Ruling: a die never falls below 1 — a die showing 1 stays
+    (it still hits on a 1, as no die does). Ruling `winner_without_die`: "The
+    winner may raise their strength die by 1" for a winner without a die reads
+    as its strength 1 ("its rolls only hit on a 1") raised to a die showing 2
+    ("earns_die"), or as no die to raise ("nothing").
     """
     rules = rules or Rules()
     new_winner = winner_die
-    if strength(winner_die) <= strength(loser_die):
-        new_winner = min(rules.max_strength, 2 if winner_die is None else winner_die + 1)
+    has_die_to_raise = winner_die is not None or rules.winner_without_die == "earns_die"
+    if has_die_to_raise and strength(winner_die) <= strength(loser_die):
+        new_winner = min(rules.max_strength, strength(winner_die) + 1)
     if loser_rounds == 0:
         return Effects(new_winner, loser_die, loser_eliminated=True, loser_face_down=False)
     new_loser = None if loser_die is None else max(1, loser_die - 1)

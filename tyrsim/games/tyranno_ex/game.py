@@ -410,6 +410,7 @@ class TyrannoExState:
         self.player = -1
         self.queue: list[tuple[int, int]] = []  # (player, column) decisions still to come in this phase
         self.passes = 0  # passes in a row in the environment phase
+        self.last_round = rules.move_start  # the placement round (Move's field) of the phase's last turn
         self.limit: int | None = None  # the field where this environment phase's placement stops
         self.fight_options: list | None = None  # the challenges open to the player to act in combat
         self.tie: tuple[int, list[int]] | None = None  # (space, tied symbols) awaiting the chooser
@@ -721,6 +722,7 @@ class TyrannoExState:
         self.phase = "environment"
         self.limit = self._limit()
         self.move = self.rules.move_start
+        self.last_round = self.move  # until a turn is taken (Move's field when the phase has no placement round)
         self.passes = 0
         self.player = self.start
         if self.narration is not None:
@@ -749,6 +751,7 @@ class TyrannoExState:
         return _environment_actions(hand, r.set_limit, trade_most, five_most, r.five_count == "exact")
 
     def _next_environment_turn(self) -> None:
+        self.last_round = self.move  # the placement round of the turn just taken
         self.player = (self.player + 1) % self.num_players
         narration = self.narration
         if self.player == self.start:
@@ -843,12 +846,12 @@ class TyrannoExState:
         """A change that completes all of a card's symbols earns it a die showing 2, or raises its die by 1.
 
         Only the active player's cards gain, and only in the first `die_rounds`
-        placement rounds. Ruling (`die_gain`): "completed" means the card's
+        placement rounds (`strength_dice_open`). Ruling (`die_gain`): "completed" means the card's
         symbols were not all present before this placement and are after;
         "any_change" rewards every card with all symbols present after any change.
         """
         r = self.rules
-        if self.move > r.die_rounds:
+        if not self.strength_dice_open():
             return
         before, after = self.mask_before, self.env.present()
         player = self.player
@@ -871,6 +874,22 @@ class TyrannoExState:
             if self.narration is not None:
                 self.narration.append(f"{bc.card.describe()} has all its symbols among the current conditions "
                                       f"and {gain} {bc.die}.")  # fmt: skip
+
+    def strength_dice_open(self) -> bool:
+        """Whether a change made now can earn or raise strength dice: "A card's strength die can only be
+        raised this way during the first 3 placement rounds (see the round tracker)" (`die_rounds`).
+
+        A setting belongs to the placement round Move's field shows. Ruling `five_die_round`, for the "5"
+        marker's chips at the end of placement (`five_timing = "phase_end"`): Move stands on End by then, a
+        field no placement round is played on (End on field 3: rounds 1 and 2 are played). Default
+        "last_round": the extra chips count in the last placement round played (Move's field at the phase's
+        last turn), since they are laid as that round's placement ends; "never": they come after the
+        placement rounds, which alone earn dice.
+        """
+        r = self.rules
+        if self.phase != "five":
+            return self.move <= r.die_rounds
+        return r.five_die_round == "last_round" and self.last_round <= r.die_rounds
 
     # --- the "5" marker ---------------------------------------------------------
 
@@ -964,10 +983,21 @@ class TyrannoExState:
         if self.narration is not None:
             self.narration.append(f"Combat: a card rolls one die per current chip of each of its symbols "
                                   f"({chips_text(self.env.chips_of())}).")  # fmt: skip
-        order = self._order(self.start)
-        laps = self.rules.fights_per_player
-        if len(self.player_columns[0]) == 2:  # 2 players on 2 columns: one battle per colour, outer colours first
-            self.queue = [(p, self.player_columns[p][i]) for _ in range(laps) for i in range(2) for p in order]
+        r = self.rules
+        # Ruling `first_fighter`: the rulebook gives no order for "Each player may pick one fight"; in turn from
+        # the start player, as every phase goes ("start_player"), or from the player closer to becoming the next
+        # start player, the rulebook's one priority ("next_start_player", as for the "5" marker)
+        order = self._order(self.start if r.first_fighter == "start_player" else self.start + 1)
+        laps = r.fights_per_player
+        columns = self.player_columns
+        if len(columns[0]) == 2:
+            # 2 players on 2 columns, one battle per colour: "They start with their "outer" color group, then
+            # follow with the battle for their "inner" color group." Ruling `two_player_battles`: every player's
+            # outer-colour battle, then every inner one ("colours"), or each player's two battles in a row ("players")
+            if r.two_player_battles == "colours":
+                self.queue = [(p, columns[p][i]) for _ in range(laps) for i in range(2) for p in order]
+            else:
+                self.queue = [(p, columns[p][i]) for _ in range(laps) for p in order for i in range(2)]
         else:
             self.queue = [(p, -1) for _ in range(laps) for p in order]
         self._next_fight(pop=False)
@@ -1065,6 +1095,8 @@ class TyrannoExState:
         if strength(dice[0]) > strength(dice[1]):
             return said + f"; {won} was the stronger card and stays at strength {strength(win.die)}."
         if win.die == dice[0]:
+            if dice[0] is None:  # ruling `winner_without_die = "nothing"`
+                return said + f"; {won} has no strength die to raise."
             return said + f"; {won}'s strength die is already at its highest, {win.die}."
         if dice[0] is None:
             return said + f"; {won} earns a strength die showing {win.die}."
@@ -1376,6 +1408,10 @@ class PlayerView:
     def move(self) -> int:
         """The Move marker's field: the placement round being played."""
         return self.state.move
+
+    def strength_dice_open(self) -> bool:
+        """Whether a change made now can earn or raise strength dice (the first placement rounds only)."""
+        return self.state.strength_dice_open()
 
     def dice(self, card: Card, chips: list[int] | None = None) -> int:
         return self.state.dice(card, chips)

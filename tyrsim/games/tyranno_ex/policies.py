@@ -209,10 +209,9 @@ class GreedyPolicy:
 
     def setting_values(self, view: PlayerView, actions: list) -> list[tuple[SetChips | UseFive, float]]:
         """(setting, expected gain in points) of every chip setting (SetChips or UseFive) among `actions`."""
-        rules = view.rules
         cards = self._cards(view)
         chips = view.current_chips()
-        die_gain = view.move <= rules.die_rounds
+        die_gain = view.strength_dice_open()
         now = self._board_value(cards, chips)
         current = view.env_current
         hidden_chips = [view.potential_count(space) for space in range(len(current))]

@@ -23,6 +23,10 @@ SPECIAL_SPACE_HOLDS = ("several", "one")
 MAJORITIES = ("most", "over_half")
 FIVE_COUNTS = ("exact", "up_to")
 TRACK_TIE_FIGHTS = ("order_only", "full_effects")
+FIVE_DIE_ROUNDS = ("last_round", "never")
+FIRST_FIGHTERS = ("start_player", "next_start_player")
+TWO_PLAYER_BATTLES = ("colours", "players")
+WINNERS_WITHOUT_DIE = ("earns_die", "nothing")
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,12 @@ class Rules(RuleSet):
         "or on the player's 'own_turn', besides the turn's action",
         choices=FIVE_TIMINGS, ruling=True,
     )
+    five_die_round: str = rule(
+        "last_round",
+        "strength dice from the '5' marker's chips at 'phase_end' (Move stands on End by then): judged by the "
+        "'last_round' of placement played (see die_rounds), or 'never' (the chips come after the placement rounds)",
+        choices=FIVE_DIE_ROUNDS, ruling=True,
+    )
     track_cards_need_survival: bool = rule(
         True, "cards on the special spaces must survive the environment too", ruling=True
     )
@@ -123,6 +133,24 @@ class Rules(RuleSet):
     # --- combat on the board ---
     fights_per_player: int = rule(
         1, "fights each player (each colour with 2 players) may pick per round", low=0, high=5
+    )
+    first_fighter: str = rule(
+        "start_player",
+        "who picks the round's first fight, the others following in turn: the 'start_player' (as in every phase) "
+        "or the 'next_start_player' (closer to becoming the next start player, the '5' marker's priority)",
+        choices=FIRST_FIGHTERS, ruling=True,
+    )
+    two_player_battles: str = rule(
+        "colours",
+        "2 players on 2 columns each: every player's outer-colour battle, then every inner one ('colours'), or "
+        "each player's outer then inner battle before the next player's ('players')",
+        choices=TWO_PLAYER_BATTLES, ruling=True,
+    )
+    winner_without_die: str = rule(
+        "earns_die",
+        "a fight's winner without a strength die that may raise its die by 1: 'earns_die' (strength 1 raised to a "
+        "die showing 2) or 'nothing' (it has no die to raise)",
+        choices=WINNERS_WITHOUT_DIE, ruling=True,
     )
     face_down_can_fight: bool = rule(
         True, "a face-down card (lost 2:1 this round) may fight again this round", ruling=True
