@@ -453,7 +453,8 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 @click.option("--out", type=OutFolder(), help="Write the per-game CSV, the summary tables and figures here.")
 @click.option("--engine", type=click.Choice(["auto", "batch", "object"]),
               help="For a game with a batch engine (zooloretto-duell): 'batch' plays many games at once (policies "
-                   "with a batch form only), 'object' one at a time; 'auto' (the default) batch where it can.")
+                   "with a batch form only), 'object' one at a time; 'auto' (the default) the fastest for the "
+                   "games, and it says so when a policy or a rule keeps the batch engine out.")
 def simulate(game, n_games, policies, players, rule_items, seed, jobs, out, engine) -> None:
     """Play many games of GAME with the given policies and summarise them with intervals."""
     spec = full_game(game)
@@ -693,7 +694,7 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 
         say_substitutions([Noted(Substitution(
             f"--budget {budget}", f"{played:,} games are played",
-            f"the {budget - played:,} left over make no whole generation of {population} candidates x {n_games} "
+            f"{budget - played:,} more would not fill a generation of {population} candidates x {n_games} "
             "games"))], spec.name)
     tasks = Progress(0, "games", what="tasks")
 
