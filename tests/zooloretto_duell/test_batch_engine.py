@@ -158,6 +158,10 @@ RULES = [
     {"symbols_file": "bundled:symbols_two_each.toml"},
     {"stands_file": "bundled:stands_by_colour.toml"},
     {"markers_file": "bundled:markers_threes.toml", "marker_order": "printed"},
+    {"dispose_without_minus": True},
+    {"symbol_once": True},
+    # cheap steals break many pairs, which under `symbol_once` may not trigger again
+    {"symbol_once": True, "dispose_without_minus": True, "money_action_cost": 1, "starting_coins": 4},
     {"truck_places": (1, 2, 3), "expert": True, "expert_discard_cost": 0},
     {"truck_places": (2, 4, 5), "one_square_per_turn": True, "symbol_before_scoring": True},
     {"final_round_card_depth": 0, "expert": True, "money_action_cost": 1, "starting_coins": 4},

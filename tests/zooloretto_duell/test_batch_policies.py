@@ -63,6 +63,7 @@ RULES = [
     {"symbols_file": "bundled:symbols_two_each.toml", "stands_file": "bundled:stands_by_colour.toml",
      "markers_file": "bundled:markers_threes.toml"},
     {"truck_places": (1, 2, 3), "expert": True, "expert_discard_cost": 0, "coins_per_point": 3},
+    {"symbol_once": True, "dispose_without_minus": True, "money_action_cost": 1, "discard_pile_open": True},
 ]
 IDS = [",".join(f"{k}={v}" for k, v in o.items()) or "-" for o in RULES]
 
@@ -100,7 +101,7 @@ def greedy_best(state) -> set:
     return {a for a, v in values.items() if v == best}
 
 
-@pytest.mark.parametrize("overrides", RULES[:4], ids=IDS[:4])
+@pytest.mark.parametrize("overrides", RULES[:4] + RULES[-1:], ids=IDS[:4] + IDS[-1:])
 def test_greedy_chooses_among_the_object_greedys_best_actions(overrides):
     states = positions(Rules.from_overrides(overrides), 4, 12)
     batch = ZooBatch.from_states(states)

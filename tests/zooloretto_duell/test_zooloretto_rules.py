@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 
 import numpy as np
+import pytest
 
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND, SPECIES
 from tyrsim.games.zooloretto_duell.game import (
@@ -169,6 +170,20 @@ def test_dispose_of_minus_points(state, pick):
     assert state.minus[0] == 0 and state.coins[0] == 1 and state.to_move == 1
 
 
+@pytest.mark.parametrize("offered", [False, True])
+def test_disposing_with_no_minus_points_only_when_ruled_so(table, offered):
+    """Rule `dispose_without_minus`: with none to return, money action II is a paid pass or not offered."""
+    state, pick = table(Rules(dispose_without_minus=offered))
+    state.pile = [pick("gorilla")]
+    state.coins[0] = 3
+    assert (DISPOSE in state.legal_actions()) is offered
+    if offered:
+        state.apply(DISPOSE)
+        assert state.minus[0] == 0 and state.coins[0] == 1 and state.to_move == 1
+        assert state.counts[0][COUNTERS.index("disposals")] == 1
+        assert state.counts[0][COUNTERS.index("minus_disposed")] == 0
+
+
 # --- symbols -------------------------------------------------------------------------------------
 
 
@@ -301,6 +316,28 @@ def test_stealing_without_symbols_when_ruled_so(table):
     state.pens[0][BISON], state.pens[1][BISON] = [mine], [loot]
     state.apply(Steal(loot))
     assert state.minus[0] == 0 and state.pens[0][BISON] == [mine, loot]
+
+
+@pytest.mark.parametrize("once", [False, True])
+def test_a_pair_broken_by_a_steal_triggers_again_unless_symbols_act_once(table, once):
+    """Rule `symbol_once`: seat 0's lightning pair, broken by seat 1's steal and made again, costs a second
+    minus point, or (once) nothing; either way the third lightning bear now in the enclosure is discarded."""
+    state, pick = table(Rules(symbol_once=once))
+    bears = [pick("bear", "lightning") for _ in range(3)]
+    state.pile = [pick("gorilla")]
+    state.trucks[1] = bears[:2]
+    take(state, 1)
+    assert state.minus[0] == 1
+    state.taken, state.to_move, state.coins[1] = [None, None], 1, 2  # a new round, seat 1 to move
+    state.apply(Steal(bears[0]))
+    assert state.pens[0][BEAR] == [bears[1]] and state.minus[1] == 0
+    state.trucks[2] = [bears[2]]
+    take(state, 2)
+    assert state.minus[0] == (1 if once else 2)
+    assert state.counts[0][COUNTERS.index("lightning")] == (1 if once else 2)
+    state.taken, state.to_move, state.coins[0] = [None, None], 0, 2
+    state.apply(Steal(bears[0]))  # stolen back: the third lightning bear
+    assert bears[0] in state.discard and state.minus[0] == (2 if once else 3)
 
 
 # --- interim scoring --------------------------------------------------------------------------------

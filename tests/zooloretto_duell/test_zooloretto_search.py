@@ -14,7 +14,7 @@ from tyrsim.core.search import terminal_values
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
 from tyrsim.games.zooloretto_duell.evaluation import margin
-from tyrsim.games.zooloretto_duell.game import TURN, Draw, ZooGame, ZooState
+from tyrsim.games.zooloretto_duell.game import DONATION, TURN, Draw, TakeTruck, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, IsmctsPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -43,6 +43,17 @@ def reordered(state: ZooState, seed: int) -> ZooState:
     return other
 
 
+def discard_swapped(state: ZooState) -> ZooState:
+    """The same position with the discard pile's cards below its top swapped for cards of the draw pile: under
+    the rulebook's default (only the top card is visible) no player can tell the two apart."""
+    other = state.clone()
+    unseen = [i for i, c in enumerate(state.pile) if c.species != FINAL_ROUND]
+    for k, i in zip(range(len(state.discard) - 1), unseen, strict=False):
+        other.discard[k], other.pile[i] = state.pile[i], state.discard[k]
+    assert other.discard != state.discard and other.discard[-1] is state.discard[-1]
+    return other
+
+
 POSITIONS = decisions(6, seed=11)
 
 
@@ -52,11 +63,50 @@ def test_determinize_reads_only_what_the_player_has_seen(player):
         other = reordered(state, seed=i)
         worlds = [s.determinize(player, np.random.default_rng(3)) for s in (state, other)]
         assert worlds[0].pile == worlds[1].pile
-        assert sorted(c.id for c in worlds[0].pile) == sorted(c.id for c in state.pile)
+        # the draw pile's cards, maybe swapped with those under the discard pile's top (see the next test)
+        assert sorted(c.id for c in worlds[0].pile + worlds[0].discard) == sorted(
+            c.id for c in state.pile + state.discard)
         assert worlds[0].pile.index(state.game.final_card) == state.pile.index(state.game.final_card)
         assert repr(worlds[0]) == repr(state) and worlds[0].legal_actions() == state.legal_actions()
     # and the sample does depend on the generator
     assert state.determinize(player, np.random.default_rng(4)).pile != worlds[0].pile
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_determinize_hides_the_discard_pile_below_its_top_card(player):
+    """Rule `discard_pile_open` (default false): the cards under the top one are dealt again with the unseen
+    cards of the draw pile; under the agreed variant the whole discard pile is kept."""
+    for state in POSITIONS:
+        assert len(state.discard) > 1
+        worlds = [s.determinize(player, np.random.default_rng(3)) for s in (state, discard_swapped(state))]
+        assert worlds[0].discard == worlds[1].discard and worlds[0].pile == worlds[1].pile
+        assert worlds[0].discard[-1] is state.discard[-1] and len(worlds[0].discard) == len(state.discard)
+        assert sorted(c.id for c in worlds[0].pile + worlds[0].discard) == sorted(
+            c.id for c in state.pile + state.discard)
+        assert worlds[0].legal_actions() == state.legal_actions()
+        agreed = state.clone()
+        agreed.rules = dataclasses.replace(state.rules, discard_pile_open=True)
+        assert agreed.determinize(player, np.random.default_rng(3)).discard == state.discard
+
+
+def test_a_player_choosing_a_donation_sees_the_whole_discard_pile(state, pick):
+    """The rulebook: "Only when you are carrying out the symbol action of the square you may look through the
+    discard pile." The other player still sees only the top card."""
+    state.discard = [pick("gorilla"), pick("blue", "pretzel"), pick("bison")]
+    state.pens[0][2] = [pick("antelope", "square")]
+    state.trucks[1] = [pick("antelope", "square")]
+    state.apply(TakeTruck(1, tuple(state.trucks[1])))  # the second antelope with a square: a donation is due
+    assert state.phase == DONATION and state.to_move == 0
+    rng = np.random.default_rng(0)
+    assert all(state.determinize(0, rng).discard == state.discard for _ in range(5))
+    assert any(state.determinize(1, rng).discard != state.discard for _ in range(5))
+
+
+def test_ismcts_chooses_the_same_whatever_lies_under_the_discard_piles_top():
+    policy = IsmctsPolicy(iterations=40)
+    for state in POSITIONS:
+        other = discard_swapped(state)
+        assert policy.choose(state, np.random.default_rng(5)) == policy.choose(other, np.random.default_rng(5))
 
 
 def test_ismcts_chooses_the_same_whatever_the_pile_order():

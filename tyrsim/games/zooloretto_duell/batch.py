@@ -86,8 +86,9 @@ MAX_STEPS = 10_000  # turns; a safety limit far above any game (about 90)
 EDGE_WIDTH = 16  # more than the cards of one species (at most 10 and the offspring) or the stand colours
 
 # rows of the int8 block of a side (see ZooBatch): enclosures per kind, per species, stands per symbol and
-# colour, colours held, "quit this round", kinds of animal held
-PEN, TOT, SSYM, SCOL, NCOL, QUIT, NKIND = 0, 24, 30, 33, 37, 38, 39
+# colour, colours held, "quit this round", kinds of animal held; under the rule `symbol_once` only, a row per
+# animal kind from FIRED on: its symbol has triggered
+PEN, TOT, SSYM, SCOL, NCOL, QUIT, NKIND, FIRED = 0, 24, 30, 33, 37, 38, 39, 40
 ROWS8 = 40
 # rows of the int16 block of a side: marker points, coins, minus points, then the counters
 WON, COINS, MINUS, CNT = 0, 1, 2, 3
@@ -253,13 +254,13 @@ class Zoo:
     for the tables dealt per game (markers). `cnt` / `ocnt` (the two sides' counters) are None in a
     look-ahead."""
 
-    __slots__ = ("g", "pen", "tot", "otot", "ssym", "scol", "ncol", "oncol", "nkind", "won", "owon", "coins",
-                 "ocoins", "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf", "pending",
-                 "final", "trigger", "cnt", "ocnt")
+    __slots__ = ("g", "pen", "tot", "otot", "ssym", "scol", "ncol", "oncol", "nkind", "fired", "won", "owon",
+                 "coins", "ocoins", "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf",
+                 "pending", "final", "trigger", "cnt", "ocnt")
     # the fields a look-ahead copies (the counters are left out)
-    COPIED = ("g", "pen", "tot", "otot", "ssym", "scol", "ncol", "oncol", "nkind", "won", "owon", "coins", "ocoins",
-              "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf", "pending", "final",
-              "trigger")
+    COPIED = ("g", "pen", "tot", "otot", "ssym", "scol", "ncol", "oncol", "nkind", "fired", "won", "owon", "coins",
+              "ocoins", "minus", "ominus", "scored", "reached", "young", "vend", "k", "ndisc", "sqf", "pending",
+              "final", "trigger")
 
     def take(self, i: np.ndarray, counters: bool = False) -> Zoo:
         """A copy of positions `i`; without `counters` (a look-ahead) the counters are not kept."""
@@ -363,6 +364,11 @@ def place(z: Zoo, markers: Markers, tb: Tables, act: np.ndarray, kind: np.ndarra
         if z.cnt is not None:
             z.cnt[THIRD_SYMBOL] += third
     second = kept & (same == 1) & (symbol > 0)
+    if rules.symbol_once:  # ruling: a player's pair of a species and symbol triggers only the first time
+        fired = flat_view(z.fired)
+        before = np.take(fired, index)
+        second &= before == 0
+        np.put(fired, index, before | second)
     check = animal.copy()  # every card's species is checked, the discarded third's too
     due = np.zeros(size, dtype=bool)
     child = np.zeros(size, dtype=bool)
@@ -540,7 +546,7 @@ class ZooBatch:
         self.gid = np.arange(n)
         self.policy_of_seat = np.zeros((2, n), dtype=np.int8) if policy_of_seat is None else policy_of_seat
         # both sides: row 0 the player to move, row 1 the other (swapped when the turn passes)
-        self.b8 = np.zeros((2, ROWS8, n), dtype=np.int8)
+        self.b8 = np.zeros((2, ROWS8 + ANIMALS * rules.symbol_once, n), dtype=np.int8)
         self.b16 = np.zeros((2, ROWS16, n), dtype=np.int16)
         self.b16[:, COINS] = rules.starting_coins
         self.seat = np.zeros(n, dtype=np.int8)  # the seat of row 0; seat 0 begins
@@ -653,6 +659,7 @@ class ZooBatch:
         z.pen, z.tot, z.otot = b8[row, PEN:TOT], b8[row, TOT:SSYM], b8[other, TOT:SSYM]
         z.ssym, z.scol = b8[row, SSYM:SCOL], b8[row, SCOL:NCOL]
         z.ncol, z.oncol, z.nkind = b8[row, NCOL], b8[other, NCOL], b8[row, NKIND]
+        z.fired = b8[row, FIRED:]  # no rows unless the rule `symbol_once` is on
         z.won, z.owon = b16[row, WON], b16[other, WON]
         z.coins, z.ocoins = b16[row, COINS], b16[other, COINS]
         z.minus, z.ominus = b16[row, MINUS], b16[other, MINUS]
@@ -711,6 +718,13 @@ class ZooBatch:
     def can_pay(self, i=EVERY) -> np.ndarray:
         return self.b16[0, COINS, i] >= self.rules.money_action_cost
 
+    def can_dispose(self, i=EVERY) -> np.ndarray:
+        """Money action II: the player can pay and holds a minus point (or, by rule `dispose_without_minus`,
+        need not)."""
+        if self.rules.dispose_without_minus:
+            return self.can_pay(i)
+        return self.can_pay(i) & (self.b16[0, MINUS, i] > 0)
+
     def steal_kinds(self, i=EVERY) -> np.ndarray:
         """The kinds of animal in the other player's zoo [kind, game]."""
         return self.b8[1, PEN:TOT][:, i] > 0
@@ -727,7 +741,7 @@ class ZooBatch:
         mask[self.quit_code] = ~mask[: self.quit_code].any(axis=0)
         pay = self.can_pay(i)
         mask[self.steal_code: self.dispose_code] = pay & self.steal_kinds(i)
-        mask[self.dispose_code] = pay & (self.b16[0, MINUS, i] > 0)
+        mask[self.dispose_code] = self.can_dispose(i)
         return mask
 
     def place_mask(self, i=EVERY) -> np.ndarray:
@@ -1069,6 +1083,7 @@ class ZooBatch:
                         batch.pseq[seat, species, place_, j] = 0 if c.offspring else c.symbol
                     b8[TOT + species] = len(pen)
                 b8[NKIND] = (b8[PEN:TOT] > 0).sum()
+                b8[FIRED + np.array(sorted(s.fired[seat]), dtype=np.intp)] = 1
                 for c in s.stands[seat]:
                     b8[SSYM + c.symbol] += 1
                     b8[SCOL + c.colour] += 1

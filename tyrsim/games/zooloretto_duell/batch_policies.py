@@ -267,7 +267,7 @@ class BatchRandom:
         orders = batch.take_orders(i)
         pay = batch.can_pay(i)
         steals = batch.b8[1, NKIND, i] * pay
-        dispose = pay & (batch.b16[0, MINUS, i] > 0)
+        dispose = batch.can_dispose(i)
         takes = orders.sum(axis=0)
         quit_ = ~draw & (takes == 0)
         total = draw + takes + quit_ + steals + dispose
@@ -319,7 +319,7 @@ class BatchGreedy:
         takes, truck, order, steals, kind, z, _ = turn_lookahead(batch, cols)
         after = score_now(z, tb)
         take_value, steal_value = after[: len(truck)], after[len(truck):]
-        dispose = batch.can_pay(cols) & (batch.b16[0, MINUS, cols] > 0)
+        dispose = batch.can_dispose(cols)
         z = batch.side(0).take(cols)
         z.coins -= rules.money_action_cost
         z.minus[:] = 0
@@ -384,8 +384,7 @@ class BatchHeuristic:
         code = np.full(m, -1, dtype=np.int64)
         steal = has_steal & (steal_value >= h.steal_threshold) & (~has_take | (steal_value > take_value))
         code[steal] = batch.steal_code + kind[best_steal[steal]]
-        pay = batch.can_pay(cols)
-        dispose = (code < 0) & pay & (batch.b16[0, MINUS, cols] > 0) & (batch.b16[0, MINUS, cols] >= h.dispose_at)
+        dispose = (code < 0) & batch.can_dispose(cols) & (batch.b16[0, MINUS, cols] >= h.dispose_at)
         code[dispose] = batch.dispose_code
         draw = batch.can_draw(cols)
         alone = batch.quit(1)[cols]

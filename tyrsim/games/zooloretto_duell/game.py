@@ -7,7 +7,8 @@ square symbol leads to phase `DONATION`, where the player picks a card from the
 discard pile. The only chance is at set-up, drawn from the generator given to
 `new_state`: the shuffle of the draw pile, then (rule `marker_order`) the order
 of scoring markers that share a letter. Policies never read the draw pile's
-order (search policies use `determinize`); the stockpile lies face up.
+order, nor (rule `discard_pile_open`) the discard pile below its top card outside a
+square's donation: search policies use `determinize`. The stockpile lies face up.
 """
 
 from __future__ import annotations
@@ -222,6 +223,7 @@ class ZooState:
         "queue",
         "square_fired",
         "pending_check",
+        "fired",
         "pens",
         "stands",
         "offspring",
@@ -262,6 +264,8 @@ class ZooState:
         self.square_fired = False  # a square's donation became due this turn
         # rule `symbol_before_scoring`: the species whose interim-scoring check waits for the square's donation
         self.pending_check = -1
+        # rule `symbol_once`: per player, the species and symbols (species * 4 + symbol) whose pair has triggered
+        self.fired: list[set[int]] = [set(), set()]
         self.pens: list[list[list[Card]]] = [[[] for _ in SPECIES] for _ in range(2)]
         self.stands: list[list[Card]] = [[], []]
         self.offspring: dict[int, Card | None] = dict(game.offspring)  # species -> card still in the supply
@@ -322,7 +326,8 @@ class ZooState:
         if self.coins[p] >= self.rules.money_action_cost:
             steal = game.steal
             actions.extend(steal[c.id] for c in _distinct([c for pen in self.pens[1 - p] for c in pen]))
-            if self.minus[p]:
+            # ruling (rule `dispose_without_minus`): with none to return the action is offered only by the rule
+            if self.minus[p] or self.rules.dispose_without_minus:
                 actions.append(DISPOSE)
         return actions
 
@@ -424,6 +429,7 @@ class ZooState:
         new.game, new.rules, new.targets, new.capacities = self.game, self.rules, self.targets, self.capacities
         new.last_taker, new.to_move, new.phase, new.drawn = self.last_taker, self.to_move, self.phase, self.drawn
         new.square_fired, new.pending_check = self.square_fired, self.pending_check
+        new.fired = [set(f) for f in self.fired]
         new.final_card_aside, new.final_marker_aside = self.final_card_aside, self.final_marker_aside
         new.final_round, new.end_trigger, new.rounds = self.final_round, self.end_trigger, self.rounds
         new.vending_scored = self.vending_scored
@@ -445,19 +451,26 @@ class ZooState:
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> ZooState:
-        """A clone consistent with everything `player` has seen, the draw pile's order sampled from `rng`.
+        """A clone consistent with everything `player` has seen, the unseen cards' places sampled from `rng`.
 
-        The only hidden thing is the order of the draw pile, hidden from both players alike, so `player`
-        changes nothing. Its contents are public (every other card is on the table, on the discard pile
-        or in a zoo), and the final-round card keeps its known depth. The sample is built from the
-        unseen cards sorted into a canonical order, never from the real order. The state has no chance
-        generator to replace: all chance is drawn at set-up.
+        The draw pile's order is hidden from both players alike. Under the rulebook's default (rule
+        `discard_pile_open` false) so is the discard pile below its top card, except to a player choosing a
+        square's donation, who may look through it: "Normally, you may not look through the discard pile
+        during the game, and only the top card is visible." The unseen cards (every other card is on the
+        table or in a zoo) are dealt at random to the places nobody sees, the discard pile's hidden places
+        first, the sizes of both piles kept; the final-round card keeps its known depth. The sample is built
+        from the unseen cards sorted into a canonical order, never from the real places. The state has no
+        chance generator to replace: all chance is drawn at set-up.
         """
         new = self.clone()
-        unseen = sorted((c for c in new.pile if c.species != FINAL_ROUND), key=lambda c: c.id)
+        looks = self.rules.discard_pile_open or (self.phase == DONATION and self.to_move == player)
+        hidden = 0 if looks else max(len(new.discard) - 1, 0)  # the discard pile's places below its top card
+        unseen = sorted([c for c in new.pile if c.species != FINAL_ROUND] + new.discard[:hidden], key=lambda c: c.id)
         order = rng.permutation(len(unseen))
         shuffled = [unseen[i] for i in order]
-        if len(unseen) != len(new.pile):
+        new.discard[:hidden] = shuffled[:hidden]
+        shuffled = shuffled[hidden:]
+        if len(shuffled) != len(new.pile):
             shuffled.insert(new.pile.index(self.game.final_card), self.game.final_card)
         new.pile = shuffled
         return new
@@ -680,7 +693,14 @@ class ZooState:
                 self._check_species(s)  # a stolen card leaving the other zoo can still break a tie
                 return False
             pen.append(card)
-            if same == 1:
+            second = same == 1
+            if second and self.rules.symbol_once:
+                # ruling (rule `symbol_once`): a player's pair of a species and symbol triggers only the first
+                # time; the third-symbol rule above still counts the cards now in the enclosure
+                key = s * 4 + symbol
+                second = key not in self.fired[p]
+                self.fired[p].add(key)
+            if second:
                 if symbol == LIGHTNING:
                     self.minus[p] += 1
                     counts[LIGHTNING_FIRED] += 1

@@ -1,10 +1,13 @@
 """Zooloretto Duell policies: greedy, a hand-written heuristic, determinized flat Monte Carlo and ISMCTS.
 
 Every policy sees only what its player may see: the zoos, trucks, markers, coins,
-the discard pile (both players watched every card go there) and the size of
-the draw pile. None reads the order of the draw pile: the greedy and heuristic
-policies never look ahead through a draw, and the searches re-shuffle the unseen
-cards for every playout or descent (`ZooState.determinize`).
+the size of the draw pile and the discard pile's top card and size; the whole
+discard pile only while choosing a square's donation, or always under the agreed
+variant (rule `discard_pile_open`). None reads the order of the draw pile nor a
+hidden card of the discard pile: the greedy and heuristic policies never look
+ahead through a draw and value a square's donation not yet chosen at a fixed
+worth (`square_value`), and the searches re-deal the unseen cards for every
+playout or descent (`ZooState.determinize`).
 """
 
 from __future__ import annotations

@@ -38,6 +38,22 @@ class Rules(RuleSet):
         "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)",
         ruling=True,
     )
+    # "II. Dispose of all minus points. Put all your point markers that are lying with their minus point side
+    # facing up back into the supply."
+    dispose_without_minus: bool = rule(
+        False,
+        "money action II may be chosen with no minus points: the player pays, returns nothing and the turn "
+        "ends (ruling: false, only a player holding a minus point may choose it)",
+        ruling=True,
+    )
+    # "But if you place a second animal of this species with the same symbol in your enclosure, a specific
+    # symbol action is triggered"
+    symbol_once: bool = rule(
+        False,
+        "a symbol of a species triggers at most once per player, so a pair broken by a steal and made again "
+        "does nothing (ruling: false, every second card now in the enclosure triggers)",
+        ruling=True,
+    )
     # "If another symbol action is triggered by an additional square, it is not carried out but goes to waste."
     one_square_per_turn: bool = rule(
         False,
@@ -49,6 +65,14 @@ class Rules(RuleSet):
         False,
         "a heart's offspring and a square's donation join the zoo before the interim-scoring check of the card "
         "that triggered them (ruling: false, the scoring interrupts play as soon as the card is placed)",
+        ruling=True,
+    )
+    # "Normally, you may not look through the discard pile during the game, and only the top card is visible.
+    # ... However, players can agree on being allowed to look through the discard pile anytime."
+    discard_pile_open: bool = rule(
+        False,
+        "players may look through the discard pile at any time (the agreed variant); false: only its top card "
+        "is visible, except to a player choosing a square's donation (only what the search policies know changes)",
         ruling=True,
     )
     expert: bool = rule(
