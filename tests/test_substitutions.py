@@ -189,3 +189,12 @@ def test_explore_and_rulings_seat_their_own_default_table(game):
         assert seat_policies(spec, (), None, study) == default
         assert seat_policies(spec, (), 3, study) == default[:3]
     assert spec.analyses["explore"].param("policies").default != spec.analyses["game"].param("policies").default
+
+
+@pytest.mark.parametrize("option, value", [("--fights", 5000), ("--seed", 3)])
+def test_exact_combat_odds_refuse_what_only_monte_carlo_uses(option, value):
+    one = ["combat", "--attacker-strength", 3, "--attacker-dice", 2, "--defender-strength", 1, "--defender-dice", 4]
+    result = invoke(*one, option, value)
+    assert result.exit_code == 2 and option in result.output and "the exact odds simulate no fights" in result.output
+    assert invoke(*one, "--method", "mc", "--fights", 200, option, value).exit_code == 0
+    assert invoke(*one).exit_code == 0

@@ -173,6 +173,13 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
     )
     from tyrsim.games.tyranno_ex.rules import Rules
 
+    if method == "exact":  # no fights are simulated: a fight count or a seed asked for would be ignored
+        from click.core import ParameterSource
+
+        for name in ("fights", "seed"):
+            if click.get_current_context().get_parameter_source(name) is not ParameterSource.DEFAULT:
+                raise click.BadParameter("only the Monte Carlo odds use it (--method mc or both); the exact odds "
+                                         "simulate no fights", param_hint=f"--{name}")
     rules = parse_rules(Rules, rule_items)
     sides = {
         "attacker_strength": values_in_range("--attacker-strength", attacker_strength, 1, rules.max_strength,
