@@ -9,7 +9,7 @@ from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
-from tyrsim.games.zooloretto_duell.game import PLACE, Draw, TakeTruck, ZooGame
+from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, Draw, TakeTruck, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -93,6 +93,17 @@ def test_mcts_beats_heuristic():
     assert win_rate(MctsPolicy(), HeuristicPolicy(), 24, seed=6) > 0.5
 
 
+def discard_swapped(state: ZooState) -> ZooState:
+    """The same position with the discard pile's cards below its top swapped for cards of the draw pile: under
+    the rulebook's default (only the top card is visible) no player can tell the two apart."""
+    other = state.clone()
+    unseen = [i for i, c in enumerate(state.pile) if c.species != FINAL_ROUND]
+    for k, i in zip(range(len(state.discard) - 1), unseen, strict=False):
+        other.discard[k], other.pile[i] = state.pile[i], state.discard[k]
+    assert other.discard != state.discard and other.discard[-1] is state.discard[-1]
+    return other
+
+
 @pytest.mark.parametrize("text", ["greedy", "heuristic", "mcts:playouts=40,rollout=random"])
 def test_policies_never_read_the_draw_pile_order(text):
     policy = SPEC.make_policy(text)
@@ -108,6 +119,21 @@ def test_policies_never_read_the_draw_pile_order(text):
         if shuffled.pile != state.pile:
             assert policy.choose(state, np.random.default_rng(7)) == policy.choose(shuffled, np.random.default_rng(7))
             compared += 1
+    assert compared >= 3
+
+
+@pytest.mark.parametrize("text", ["greedy", "heuristic", "mcts:playouts=40,rollout=random"])
+def test_policies_never_read_under_the_discard_piles_top(text):
+    """Rule `discard_pile_open` false, the rulebook's default: outside a square's donation only the top card is
+    visible, so a policy chooses the same whatever lies under it."""
+    policy = SPEC.make_policy(text)
+    compared = 0
+    for state in positions(12, seed=5):
+        if state.phase == DONATION or len(state.discard) < 2 or all(c.species == FINAL_ROUND for c in state.pile):
+            continue
+        other = discard_swapped(state)
+        assert policy.choose(state, np.random.default_rng(7)) == policy.choose(other, np.random.default_rng(7))
+        compared += 1
     assert compared >= 3
 
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_zooloretto_policies import win_rate
+from test_zooloretto_policies import discard_swapped, win_rate
 
 from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.search import terminal_values
@@ -40,17 +40,6 @@ def reordered(state: ZooState, seed: int) -> ZooState:
     for i, j in zip(unseen, np.random.default_rng(seed).permutation(unseen), strict=True):
         other.pile[i] = state.pile[j]
     assert other.pile != state.pile
-    return other
-
-
-def discard_swapped(state: ZooState) -> ZooState:
-    """The same position with the discard pile's cards below its top swapped for cards of the draw pile: under
-    the rulebook's default (only the top card is visible) no player can tell the two apart."""
-    other = state.clone()
-    unseen = [i for i, c in enumerate(state.pile) if c.species != FINAL_ROUND]
-    for k, i in zip(range(len(state.discard) - 1), unseen, strict=False):
-        other.discard[k], other.pile[i] = state.pile[i], state.discard[k]
-    assert other.discard != state.discard and other.discard[-1] is state.discard[-1]
     return other
 
 
