@@ -40,12 +40,11 @@ the SRC ranking can be wrong where the total index is not.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 from scipy.stats import qmc
 
 from tyrsim.core.plots import legend_outside
@@ -55,6 +54,7 @@ LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are 
 HIGH_NOISE = 0.3  # above this share of the observed variation from playout noise, the indices are uncertain
 MOSTLY_NOISE = 0.8  # from here on the variation between rule points is hardly more than noise
 FEW_SAMPLES = 8  # with this many base samples or fewer, bootstrap intervals over them are rough
+RESAMPLED_ROWS = 2 ** 22  # rows of bootstrap resamples drawn at a time: about 32 MB of row numbers, whatever N
 
 
 def _unit_design(d: int, n: int, seed: int) -> np.ndarray:
@@ -88,29 +88,85 @@ def sobol_design(ranges: dict[str, tuple[float, float, type]], n: int, seed: int
     return pd.DataFrame(columns)
 
 
-def _indices(y_a, y_b, y_ab, v_a, v_b, v_ab) -> np.ndarray:
+def _row_terms(y: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """For each row j of the design, the terms whose means over the rows give the indices (see `_indices`).
+
+    `y` and `noise` are (d + 2, N): the responses at A, B, AB_1 .. AB_d and their
+    Monte Carlo variances. Returns (N, 3 + 3d): y_A + y_B, y_A^2 + y_B^2,
+    v_A + v_B, then for each rule y_B (y_AB_i - y_A), then y_AB_i - y_A, then
+    (y_A - y_AB_i)^2 - v_A - v_AB_i. The responses are first centred on the mean
+    of A and B: the indices do not change under a shift, and the centred sums of
+    squares lose no precision to a large mean.
+    """
+    y = y - y[:2].mean()
+    a, b, ab = y[0], y[1], y[2:]
+    step = ab - a
+    return np.column_stack([a + b, a ** 2 + b ** 2, noise[0] + noise[1], (b * step).T, step.T,
+                            (step ** 2 - noise[0] - noise[2:]).T])
+
+
+def _indices(means: np.ndarray, d: int) -> np.ndarray:
     """First-order and total indices with the noise taken out of their numerators, and the noise share.
 
-    `y_a`, `y_b` (..., N) and `y_ab` (..., d, N) are the responses at the points
-    of A, B and AB_1..AB_d (leading axes: bootstrap resamples), `v_*` their
-    Monte Carlo variances. The estimators are scipy.stats.sobol_indices's
-    (Saltelli 2010 first order, Jansen total, both on responses centred on the
-    mean of A and B; tests check the two agree) written over a batch axis, so a
-    bootstrap evaluates every resample at once. Returns an array (2d + 1, ...):
-    first-order, total, noise share. All are shares of the observed variance;
-    where it is 0 they are NaN.
+    `means` (..., 3 + 3d) are means over a set of design rows of `_row_terms`
+    (leading axes: bootstrap or jackknife resamples). Every estimator is a ratio
+    of such means, so a resample needs only its rows' counts, not a copy of its
+    rows. The estimators are scipy.stats.sobol_indices's (Saltelli 2010 first
+    order, Jansen total, both on responses centred on the mean c of A and B;
+    tests check the two agree), with Var Y the variance of A and B together:
+    first_i = mean((y_B - c)(y_AB_i - y_A)) / Var Y, expanded as
+    (mean(y_B (y_AB_i - y_A)) - c mean(y_AB_i - y_A)) / Var Y, and
+    total_i = mean((y_A - y_AB_i)^2 - v_A - v_AB_i) / (2 Var Y). Returns
+    (..., 2d + 1): first-order, total, noise share. All are shares of the
+    observed variance; where it is 0 they are NaN.
     """
-    both = np.concatenate([y_a, y_b], axis=-1)
-    centre = both.mean(axis=-1, keepdims=True)
-    f_a, f_b, f_ab = y_a - centre, y_b - centre, y_ab - centre[..., None, :]
+    centre = means[..., 0] / 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        variance = np.where(both.var(axis=-1) > 0, both.var(axis=-1), np.nan)
-        first = np.mean(f_b[..., None, :] * (f_ab - f_a[..., None, :]), axis=-1) / variance[..., None]
-        # the squared difference of two noisy points carries both points' noise: take it out
-        total = (0.5 * np.mean((f_a[..., None, :] - f_ab) ** 2 - v_a[..., None, :] - v_ab, axis=-1)
-                 / variance[..., None])
-        share = np.concatenate([v_a, v_b], axis=-1).mean(axis=-1) / variance
-    return np.concatenate([np.moveaxis(first, -1, 0), np.moveaxis(total, -1, 0), share[None]], axis=0)
+        variance = means[..., 1] / 2 - centre ** 2
+        variance = np.where(variance > 0, variance, np.nan)
+        first = (means[..., 3:3 + d] - centre[..., None] * means[..., 3 + d:3 + 2 * d]) / variance[..., None]
+        # the squared difference of two noisy points carries both points' noise: the terms take it out
+        total = 0.5 * means[..., 3 + 2 * d:] / variance[..., None]
+        share = means[..., 2] / 2 / variance
+    return np.concatenate([first, total, share[..., None]], axis=-1)
+
+
+def _bootstrap_indices(terms: np.ndarray, d: int, rng: np.random.Generator) -> np.ndarray:
+    """The indices of BOOTSTRAP resamples of the design's rows: (BOOTSTRAP, 2d + 1).
+
+    The resamples are scipy.stats.bootstrap's (the same draws from `rng`), drawn
+    RESAMPLED_ROWS rows at a time, and each is summed through its rows' counts,
+    so the memory is linear in N.
+    """
+    n = len(terms)
+    per_block = max(1, RESAMPLED_ROWS // n)
+    blocks = []
+    for start in range(0, BOOTSTRAP, per_block):
+        rows = rng.integers(0, n, (min(per_block, BOOTSTRAP - start), n))
+        counts = np.bincount((rows + n * np.arange(len(rows))[:, None]).ravel(), minlength=rows.size)
+        blocks.append(_indices(counts.reshape(rows.shape) @ terms / n, d))
+    return np.concatenate(blocks)
+
+
+def _bca_interval(point: np.ndarray, resampled: np.ndarray, jackknife: np.ndarray,
+                  confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """The BCa interval of each statistic, as scipy.stats.bootstrap computes it (Efron and Tibshirani 1993, 14.3).
+
+    `point` (k,) are the estimates on all rows, `resampled` (B, k) on the
+    bootstrap resamples, `jackknife` (N, k) on the rows less one each. The bias
+    correction is the share of resamples below the estimate (ties count half),
+    the acceleration the skewness of the jackknife estimates. NaN where the
+    bootstrap distribution is degenerate.
+    """
+    below = ((resampled < point).sum(axis=0) + (resampled <= point).sum(axis=0)) / (2 * len(resampled))
+    bias = special.ndtri(below)
+    spread = jackknife.mean(axis=0) - jackknife
+    with np.errstate(divide="ignore", invalid="ignore"):
+        acceleration = (spread ** 3).sum(axis=0) / (6 * (spread ** 2).sum(axis=0) ** 1.5)
+        z = special.ndtri((1 - confidence) / 2)
+        levels = [special.ndtr(bias + (bias + q) / (1 - acceleration * (bias + q))) for q in (z, -z)]
+    ends = stats.quantile(resampled.T, np.stack(levels, axis=-1), axis=-1)
+    return ends[:, 0], ends[:, 1]
 
 
 def indices_table(y, noise, n: int, names: Sequence[str], seed: int = 0,
@@ -120,27 +176,22 @@ def indices_table(y, noise, n: int, names: Sequence[str], seed: int = 0,
     `y` and `noise` (each point's Monte Carlo variance; zeros for an exact
     response) are in design order (A, B, AB_1 .. AB_d, `n` points each). The
     bootstrap resamples the design's rows (row j of A, B and every AB_i
-    together; scipy.stats.bootstrap, seeded). Returns one row per rule:
-    parameter, first_order, first_low, first_high, total, total_low, total_high,
+    together; scipy.stats.bootstrap's resamples and BCa interval, seeded), with
+    the jackknife of the BCa acceleration from leave-one-out sums in closed form:
+    time and memory grow linearly in n. Returns one row per rule: parameter,
+    first_order, first_low, first_high, total, total_low, total_high,
     noise_share (the same on every row).
     """
     d = len(names)
     y, noise = (np.asarray(x, dtype=float).reshape(d + 2, n) for x in (y, noise))
-
-    def statistic(idx, axis=-1):
-        take = y[:, idx.astype(int)], noise[:, idx.astype(int)]  # (d + 2, ..., rows)
-        parts = [np.moveaxis(x, 0, -2) for x in take]  # (..., d + 2, rows)
-        return _indices(parts[0][..., 0, :], parts[0][..., 1, :], parts[0][..., 2:, :],
-                        parts[1][..., 0, :], parts[1][..., 1, :], parts[1][..., 2:, :])
-
-    point = statistic(np.arange(n))
+    terms = _row_terms(y, noise)
+    total = terms.sum(axis=0)
+    point = _indices(total / n, d)
     low = high = np.full(point.shape, np.nan)
     if not np.isnan(point).any():
-        with warnings.catch_warnings():  # a degenerate bootstrap distribution gives NaN, said by the NaN
-            warnings.simplefilter("ignore")
-            ci = stats.bootstrap((np.arange(n),), statistic, vectorized=True, method="BCa", n_resamples=BOOTSTRAP,
-                                 confidence_level=confidence, rng=np.random.default_rng(seed)).confidence_interval
-        low, high = ci.low, ci.high
+        resampled = _bootstrap_indices(terms, d, np.random.default_rng(seed))
+        jackknife = _indices((total - terms) / (n - 1), d)
+        low, high = _bca_interval(point, resampled, jackknife, confidence)
     return pd.DataFrame({
         "parameter": list(names),
         "first_order": point[:d], "first_low": low[:d], "first_high": high[:d],
