@@ -1,0 +1,183 @@
+"""The compiled Zooloretto Duell engine plays the object engine's games, move for move.
+
+Both engines draw the same chance from the same seed (set-up's permutations, the random
+policy's uniform doubles), so the same seed must give the same game. Checked two ways on
+every rule set (the default, every ruling's alternative, the expert variant and a few
+designer variants): whole games through both engines' `play_chunk`, whose tables (every
+score, point source, counter, round and action count) must be equal; and game by game,
+where after every action the two positions, the lists of legal actions and the random
+policy's choice must be equal.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell import compiled as C
+from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, Chance, choose, play_chunk
+from tyrsim.games.zooloretto_duell.game import ZooGame
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+# the default, every ruling's alternative, and variants a designer sweeps
+RULE_SETS = {
+    "default": {},
+    **{f"{name}={alt}": {name: alt} for name, alts in Rules.rulings().items() for alt in alts},
+    "expert": {"expert": True},
+    "expert, free discards": {"expert": True, "expert_discard_cost": 0},
+    "four trucks": {"truck_places": (3, 1, 2, 2)},
+    "two big trucks": {"truck_places": (5, 4)},
+    "cheap money actions": {"money_action_cost": 1, "majority_points": 2, "coins_per_point": 3},
+    "final-round card at the bottom": {"final_round_card_depth": 0},
+    "final-round card on top": {"final_round_card_depth": 55},
+    "steep markers": {"marker_points": (6, 5, 4, 3, 2, 1, 1)},
+    "low targets": {"target_values": (1, 2, 2, 3, 3, 4), "starting_coins": 6},
+}
+WHOLE_GAMES = 2000  # random games per rule set through both play_chunks
+STEPPED_GAMES = 40  # games per rule set compared position by position (2,000 in the slow test)
+
+
+def rules_of(name: str) -> Rules:
+    return Rules.from_overrides(RULE_SETS[name])
+
+
+def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd.DataFrame:
+    return object_chunk(SPEC.make_game(rules, 2), policies, [SPEC.make_policy(p) for p in policies], 0, count,
+                        np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_whole_games_are_the_object_engines(name):
+    rules = rules_of(name)
+    compiled = play_chunk(rules, ["random", "random"], 0, WHOLE_GAMES, np.random.default_rng(11))
+    pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], WHOLE_GAMES, 11))
+
+
+def step_through(rules: Rules, seeds: range) -> int:
+    """Play random games on both engines side by side, comparing after every action; returns the positions
+    compared."""
+    game, tables = ZooGame(rules), C.rule_tables(rules).view(np.ndarray)
+    actions = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64)
+    scratch, weights, policy = C.new_position().view(np.ndarray), np.zeros(7), RandomPolicy()
+    compared = 0
+    for seed in seeds:
+        object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        state = game.new_state(object_rng)
+        position = C.new_position().view(np.ndarray)
+        C.set_up(position, tables, compiled_rng)
+        chance = Chance(compiled_rng)
+        while True:
+            differ = C.differences(C.position_of(state), position)
+            assert not differ, f"seed {seed}, after {compared} actions: the positions differ in {differ}"
+            compared += 1
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            n = C.list_actions(position, tables, actions)
+            assert [C.action_of(state, a) for a in legal] == [C.action_row(position, tables, r) for r in actions[:n]]
+            i = choose(RANDOM, weights, position, tables, compiled_rng, chance.block, chance.left, actions, scratch)
+            action = policy.choose(state, object_rng)
+            assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
+            state.apply(action)
+            C.play_action(position, tables, actions[i])
+        pos = position[0]
+        assert pos["phase"] == C.OVER
+        assert [C.final_score(position.view(np.recarray)[0], tables.view(np.recarray)[0], p) for p in range(2)] \
+            == state.scores()
+    return compared
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_every_position_is_the_object_engines(name):
+    assert step_through(rules_of(name), range(STEPPED_GAMES)) > STEPPED_GAMES * 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_every_position_of_many_games(name):
+    assert step_through(rules_of(name), range(1000, 1000 + WHOLE_GAMES)) > WHOLE_GAMES * 5
+
+
+def test_a_broken_rule_is_caught():
+    """The comparison fails when one rule differs: the gorilla's target 4 against the object engine's 3."""
+    rules = Rules()
+    compiled = play_chunk(rules.replace({"target_values": (4, 4, 5, 6, 7, 8)}), ["random", "random"], 0, 200,
+                          np.random.default_rng(3))
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], 200, 3))
+
+
+def test_positions_that_differ_are_named():
+    rules = Rules()
+    game, tables = ZooGame(rules), C.rule_tables(rules)
+    state = game.new_state(np.random.default_rng(5))
+    position = C.position_of(state)
+    assert C.differences(position, C.position_of(state)) == []
+    position[0].coins[1] += 1
+    position[0].pile[0] = C.FINAL_CARD if position[0].pile[0] != C.FINAL_CARD else 0
+    assert C.differences(position, C.position_of(state)) == ["pile", "coins"]
+    assert tables[0].trucks == 3
+
+
+def test_supported_names_the_rule_it_cannot_play(monkeypatch):
+    assert C.supported(Rules()) is None
+    many = Rules(truck_places=(1,) * (C.MAX_TRUCKS + 1))
+    assert "'truck_places'" in C.supported(many)
+    with pytest.raises(ValueError, match="truck_places"):
+        play_chunk(many, ["random", "random"], 0, 1, np.random.default_rng(0))
+    assert "'marker_points'" in C.supported(Rules(marker_points=(C.MAX_POINTS + 1, 3, 3, 2, 2, 1, 1)))
+    # a rule added to Rules that this engine has not learnt yet
+    monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "symbol_once"))
+    assert C.supported(Rules()).startswith("rule 'symbol_once'")
+
+
+def test_only_policies_with_a_compiled_form():
+    with pytest.raises(ValueError, match="policy 'mcts'"):
+        play_chunk(Rules(), ["random", "mcts"], 0, 1, np.random.default_rng(0))
+
+
+SCRIPT = """
+import numpy as np, pandas as pd
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk, play_games
+from tyrsim.games.zooloretto_duell.rules import Rules
+for policies, count in ((["random", "random"], {random}), (["heuristic", "greedy"], {heuristic})):
+    rules = Rules(expert=True)
+    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
+    objects = [SPEC.make_policy(p) for p in policies]
+    reference = object_chunk(SPEC.make_game(rules, 2), policies, objects, 0, count, np.random.default_rng(2))
+    pd.testing.assert_frame_equal(compiled, reference)
+print(getattr(play_games, "stats", None) and (play_games.stats.cache_hits, play_games.stats.cache_misses))
+"""
+
+
+def run_script(env: dict[str, str], random: int = 3, heuristic: int = 2) -> str:
+    done = subprocess.run([sys.executable, "-c", SCRIPT.format(random=random, heuristic=heuristic)],
+                          env=os.environ | env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def test_the_pure_python_path_plays_the_same_games():
+    """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
+    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
+
+
+@pytest.mark.slow
+def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
+    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
+    into it, a later one loads every function from it and compiles none."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    run_script(env, random=1, heuristic=1)
+    assert list(tmp_path.rglob("*compiled_policies*.nbi")) and list(tmp_path.rglob("*compiled.*.nbi"))
+    hits, misses = eval(run_script(env, random=1, heuristic=1))
+    assert sum(hits.values()) > 0 and sum(misses.values()) == 0

@@ -1,0 +1,406 @@
+"""Zooloretto Duell policies in compiled code, and whole games played with them (`play_chunk`).
+
+Each makes, in every position, the decision its object counterpart in `policies.py` makes,
+drawing the same chance from the same generator, so the same seed plays the same games:
+- `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
+  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  block per generator, kept across the games of a chunk as the object engine keeps it);
+- `greedy` (`GreedyPolicy`): the action that most raises its own score now, a tie broken by
+  `rng.integers(ties)`;
+- `heuristic` (`HeuristicPolicy`): its rules of thumb with the same named weights (a weights
+  file of `tyrsim tune` applies unchanged). Its values are computed in the order of
+  floating-point operations of `evaluation.margin`, so equal values stay equal, and ties go,
+  as there, to the first action in the list.
+
+Look-aheads apply an action, or place a truck's cards, on a scratch copy of the position (one
+record copy); the heuristic's placement of a drawn card places the truck's cards once and then
+the drawn card on the same scratch copy, rather than starting again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.games.zooloretto_duell.cards import COLOURS, SPECIES
+from tyrsim.games.zooloretto_duell.compiled import (
+    CONNECT,
+    DISCARD_DRAWN,
+    DISPOSE,
+    DRAW,
+    MAX_ACTIONS,
+    MAX_STEPS,
+    NOT_TAKEN,
+    STEAL,
+    TAKE,
+    apply_action,
+    check_pending,
+    final_score,
+    legal_actions,
+    majorities,
+    new_position,
+    place_card,
+    rule_tables,
+    set_up,
+    stand_colours,
+)
+from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, OVER, PLACE
+from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+RANDOM, GREEDY, HEURISTIC = 0, 1, 2
+# the heuristic's weights, in the order of the `weights` rows the compiled policies read
+WEIGHTS = ("take_threshold", "alone_take_threshold", "steal_threshold", "dispose_at", "opponent_weight",
+           "discard_threshold", "square_value")
+TAKE_THRESHOLD, ALONE_TAKE_THRESHOLD, STEAL_THRESHOLD, DISPOSE_AT, OPPONENT_WEIGHT, DISCARD_THRESHOLD, \
+    SQUARE_VALUE = range(len(WEIGHTS))
+NONE = -np.inf  # the value of no truck
+
+
+def compiled_form(policy) -> tuple[int, np.ndarray] | None:
+    """(kind, weights) of an object policy's compiled form, or None where there is none (the searches)."""
+    if type(policy) is RandomPolicy:
+        return RANDOM, np.zeros(len(WEIGHTS))
+    if type(policy) is GreedyPolicy:
+        return GREEDY, np.zeros(len(WEIGHTS))
+    if type(policy) is HeuristicPolicy:
+        return HEURISTIC, np.array([float(getattr(policy, name)) for name in WEIGHTS])
+    return None
+
+
+class Chance:
+    """What the compiled policies draw their chance from: the generator, and the block of uniform doubles
+    `tyrsim.core.rng.uniform` would hold for it (`left` of them not yet handed out)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.block = np.zeros(UNIFORM_BLOCK)
+        self.left = np.zeros(1, dtype=np.int64)
+
+
+# --- chance --------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def uniform(rng, block, left) -> float:
+    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
+    if left[0] == 0:
+        block[:] = rng.random(UNIFORM_BLOCK)
+        left[0] = UNIFORM_BLOCK
+    left[0] -= 1
+    return block[left[0]]
+
+
+# --- evaluation (evaluation.py, operation for operation) -----------------------------------------------------
+
+
+@njit(cache=True)
+def score_now(pos, rules, p) -> float:
+    """`evaluation.score_now`: player p's final score if the game ended now, coins counted fractionally."""
+    return (pos.won_points[p] + rules.majority_points * majorities(pos, p)) + pos.coins[p] / rules.coins_per_point \
+        - pos.minus[p]
+
+
+@njit(cache=True)
+def marker_prospect(pos, rules) -> float:
+    """`evaluation.marker_prospect`: mean worth of the scoring markers left (a coin at its share of a point)."""
+    coin = 1.0 / rules.coins_per_point
+    total, count = 0.0, 0
+    for j in range(pos.marker_top, len(pos.marker_points)):
+        if not pos.marker_final[j]:
+            total += pos.marker_points[j] + coin * pos.marker_coin[j]
+            count += 1
+    return total / count if count else 0.0
+
+
+@njit(cache=True)
+def race_edge(lead, needed) -> float:
+    """`evaluation.race_edge`: the edge in a race for a marker, from -1 (sure loss) to 1 (sure win)."""
+    return max(-1.0, min(1.0, lead / (needed + 1)))
+
+
+@njit(cache=True)
+def margin(pos, rules, p) -> float:
+    """`evaluation.margin`: player p's worth minus the opponent's, each open interim scoring's marker weighted
+    by the race edge."""
+    o = 1 - p
+    prospect = marker_prospect(pos, rules)
+    value = score_now(pos, rules, p) - score_now(pos, rules, o)
+    for s in range(len(SPECIES)):
+        if not pos.scored[s]:
+            a, b = pos.pen_size[p, s], pos.pen_size[o, s]
+            value += prospect * race_edge(a - b, max(0, rules.targets[s] - a - b))
+    if not pos.vending_scored:
+        a, b = stand_colours(pos, p), stand_colours(pos, o)
+        value += prospect * race_edge(a - b, len(COLOURS) - max(a, b))
+    return value
+
+
+# --- the policies --------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def choose(kind, weights, game, tables, rng, block, left, actions, scratch) -> int:
+    """The index, into the legal actions written to `actions`, of the action policy `kind` (with `weights`)
+    chooses in the one-position array `game` under the rules' `tables`; `scratch` is a one-position array
+    for look-aheads, `block` and `left` the uniform doubles drawn ahead (`Chance`)."""
+    rules = tables[0]
+    n = legal_actions(game[0], rules, actions)
+    if kind == RANDOM:
+        return int(uniform(rng, block, left) * n)
+    if n == 1:
+        return 0
+    if kind == GREEDY:
+        return choose_greedy(game, rules, rng, actions, n, scratch)
+    return choose_heuristic(weights, game, rules, actions, n, scratch)
+
+
+@njit(cache=True)
+def after(game, rules, action, scratch):
+    """The position after `action`, on the scratch copy."""
+    scratch[0] = game[0]
+    pos = scratch[0]
+    apply_action(pos, rules, action)
+    return pos
+
+
+@njit(cache=True)
+def choose_greedy(game, rules, rng, actions, n, scratch) -> int:
+    """`GreedyPolicy`: the action that most raises its own score now (a draw: no change); ties at random."""
+    pos = game[0]
+    p = pos.to_move
+    now = score_now(pos, rules, p)
+    values = np.empty(n)
+    for i in range(n):
+        values[i] = now if actions[i, 0] == DRAW else score_now(after(game, rules, actions[i], scratch), rules, p)
+    best = values.max()
+    ties = np.flatnonzero(values == best)
+    return ties[rng.integers(0, len(ties))]
+
+
+@njit(cache=True)
+def choose_heuristic(weights, game, rules, actions, n, scratch) -> int:
+    pos = game[0]
+    p = pos.to_move
+    if pos.phase == PLACE:
+        return heuristic_connect(weights, game, rules, actions, n, scratch)
+    if pos.phase == DONATION:  # the donation that leaves the best margin
+        best, best_value = 0, NONE
+        for i in range(n):
+            value = margin(after(game, rules, actions[i], scratch), rules, p)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+    return heuristic_turn(weights, game, rules, actions, n, scratch)
+
+
+@njit(cache=True)
+def heuristic_turn(weights, game, rules, actions, n, scratch) -> int:
+    """`HeuristicPolicy._turn`: steal when it gains enough and more than the best truck; dispose of minus points
+    once there are enough; take the best truck when it gains enough (more once the opponent has quit); else
+    draw."""
+    pos = game[0]
+    p = pos.to_move
+    base = margin(pos, rules, p)
+    take, take_gain, steal, steal_gain, dispose, draw = -1, NONE, -1, NONE, -1, -1
+    for i in range(n):
+        kind = actions[i, 0]
+        if kind == TAKE or kind == STEAL:
+            new = after(game, rules, actions[i], scratch)
+            gain = margin(new, rules, p) - base + weights[SQUARE_VALUE] * (new.phase == DONATION)
+            if kind == TAKE and (take < 0 or gain > take_gain):
+                take, take_gain = i, gain
+            elif kind == STEAL and (steal < 0 or gain > steal_gain):
+                steal, steal_gain = i, gain
+        elif kind == DISPOSE and dispose < 0:
+            dispose = i
+        elif kind == DRAW and draw < 0:
+            draw = i
+    if steal >= 0 and steal_gain >= weights[STEAL_THRESHOLD] and (take < 0 or steal_gain > take_gain):
+        return steal
+    if dispose >= 0 and pos.minus[p] >= weights[DISPOSE_AT]:
+        return dispose
+    alone = pos.taken[1 - p] != NOT_TAKEN
+    threshold = weights[ALONE_TAKE_THRESHOLD] if alone else weights[TAKE_THRESHOLD]
+    if take >= 0 and (draw < 0 or take_gain >= threshold):
+        return take
+    if draw >= 0:
+        return draw
+    return 0  # nothing to draw or take: quit empty-handed
+
+
+@njit(cache=True)
+def heuristic_connect(weights, game, rules, actions, n, scratch) -> int:
+    """`HeuristicPolicy._connect`: the truck where the drawn card helps the trucks we may take more than the truck
+    the opponent would take (weighted by `opponent_weight`); in the expert variant, pay to discard a card that
+    would help the opponent.
+
+    gains[q, t]: what truck t is worth to player q as it stands (`NONE` if empty), with[q, t]: with the drawn
+    card on it; both from one scratch copy per player and truck (the truck's cards placed, valued, then the
+    drawn card placed after them)."""
+    pos = game[0]
+    p = pos.to_move
+    o = 1 - p
+    both = pos.taken[o] == NOT_TAKEN  # the opponent may still take a truck
+    trucks = rules.trucks
+    gains = np.full((2, trucks), NONE)
+    with_card = np.full((2, trucks), NONE)
+    wanted = np.zeros(trucks, dtype=np.bool_)  # the trucks the card may go on
+    for i in range(n):
+        if actions[i, 0] == CONNECT:
+            wanted[actions[i, 1]] = True
+    for k in range(2 if both else 1):
+        q = p if k == 0 else o
+        base = margin(pos, rules, q)
+        for t in range(trucks):
+            size = pos.truck_size[t]
+            if size == 0 and not wanted[t]:
+                continue
+            scratch[0] = pos
+            new = scratch[0]
+            due = 0
+            for j in range(size):
+                if place_card(new, rules, q, pos.trucks[t, j], False):
+                    due += 1
+                    check_pending(new, rules)  # as if the donation had added nothing
+            if size:
+                gains[q, t] = margin(new, rules, q) - base + weights[SQUARE_VALUE] * due
+            if wanted[t]:
+                if place_card(new, rules, q, pos.drawn, False):
+                    due += 1
+                    check_pending(new, rules)
+                with_card[q, t] = margin(new, rules, q) - base + weights[SQUARE_VALUE] * due
+    best, best_value, discard = -1, NONE, -1
+    for i in range(n):
+        if actions[i, 0] == DISCARD_DRAWN:
+            discard = i
+            continue
+        value = connect_value(weights, gains, with_card, p, o, both, actions[i, 1])
+        if best < 0 or value > best_value:
+            best, best_value = i, value
+    if discard >= 0:
+        price = rules.expert_discard_cost / rules.coins_per_point
+        if connect_value(weights, gains, with_card, p, o, both, -1) - price >= best_value + weights[DISCARD_THRESHOLD]:
+            return discard
+    return best
+
+
+@njit(cache=True)
+def board(gains, with_card, q, truck) -> float:
+    """Player q's best truck if the card goes on `truck` (-1: it is discarded); 0 if no truck has cards."""
+    best = NONE
+    for t in range(gains.shape[1]):
+        gain = with_card[q, t] if t == truck else gains[q, t]
+        if gain > best:
+            best = gain
+    return 0.0 if best == NONE else best
+
+
+@njit(cache=True)
+def connect_value(weights, gains, with_card, p, o, both, truck) -> float:
+    mine = board(gains, with_card, p, truck)
+    return mine - weights[OPPONENT_WEIGHT] * board(gains, with_card, o, truck) if both else mine
+
+
+# --- whole games ---------------------------------------------------------------------------------------------
+
+# per seat: the columns of `play_games`' seat records
+SEAT_COLUMNS = ("score", "coins", "marker_points", "majority_points", "coin_points", "minus_points", *COUNTERS)
+GAME_COLUMNS = ("rounds", "actions", "interim_scorings", "end_trigger")
+
+
+@njit(cache=True)
+def play_games(tables, kinds, weights, first, count, rng, block, left, game, scratch, blank, actions, seats,
+               games) -> None:
+    """Games first .. first+count-1 to their end, policy (seat + game) % 2 in each seat (`runner.rotation`);
+    their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]. `game`, `scratch` and
+    `blank` are one-position arrays (`blank` all zeros), `actions` a MAX_ACTIONS x 3 buffer."""
+    pos, rules = game[0], tables[0]
+    for g in range(count):
+        game_id = first + g
+        game[0] = blank[0]
+        set_up(game, tables, rng)
+        while pos.phase != OVER:
+            which = (pos.to_move + game_id) % 2
+            i = choose(kinds[which], weights[which], game, tables, rng, block, left, actions, scratch)
+            apply_action(pos, rules, actions[i])
+            if pos.actions > MAX_STEPS:
+                raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
+        for p in range(2):
+            coin_points = pos.coins[p] // rules.coins_per_point
+            row = seats[g, p]
+            row[0], row[1], row[2] = final_score(pos, rules, p), pos.coins[p], pos.won_points[p]
+            row[3], row[4], row[5] = rules.majority_points * majorities(pos, p), coin_points, pos.minus[p]
+            for c in range(pos.counts.shape[1]):
+                row[6 + c] = pos.counts[p, c]
+        games[g, 0], games[g, 1], games[g, 3] = pos.rounds, pos.actions, pos.end_trigger
+        games[g, 2] = pos.scored.sum() + pos.vending_scored
+
+
+def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | str:
+    """The compiled form of each seat's policy, or a one-line message naming the first that has none."""
+    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
+
+    spec = get_game("zooloretto-duell")
+    forms = []
+    for text in policy_texts:
+        form = compiled_form(spec.make_policy(text))
+        if form is None:
+            return (f"policy {text!r}: the compiled engine plays only the random, greedy and heuristic policies "
+                    "(the object engine plays every policy)")
+        forms.append(form)
+    return forms
+
+
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
+               rng: np.random.Generator) -> pd.DataFrame:
+    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
+    and seat, the same columns and, for the same generator, the same values). ValueError naming the rule or
+    policy the compiled engine cannot play."""
+    if len(policy_texts) != 2:
+        raise ValueError(f"Zooloretto Duell is for 2 players, not {len(policy_texts)}")
+    forms = compiled_forms(policy_texts)
+    if isinstance(forms, str):
+        raise ValueError(forms)
+    tables = rule_tables(rules)
+    chance = Chance(rng)
+    seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
+    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
+    play_games(tables, np.array([f[0] for f in forms]), np.stack([f[1] for f in forms]), first, count, rng,
+               chance.block, chance.left, new_position(), new_position(), new_position(),
+               np.zeros((MAX_ACTIONS, 3), dtype=np.int64), seats, games)
+    return table(seats, games, first, policy_texts)
+
+
+def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
+    """The runner's rows (game by game, seat by seat) from `play_games`' records."""
+    count = len(games)
+    score, coins = seats[:, :, 0], seats[:, :, 1]
+    other = score[:, ::-1]
+    won = (score > other) | ((score == other) & (coins >= coins[:, ::-1]))  # a tie in both: shared
+    game_id = np.repeat(np.arange(first, first + count), 2)
+    seat = np.tile(np.arange(2), count)
+    columns = {
+        "game_id": game_id,
+        "seat": seat,
+        "policy": np.array(names, dtype=object)[(seat + game_id) % 2],
+        "score": score.ravel().astype(np.float64),
+        "rank": np.where(won, 1, 2).ravel(),
+        "won": won.ravel(),
+        "win_share": (won / won.sum(axis=1, keepdims=True)).ravel(),
+        "actions": np.repeat(games[:, 1], 2),
+        "rounds": np.repeat(games[:, 0], 2),
+        "interim_scorings": np.repeat(games[:, 2], 2),
+    }
+    for t, name in enumerate(END_TRIGGERS):
+        columns[f"ended_by_{name}"] = np.repeat((games[:, 3] == t + 1).astype(np.float64), 2)
+    for name in ("marker_points", "majority_points", "coin_points", "minus_points"):
+        columns[name] = seats[:, :, SEAT_COLUMNS.index(name)].ravel()
+    columns["margin"] = (score - other).ravel()
+    columns["coins"] = coins.ravel()
+    for name in COUNTERS:
+        columns[name] = seats[:, :, SEAT_COLUMNS.index(name)].ravel()
+    return pd.DataFrame(columns)
