@@ -131,12 +131,15 @@ def _indices(means: np.ndarray, d: int) -> np.ndarray:
     return np.concatenate([first, total, share[..., None]], axis=-1)
 
 
-def _bootstrap_indices(terms: np.ndarray, d: int, rng: np.random.Generator) -> np.ndarray:
+def _bootstrap_indices(terms: np.ndarray, d: int, point: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The indices of BOOTSTRAP resamples of the design's rows: (BOOTSTRAP, 2d + 1).
 
     The resamples are scipy.stats.bootstrap's (the same draws from `rng`), drawn
     RESAMPLED_ROWS rows at a time, and each is summed through its rows' counts,
-    so the memory is linear in N.
+    so the memory is linear in N. A resample that takes every row once is the
+    design itself: its indices are `point` exactly, not up to rounding, so that
+    the BCa bias correction counts it as a tie (it is common when N is small: 9%
+    of the resamples at N = 4).
     """
     n = len(terms)
     per_block = max(1, RESAMPLED_ROWS // n)
@@ -144,7 +147,10 @@ def _bootstrap_indices(terms: np.ndarray, d: int, rng: np.random.Generator) -> n
     for start in range(0, BOOTSTRAP, per_block):
         rows = rng.integers(0, n, (min(per_block, BOOTSTRAP - start), n))
         counts = np.bincount((rows + n * np.arange(len(rows))[:, None]).ravel(), minlength=rows.size)
-        blocks.append(_indices(counts.reshape(rows.shape) @ terms / n, d))
+        counts = counts.reshape(rows.shape)
+        block = _indices(counts @ terms / n, d)
+        block[(counts == 1).all(axis=1)] = point
+        blocks.append(block)
     return np.concatenate(blocks)
 
 
@@ -189,7 +195,7 @@ def indices_table(y, noise, n: int, names: Sequence[str], seed: int = 0,
     point = _indices(total / n, d)
     low = high = np.full(point.shape, np.nan)
     if not np.isnan(point).any():
-        resampled = _bootstrap_indices(terms, d, np.random.default_rng(seed))
+        resampled = _bootstrap_indices(terms, d, point, np.random.default_rng(seed))
         jackknife = _indices((total - terms) / (n - 1), d)
         low, high = _bca_interval(point, resampled, jackknife, confidence)
     return pd.DataFrame({
