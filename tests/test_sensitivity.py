@@ -160,7 +160,8 @@ def test_a_large_design_stays_in_linear_memory_and_finds_the_g_functions_indices
     assert peak < 2 ** 30, f"{peak / 2 ** 20:.0f} MiB"
     within_sampling_error(table, "first_order", first)
     within_sampling_error(table, "total", total)
-    assert (table["first_high"] - table["first_low"]).iloc[0] < 0.05  # the intervals are those of N = 8,192
+    # the intervals narrow as 1 / sqrt(N): x1's first-order interval is 0.13 wide at N = 1,024, 0.047 here
+    assert (table["first_high"] - table["first_low"]).iloc[0] < 0.07
 
 
 def ishigami(x, a=7.0, b=0.1):
