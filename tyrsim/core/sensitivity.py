@@ -12,10 +12,14 @@ and to rules acting together.
 
 They are estimated from a Saltelli design: two N x d matrices A and B from one
 scrambled Sobol' sequence of 2d dimensions (scipy.stats.qmc), and for each rule
-i the matrix AB_i, A with column i taken from B, N(d+2) points in all, by
-scipy.stats.sobol_indices (Saltelli 2010 first-order, Jansen total estimators)
-with seeded BCa bootstrap intervals over the N rows. Integer rules map a uniform
-u to low + floor(u (high - low + 1)), so each value is equally likely.
+i the matrix AB_i, A with column i taken from B, N(d+2) points in all, with
+scipy.stats.sobol_indices's estimators (Saltelli 2010 first-order, Jansen total)
+and seeded BCa bootstrap intervals over the N rows (scipy.stats.bootstrap's
+resamples and interval). Every estimator is a ratio of means over the rows, so a
+resample is summed through its rows' counts and the BCa jackknife is the sum
+less one row: time and memory grow linearly in N, not with a copy of every
+resample and leave-one-out sample. Integer rules map a uniform u to
+low + floor(u (high - low + 1)), so each value is equally likely.
 
 A simulated metric is measured with noise at each point (a finite number of
 games): Y = f(rules) + e, with e of variance s^2 (from the games within the
