@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Any, NamedTuple
 
-from tyrsim.games.tiny_epic_dinosaurs.game import _feedings, _fits
+from tyrsim.games.tiny_epic_dinosaurs.game import _feedings, _fits, eat_either
 from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, enclosure_choices
 
 
@@ -56,12 +56,7 @@ def forecast(state: Any, seat: int) -> Forecast:
                     escaped.add(kind)
             need = state._need(player, fed)
         a, b, either = need
-        leaf, meat = leaf - a, meat - b
-        for _ in range(either):  # as the engine eats: from the more plentiful food
-            if leaf >= meat:
-                leaf -= 1
-            else:
-                meat -= 1
+        leaf, meat = eat_either(leaf - a, meat - b, either, state.rules.either_food)  # as the engine eats
     if not player.paid_carnivore and any(dinosaurs[kind].carnivore for kind in escaped):
         on_ranch = [kind for kind in ranch.cells if kind is not None]
         if on_ranch:  # the penalty takes the dinosaur worth the fewest points

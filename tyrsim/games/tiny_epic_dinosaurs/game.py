@@ -125,7 +125,7 @@ class Components:
             load_contracts(rules.contracts_file, basic),
             research,
             load_spaces(rules.spaces_file, basic),
-            load_ranch(rules.ranch_file, rules.border),
+            load_ranch(rules.ranch_file, rules.border, rules.cover_symbols()),
         )
 
 
@@ -1147,9 +1147,7 @@ class TinyEpicDinosaursState:
         resources = player.resources
         resources[0] -= leaf
         resources[1] -= meat
-        # Ruling: food eaten as "either" comes from whichever of leaf and meat is more plentiful.
-        for _ in range(either):
-            resources[0 if resources[0] >= resources[1] else 1] -= 1
+        resources[0], resources[1] = eat_either(resources[0], resources[1], either, self.rules.either_food)
 
     def _options_feed(self, prompt: Feeding) -> list[Feed]:
         """Every way to feed that leaves no dinosaur unfed that could still be fed."""
@@ -1283,6 +1281,25 @@ _PROMPTS: dict[type, _PromptMethods] = {
         DinosaurLoss, Feeding,
     )
 }
+
+
+def eat_either(leaf: int, meat: int, either: int, food: str) -> tuple[int, int]:
+    """(leaf, meat) left after `either` units of either food are eaten from these stocks (enough for them).
+
+    Ruling (rule `either_food`): each unit comes from the more plentiful of leaf and meat ('plentiful', leaf
+    on a tie), or from leaf while there is any ('leaf'), or from meat while there is any ('meat')."""
+    for _ in range(either):
+        if food == "leaf":
+            from_leaf = leaf > 0
+        elif food == "meat":
+            from_leaf = meat == 0
+        else:
+            from_leaf = leaf >= meat
+        if from_leaf:
+            leaf -= 1
+        else:
+            meat -= 1
+    return leaf, meat
 
 
 def _pays(herd: dict[str, int], dinosaurs: tuple[tuple[str, int], ...]) -> bool:

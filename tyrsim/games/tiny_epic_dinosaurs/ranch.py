@@ -31,9 +31,12 @@ from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError
 TERRAIN = {"G": "grass", "M": "mountain", "W": "water"}
 SYMBOLS = {"L": "leaf", "F": "meat", "S": "supply", ".": ""}
 SIDES = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-# Ruling: within an enclosure dinosaurs take the spaces without a resource symbol
-# first, then leaf, meat and supply spaces (the ranch yields most leaves, fewest supply).
-FILL_RANK = {"": 0, "leaf": 1, "meat": 2, "supply": 3}
+# Ruling (rule `cover_order`): the rulebook lets the player choose the spaces their dinosaurs cover
+# ("For each resource symbol on your ranch that is not covered by a dinosaur, collect one resource");
+# within an enclosure dinosaurs take the spaces without a resource symbol first, then the symbols in
+# this order (by default leaf, meat, supply: the ranch yields most leaves, fewest supply), and they
+# leave a space in the reverse order.
+COVER_ORDER = ("leaf", "meat", "supply")
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,12 @@ class RanchLayout:
     fence_slots: tuple[int, ...]  # edges where a fence token may stand
     links: tuple[tuple[tuple[int, int], ...], ...]  # per space: (grass neighbour, edge) pairs
     open_sides: tuple[tuple[int, ...], ...]  # per space: its border edges that must be fenced ('open' border)
-    # derived: every space in the order dinosaurs take them (FILL_RANK), and in the order they leave
+    cover_order: tuple[str, ...] = COVER_ORDER  # the resource symbols in the order dinosaurs cover them
+    # derived: every space in the order dinosaurs take them (`cover_order`), and in the order they leave
     fill_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
     fill_position: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: its place in fill_order
     remove_order: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    cover_rank: tuple[int, ...] = field(init=False, compare=False, repr=False)  # per space: 0 no symbol, then 1, 2...
     cell_names: tuple[str, ...] = field(init=False, compare=False, repr=False)
     edge_ids: dict[str, int] = field(init=False, compare=False, repr=False)  # edge name -> its index
     # what stands on the grass spaces, and on the spaces of each resource symbol (leaf, meat, supply)
@@ -90,12 +95,14 @@ class RanchLayout:
 
     def __post_init__(self) -> None:
         spaces = range(len(self.terrain))
+        rank = {"": 0, **{symbol: i + 1 for i, symbol in enumerate(self.cover_order)}}
+        object.__setattr__(self, "cover_rank", tuple(rank[self.symbols[cell]] for cell in spaces))
         fill_order = tuple(sorted(spaces, key=self.fill_key))
         object.__setattr__(self, "fill_order", fill_order)
         object.__setattr__(self, "fill_position", tuple(fill_order.index(cell) for cell in spaces))
         object.__setattr__(self, "edge_ids", {name: edge for edge, name in enumerate(self.edge_names)})
         object.__setattr__(self, "cell_names", tuple(f"{cell // self.cols},{cell % self.cols}" for cell in spaces))
-        object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -FILL_RANK[self.symbols[c]])))
+        object.__setattr__(self, "remove_order", tuple(sorted(spaces, key=lambda c: -self.cover_rank[c])))
         object.__setattr__(self, "on_grass", _picker([c for c in spaces if self.terrain[c] == "grass"]))
         on_symbols = tuple(_picker([c for c in spaces if self.symbols[c] == r]) for r in RESOURCES)
         object.__setattr__(self, "on_symbols", on_symbols)
@@ -106,7 +113,7 @@ class RanchLayout:
         object.__setattr__(self, "open_bits", tuple(fence_bits(sides) for sides in self.open_sides))
 
     def fill_key(self, cell: int) -> tuple[int, int]:
-        return FILL_RANK[self.symbols[cell]], cell
+        return self.cover_rank[cell], cell
 
     def cell_name(self, cell: int) -> str:
         return self.cell_names[cell]
@@ -198,8 +205,9 @@ def _edge_name(layout_cols: int, a: int, b: int | str) -> str:
 
 
 @data_file_cache(maxsize=16)
-def load_ranch(path: str = "", border: str = "open") -> RanchLayout:
-    """The ranch layout from a TOML file ("" = bundled data/ranch.toml)."""
+def load_ranch(path: str = "", border: str = "open", cover_order: tuple[str, ...] = COVER_ORDER) -> RanchLayout:
+    """The ranch layout from a TOML file ("" = bundled data/ranch.toml); dinosaurs cover its resource symbols
+    in `cover_order` (rule `cover_order`)."""
     source, data = read_toml(path, "ranch.toml")
     terrain_rows, symbol_rows = data.get("terrain"), data.get("symbols")
     if (not isinstance(terrain_rows, list) or not terrain_rows or not all(isinstance(r, str) for r in terrain_rows)
@@ -264,6 +272,7 @@ def load_ranch(path: str = "", border: str = "open") -> RanchLayout:
         tuple(edge for edge in slots if edge not in permanent),
         tuple(tuple(x) for x in links),
         tuple(tuple(x) for x in open_sides),
+        tuple(cover_order),
     )
 
 
@@ -489,7 +498,8 @@ class Ranch:
         lack of food or a penalty); the engine chooses the obvious best. A figure in an enclosure of its
         kind alone that holds a whole number of breeding groups costs a newborn; one elsewhere (in an
         enclosure with spare figures, unenclosed, or sharing an enclosure with another kind) costs none.
-        Of those, the figure on a supply space leaves first, then meat, leaf and no symbol (`FILL_RANK`).
+        Of those, the figure on the space `cover_order` covers last leaves first (by default supply, then meat,
+        leaf and no symbol).
         """
         if n <= 0:
             return
@@ -528,7 +538,7 @@ class Ranch:
             terrain = self.layout.terrain
             anywhere = unique and self.board.unique_anywhere
             spots = empty or [c for c in self.layout.fill_order if anywhere or terrain[c] == "grass"]
-        # spaces are taken in fill order (FILL_RANK)
+        # spaces are taken in fill order (`cover_order`)
         for spot in spots:
             if cells[spot] is None:
                 self.cells = (*cells[:spot], kind, *cells[spot + 1 :])

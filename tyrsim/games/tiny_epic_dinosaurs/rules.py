@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import permutations
 
 from tyrsim.core.rules import RuleError, RuleSet, rule
 from tyrsim.games.tiny_epic_dinosaurs.components import (
@@ -19,6 +20,8 @@ UNIQUE_TERRAINS = ("grass", "any")
 INJURY_RULINGS = ("leaves", "stays")
 PRIVATE_CONTRACT_TIMINGS = ("with_public", "also_end_of_round")
 PENALTY_PERIODS = ("round", "phase")
+COVER_ORDERS = tuple("-".join(order) for order in permutations(("leaf", "meat", "supply")))
+EITHER_FOODS = ("plentiful", "leaf", "meat")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,29 @@ class Rules(RuleSet):
     rearrange_holding: bool = rule(
         False, "fence rearranging may also place fences still in Holding (gained this round)", ruling=True
     )
+    # Ruling: "For each resource symbol on your ranch that is not covered by a dinosaur, collect one
+    # resource of that type": which spaces of an enclosure its dinosaurs cover is the player's to say.
+    # They take the spaces without a symbol first, then the symbols in this order; they leave in the
+    # reverse order. The default keeps the scarcest income (the ranch prints 5 leaves, 3 meat, 1 supply).
+    cover_order: str = rule(
+        "leaf-meat-supply",
+        "the order in which dinosaurs cover resource symbols, after the spaces without one (the last is kept longest)",
+        choices=COVER_ORDERS,
+        ruling=("meat-leaf-supply", "supply-meat-leaf"),
+    )
+
+    # --- feeding ("Phase 5") ---
+    # Ruling: "Unique dinosaurs list what they eat on their own cards"; the bundled cards give the omnivores
+    # units of "either" leaf or meat, and who picks which is not printed. 'plentiful' eats each unit from
+    # the more plentiful of the two (the player keeps both stocks even); 'leaf' and 'meat' eat that food
+    # while there is any.
+    either_food: str = rule(
+        "plentiful",
+        "an omnivore's food of 'either' kind is eaten from the more 'plentiful' of leaf and meat, or 'leaf' "
+        "first, or 'meat' first",
+        choices=EITHER_FOODS,
+        ruling=True,
+    )
 
     # --- escapes, breeding, contracts ---
     penalty_once_per: str = rule(
@@ -126,6 +152,10 @@ class Rules(RuleSet):
         variance = (1 - p_egg) * (1 - mean) ** 2 + p_egg * (self.egg_dinosaurs - mean) ** 2
         return {"dinosaurs": mean, "sd": variance**0.5, "p_injury": self.hunt_injury_faces / faces, "p_egg": p_egg}
 
+    def cover_symbols(self) -> tuple[str, ...]:
+        """The resource symbols in the order dinosaurs cover them (rule `cover_order`)."""
+        return tuple(self.cover_order.split("-"))
+
     def check(self) -> None:
         if self.hunt_net_faces + self.hunt_injury_faces + self.hunt_egg_faces == 0:
             raise RuleError("rules 'hunt_*_faces': the hunt die needs at least one face")
@@ -144,7 +174,7 @@ class Rules(RuleSet):
         checked against it as well, and a bundled file naming a kind it lacks is its error.
         """
         kinds = tuple(d.name for d in self.check_file("dinosaurs_file", load_dinosaurs))
-        self.check_file("ranch_file", lambda path: load_ranch(path, self.border))
+        self.check_file("ranch_file", lambda path: load_ranch(path, self.border, self.cover_symbols()))
         for name, load in (("spaces_file", load_spaces), ("contracts_file", load_contracts),
                            ("research_file", load_research)):
             if getattr(self, name) or not self.dinosaurs_file:
