@@ -429,17 +429,17 @@ def list_actions(game, tables, actions) -> int:
 
 @njit(cache=True)
 def play_action(game, tables, action) -> None:
-    """`apply_action` on a one-position array under the rules' `tables`, called from Python."""
-    apply_action(game[0], tables[0], action)
+    """`apply_action` of the row `action` on a one-position array under the rules' `tables`, called from
+    Python."""
+    apply_action(game[0], tables[0], action[0], action[1], action[2])
 
 
 # --- the actions --------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def apply_action(pos, rules, action) -> None:
-    """The player to move carries out `action` (a row of `legal_actions`)."""
-    kind, a, b = action[0], action[1], action[2]
+def apply_action(pos, rules, kind, a, b) -> None:
+    """The player to move carries out the action (kind, a, b) (a row of `legal_actions`)."""
     p = pos.to_move
     pos.actions += 1
     if kind == DRAW:

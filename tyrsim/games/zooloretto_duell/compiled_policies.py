@@ -84,7 +84,9 @@ class Chance:
 # --- chance --------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+# inlined (numba's IR inliner), as is `decide`: a call that passes the generator on costs about 30 ns, ten
+# times the draw (benchmarks/bench_zooloretto_compiled.py)
+@njit(cache=True, inline="always")
 def uniform(rng, block, left) -> float:
     """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
     if left[0] == 0:
@@ -144,72 +146,76 @@ def margin(pos, rules, p) -> float:
 
 @njit(cache=True)
 def choose(kind, weights, game, tables, rng, block, left, actions, scratch) -> int:
-    """The index, into the legal actions written to `actions`, of the action policy `kind` (with `weights`)
-    chooses in the one-position array `game` under the rules' `tables`; `scratch` is a one-position array
-    for look-aheads, `block` and `left` the uniform doubles drawn ahead (`Chance`)."""
-    rules = tables[0]
-    n = legal_actions(game[0], rules, actions)
+    """`decide` in the one-position array `game` under the rules' `tables` with the policy's `weights`, called
+    from Python."""
+    return decide(kind, weights.reshape((1, weights.size)), 0, game[0], tables[0], rng, block, left, actions,
+                  scratch)
+
+
+@njit(cache=True, inline="always")
+def decide(kind, weights, which, pos, rules, rng, block, left, actions, scratch) -> int:
+    """The index, into the legal actions written to `actions`, of the action policy `kind` (with the weights
+    `weights[which]`) chooses in position `pos`; `scratch` is a one-position array for look-aheads, `block`
+    and `left` the uniform doubles drawn ahead (`Chance`)."""
+    n = legal_actions(pos, rules, actions)
     if kind == RANDOM:
         return int(uniform(rng, block, left) * n)
     if n == 1:
         return 0
     if kind == GREEDY:
-        return choose_greedy(game, rules, rng, actions, n, scratch)
-    return choose_heuristic(weights, game, rules, actions, n, scratch)
+        return choose_greedy(pos, rules, rng, actions, n, scratch)
+    return choose_heuristic(weights[which], pos, rules, actions, n, scratch)
 
 
 @njit(cache=True)
-def after(game, rules, action, scratch):
+def after(pos, rules, action, scratch):
     """The position after `action`, on the scratch copy."""
-    scratch[0] = game[0]
-    pos = scratch[0]
-    apply_action(pos, rules, action)
-    return pos
+    scratch[0] = pos
+    new = scratch[0]
+    apply_action(new, rules, action[0], action[1], action[2])
+    return new
 
 
 @njit(cache=True)
-def choose_greedy(game, rules, rng, actions, n, scratch) -> int:
+def choose_greedy(pos, rules, rng, actions, n, scratch) -> int:
     """`GreedyPolicy`: the action that most raises its own score now (a draw: no change); ties at random."""
-    pos = game[0]
     p = pos.to_move
     now = score_now(pos, rules, p)
     values = np.empty(n)
     for i in range(n):
-        values[i] = now if actions[i, 0] == DRAW else score_now(after(game, rules, actions[i], scratch), rules, p)
+        values[i] = now if actions[i, 0] == DRAW else score_now(after(pos, rules, actions[i], scratch), rules, p)
     best = values.max()
     ties = np.flatnonzero(values == best)
     return ties[rng.integers(0, len(ties))]
 
 
 @njit(cache=True)
-def choose_heuristic(weights, game, rules, actions, n, scratch) -> int:
-    pos = game[0]
+def choose_heuristic(weights, pos, rules, actions, n, scratch) -> int:
     p = pos.to_move
     if pos.phase == PLACE:
-        return heuristic_connect(weights, game, rules, actions, n, scratch)
+        return heuristic_connect(weights, pos, rules, actions, n, scratch)
     if pos.phase == DONATION:  # the donation that leaves the best margin
         best, best_value = 0, NONE
         for i in range(n):
-            value = margin(after(game, rules, actions[i], scratch), rules, p)
+            value = margin(after(pos, rules, actions[i], scratch), rules, p)
             if value > best_value:
                 best, best_value = i, value
         return best
-    return heuristic_turn(weights, game, rules, actions, n, scratch)
+    return heuristic_turn(weights, pos, rules, actions, n, scratch)
 
 
 @njit(cache=True)
-def heuristic_turn(weights, game, rules, actions, n, scratch) -> int:
+def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
     """`HeuristicPolicy._turn`: steal when it gains enough and more than the best truck; dispose of minus points
     once there are enough; take the best truck when it gains enough (more once the opponent has quit); else
     draw."""
-    pos = game[0]
     p = pos.to_move
     base = margin(pos, rules, p)
     take, take_gain, steal, steal_gain, dispose, draw = -1, NONE, -1, NONE, -1, -1
     for i in range(n):
         kind = actions[i, 0]
         if kind == TAKE or kind == STEAL:
-            new = after(game, rules, actions[i], scratch)
+            new = after(pos, rules, actions[i], scratch)
             gain = margin(new, rules, p) - base + weights[SQUARE_VALUE] * (new.phase == DONATION)
             if kind == TAKE and (take < 0 or gain > take_gain):
                 take, take_gain = i, gain
@@ -233,7 +239,7 @@ def heuristic_turn(weights, game, rules, actions, n, scratch) -> int:
 
 
 @njit(cache=True)
-def heuristic_connect(weights, game, rules, actions, n, scratch) -> int:
+def heuristic_connect(weights, pos, rules, actions, n, scratch) -> int:
     """`HeuristicPolicy._connect`: the truck where the drawn card helps the trucks we may take more than the truck
     the opponent would take (weighted by `opponent_weight`); in the expert variant, pay to discard a card that
     would help the opponent.
@@ -241,7 +247,6 @@ def heuristic_connect(weights, game, rules, actions, n, scratch) -> int:
     gains[q, t]: what truck t is worth to player q as it stands (`NONE` if empty), with[q, t]: with the drawn
     card on it; both from one scratch copy per player and truck (the truck's cards placed, valued, then the
     drawn card placed after them)."""
-    pos = game[0]
     p = pos.to_move
     o = 1 - p
     both = pos.taken[o] == NOT_TAKEN  # the opponent may still take a truck
@@ -325,8 +330,8 @@ def play_games(tables, kinds, weights, first, count, rng, block, left, game, scr
         set_up(game, tables, rng)
         while pos.phase != OVER:
             which = (pos.to_move + game_id) % 2
-            i = choose(kinds[which], weights[which], game, tables, rng, block, left, actions, scratch)
-            apply_action(pos, rules, actions[i])
+            i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch)
+            apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2])
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
         for p in range(2):

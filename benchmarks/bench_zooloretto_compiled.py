@@ -1,0 +1,84 @@
+"""Zooloretto Duell speed on one core: the compiled engine against the object engine, and its compile cost.
+
+Run: python benchmarks/bench_zooloretto_compiled.py [--seconds S] [--games N]
+
+Measured in the same run, CPU time of this process (`time.process_time`), one core:
+- games per second of random against random and heuristic against heuristic (the targets:
+  100,000 and 20,000), greedy against random too, with the compiled engine
+  (`compiled_policies.play_chunk`, N games a call, the runner's table included) and with
+  the object engine (`runner.play_chunk`, 20 games a call), and their ratio;
+- the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing
+  one game of each policy (every compiled function compiled), then a second process
+  loading them from that cache; wall time and the child's CPU time, import included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+PAIRS = (["random", "random"], ["greedy", "random"], ["heuristic", "heuristic"])
+FIRST_GAMES = """
+import numpy as np
+from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
+from tyrsim.games.zooloretto_duell.rules import Rules
+for policies in (["random", "random"], ["greedy", "heuristic"]):
+    play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
+"""
+
+
+def rate(work, games: int, seconds: float) -> float:
+    """Games per CPU second of `work()`, which plays `games` games, repeated for about `seconds`."""
+    work()  # warm-up (and, the first time, loading the compiled functions)
+    calls, start = 0, time.process_time()
+    while (elapsed := time.process_time() - start) < seconds or calls == 0:
+        work()
+        calls += 1
+    return calls * games / elapsed
+
+
+def first_call(cache: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of a process playing its first compiled games with the cache folder `cache`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache}, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
+    parser.add_argument("--games", type=int, default=20_000, help="games per compiled play_chunk call")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        fresh, cached = first_call(cache), first_call(cache)
+    print(f"compile, fresh cache: {fresh[0]:.1f} s wall, {fresh[1]:.1f} s CPU (one process, import included)")
+    print(f"load from the cache:  {cached[0]:.1f} s wall, {cached[1]:.1f} s CPU")
+    rules, rng = Rules(), np.random.default_rng(1)
+    game = SPEC.make_game(rules, 2)
+    print(f"{'policies':<22}{'compiled games/s':>18}{'object games/s':>16}{'ratio':>8}")
+    for texts in PAIRS:
+        policies = [SPEC.make_policy(t) for t in texts]
+        n = args.games if "heuristic" not in texts else max(1, args.games // 4)
+        compiled = rate(lambda n=n, texts=texts: play_chunk(rules, texts, 0, n, rng), n, args.seconds)
+        reference = rate(lambda texts=texts, policies=policies: object_chunk(game, texts, policies, 0, 20, rng), 20,
+                         args.seconds)
+        print(f"{' v '.join(texts):<22}{compiled:>18,.0f}{reference:>16,.0f}{compiled / reference:>8.0f}")
+
+
+if __name__ == "__main__":
+    main()
