@@ -207,6 +207,8 @@ def test_total_index_ranks_a_non_monotone_rule_first_and_srcs_warning_shows():
     within_sampling_error(ranking, "total", [0.5556 / 0.6389, 0.0833 / 0.6389])
     assert ranking["r2"].iloc[0] < 0.7 and ranking["noise_share"].iloc[0] == 0
     assert "WARNING: R²" in reading(ranking, 100, 256)
+    assert "base samples" not in reading(ranking, 100, 256)
+    assert "WARNING: only 8 base samples" in reading(ranking, 100, 8)  # docs/metrics.md promises it for N <= 8
 
 
 def test_noise_is_taken_out_of_the_total_index_and_reported():

@@ -319,6 +319,9 @@ def reading(ranking: pd.DataFrame, games: int, samples: int) -> str:
                      "each): the indices are small and uncertain; play more games per point")
     else:
         parts.append(f"playout noise is {share:.0%} of the variation between rule points")
+    if samples <= FEW_SAMPLES:
+        parts.append(f"WARNING: only {samples} base samples: the bootstrap intervals over them are rough; "
+                     "take more points")
     return "; ".join(parts)
 
 
