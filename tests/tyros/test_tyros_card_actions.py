@@ -2,9 +2,20 @@
 
 from tyros_positions import TYROS, cards, scripted, total_cards
 
-from tyrsim.games.tyros.actions import Accept, BankBuy, BankSwap, BuildCity, BuildShip, MoveShip, Offer, Pass, Refuse
+from tyrsim.games.tyros.actions import (
+    Accept,
+    BankBuy,
+    BankSwap,
+    BuildCity,
+    BuildShip,
+    MoveShip,
+    Offer,
+    Pass,
+    Refuse,
+    TradeWith,
+)
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, WILD, YELLOW
-from tyrsim.games.tyros.game import ACTIONS, OFFER
+from tyrsim.games.tyros.game import ACTIONS, OFFER, PARTNER
 from tyrsim.games.tyros.rules import Rules
 
 FIRST_GAME = {7: ORANGE, 13: YELLOW, 23: GREEN, 26: VIOLET}
@@ -66,9 +77,38 @@ def test_each_player_may_have_two_ships_in_tyros_while_it_has_no_city():
 def test_ending_in_another_players_city_costs_a_card_to_that_player():
     state = scripted(hands={0: cards(green=4, violet=2), 1: cards()}, chips=FIRST_GAME, ships={0: ["tyros"]},
                      cities={23: 1})
-    state.apply(MoveShip("tyros", "23"))
+    state.apply(MoveShip("tyros", "23", VIOLET))
     assert state.hands[0] == cards(violet=1) and state.hands[1] == cards(violet=1)
     assert state.counters["tolls_paid_p0"] == 1
+
+
+def test_the_player_chooses_the_toll_card():
+    # "he must give that player any one of his commerce cards": any kind left after paying the move
+    state = scripted(hands={0: cards(green=4, violet=2, wild=1), 1: cards()}, chips=FIRST_GAME,
+                     ships={0: ["tyros"]}, cities={23: 1})
+    into_the_city = {m for m in moves(state) if m.end == "23"}
+    assert into_the_city == {MoveShip("tyros", "23", VIOLET), MoveShip("tyros", "23", WILD)}
+    state.apply(MoveShip("tyros", "23", WILD))
+    assert state.hands[0] == cards(violet=2) and state.hands[1] == cards(wild=1)
+    # a toll is only owed in another player's city
+    free = scripted(hands={0: cards(green=4, violet=2)}, chips=FIRST_GAME, ships={0: ["tyros"]}, cities={23: 0})
+    assert {m for m in moves(free) if m.end == "23"} == {MoveShip("tyros", "23")}
+
+
+def test_a_ship_passes_through_a_crowded_tyros_only_by_the_default_reading():
+    # 31-Tyros-32 is two moves; without Tyros the way round is six, more than the two violet cards pay
+    chips = {**FIRST_GAME, 31: VIOLET, 32: VIOLET, TYROS: VIOLET}
+    crowded = {0: ["31"], 1: ["tyros", "tyros"], 2: ["tyros"]}  # three ships in Tyros, which has no city
+    assert MoveShip("31", "32") in moves(scripted(hands={0: cards(violet=2)}, chips=chips, ships=crowded))
+    # "A ship may move through a space with 1 or 2 ships already in it", read as a limit
+    rules = Rules(setup="first-game", ships_pass_crowded=False)
+    assert MoveShip("31", "32") not in moves(scripted(hands={0: cards(violet=2)}, chips=chips, ships=crowded,
+                                                      rules=rules))
+    two = {0: ["31"], 1: ["tyros", "tyros"]}
+    assert MoveShip("31", "32") in moves(scripted(hands={0: cards(violet=2)}, chips=chips, ships=two, rules=rules))
+    # ships leaving Tyros do not pass it, and a ship is not "already in" the space it leaves
+    assert MoveShip("tyros", "32") in moves(scripted(hands={0: cards(violet=1)}, chips=chips,
+                                                     ships={0: ["tyros"], 1: ["tyros", "tyros"]}, rules=rules))
 
 
 def test_the_boot_of_italy_has_two_coasts():
@@ -135,17 +175,27 @@ def test_ships_built_on_the_boot_start_on_the_west_coast():
 def test_ship_in_tyros_costs_the_ships_there_plus_one_in_any_colours():
     ships = {0: ["tyros"], 1: ["tyros", "tyros"]}
     state = scripted(hands={0: cards(orange=2, yellow=1, wild=1)}, chips=FIRST_GAME, ships=ships)
-    assert BuildShip(TYROS) in state.legal_actions()
-    state.apply(BuildShip(TYROS))
+    assert BuildShip(TYROS, (ORANGE, ORANGE, YELLOW, WILD)) in state.legal_actions()
+    state.apply(BuildShip(TYROS, (ORANGE, ORANGE, YELLOW, WILD)))
     assert sum(state.hands[0]) == 0 and state.ships_at(TYROS)[0] == 2
     poor = scripted(hands={0: cards(orange=3)}, chips=FIRST_GAME, ships=ships)
-    assert BuildShip(TYROS) not in poor.legal_actions()
+    assert not [a for a in poor.legal_actions() if isinstance(a, BuildShip)]
+
+
+def test_the_player_chooses_the_cards_for_a_ship_in_tyros():
+    # "The cards may be of any colour(s)": every choice of two cards (one ship there, plus one)
+    state = scripted(hands={0: cards(orange=3, yellow=1, wild=1)}, chips=FIRST_GAME, ships={0: ["tyros"]})
+    builds = {a for a in state.legal_actions() if isinstance(a, BuildShip)}
+    assert builds == {BuildShip(TYROS, paid) for paid in
+                      ((ORANGE, ORANGE), (ORANGE, YELLOW), (ORANGE, WILD), (YELLOW, WILD))}
+    state.apply(BuildShip(TYROS, (YELLOW, WILD)))
+    assert state.hands[0] == cards(orange=3) and state.discard == cards(yellow=1, wild=1)
 
 
 def test_after_a_city_in_tyros_only_its_owner_builds_there():
     chips = {**FIRST_GAME, 31: ORANGE, TYROS: ORANGE}
     other = scripted(hands={0: cards(orange=5)}, chips=chips, ships={0: []}, cities={TYROS: 1})
-    assert BuildShip(TYROS) not in other.legal_actions()
+    assert not [a for a in other.legal_actions() if isinstance(a, BuildShip)]
     owner = scripted(hands={0: cards(orange=1)}, chips=chips, ships={0: []}, cities={TYROS: 0})
     assert BuildShip(TYROS) in owner.legal_actions()
 
@@ -191,8 +241,35 @@ def test_an_accepted_offer_trades_and_ends_the_turn():
     state.apply(Refuse())
     assert state.current_player() == 2 and Accept() in state.legal_actions()
     state.apply(Accept())
+    assert state.current_player() == 3  # "Any number of players may be asked": the last one too
+    state.apply(Refuse())
     assert state.hands[0] == cards(green=1) and state.hands[2] == cards(orange=2)
     assert state.phase == ACTIONS and state.current_player() == 1
+
+
+def test_the_offering_player_chooses_among_those_who_accept():
+    # "Any number of players may be asked, but only one player may be traded with"
+    state = scripted(hands={0: cards(orange=2), 1: cards(green=1), 2: cards(), 3: cards(green=2)})
+    state.apply(Offer((ORANGE,), (GREEN,)))
+    state.apply(Accept())
+    state.apply(Refuse())
+    state.apply(Accept())
+    assert state.phase == PARTNER and state.current_player() == 0
+    assert state.legal_actions() == [TradeWith(1), TradeWith(3)]
+    state.apply(TradeWith(3))
+    assert state.hands[0] == cards(orange=1, green=1) and state.hands[3] == cards(orange=1, green=1)
+    assert state.hands[1] == cards(green=1) and state.phase == ACTIONS and state.current_player() == 1
+
+
+def test_wider_offers_are_a_ruling():
+    # "any number of cards may be traded, even unequal numbers": one to three of a kind for one to three
+    state = scripted(hands={0: cards(orange=3)})
+    offered = {a for a in state.legal_actions() if isinstance(a, Offer)}
+    assert offered == {Offer((ORANGE,) * n, (kind,)) for n in (1, 2) for kind in (YELLOW, GREEN, VIOLET, WILD)}
+    wide = scripted(hands={0: cards(orange=3)}, rules=Rules(setup="first-game", trade_offers="three-for-three"))
+    offered = {a for a in wide.legal_actions() if isinstance(a, Offer)}
+    assert offered == {Offer((ORANGE,) * n, (kind,) * m) for n in (1, 2, 3) for m in (1, 2, 3)
+                       for kind in (YELLOW, GREEN, VIOLET, WILD)}
 
 
 def test_a_refused_offer_lets_the_player_act_otherwise_but_not_offer_again():
@@ -213,6 +290,10 @@ def test_without_the_build_limit_a_ship_costs_one_card_more_per_ship_there():
                      cities={26: 0}, rules=rules)
     builds = [a for a in state.legal_actions() if isinstance(a, BuildShip) and a.space == 26]
     assert builds == [BuildShip(26, (ORANGE, ORANGE))]  # the rule summary: plus one card per ship there
+    choice = scripted(hands={0: cards(violet=1, orange=2, yellow=1)}, chips=FIRST_GAME, ships={0: ["26"], 1: ["26"]},
+                      cities={26: 0}, rules=rules)
+    builds = {a for a in choice.legal_actions() if isinstance(a, BuildShip) and a.space == 26}
+    assert builds == {BuildShip(26, (ORANGE, ORANGE)), BuildShip(26, (ORANGE, YELLOW))}  # the player's choice
     limited = scripted(hands={0: cards(violet=1, orange=2)}, chips=FIRST_GAME, ships={0: ["26"], 1: ["26"]},
                        cities={26: 0})
     assert not [a for a in limited.legal_actions() if isinstance(a, BuildShip) and a.space == 26]
@@ -250,10 +331,10 @@ def test_a_pass_does_not_stop_a_later_action():
 def test_a_third_ship_of_ones_own_cannot_be_built_in_tyros():
     ships = {0: ["tyros", "tyros"], 1: ["tyros"]}
     state = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships=ships)
-    assert BuildShip(TYROS) not in state.legal_actions()  # the Tyros exception allows two per player
+    assert not [a for a in state.legal_actions() if isinstance(a, BuildShip)]  # the Tyros exception: two each
     state = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships={0: ["tyros"], 1: ["tyros", "tyros"]})
-    assert BuildShip(TYROS) in state.legal_actions()  # others' ships there only raise the cost
+    assert BuildShip(TYROS, (ORANGE,) * 4) in state.legal_actions()  # others' ships there only raise the cost
     unlimited = scripted(hands={0: cards(orange=5)}, chips=FIRST_GAME, ships=ships,
                          rules=Rules(setup="first-game", ship_limit_on_build=False))
-    unlimited.apply(BuildShip(TYROS))
+    unlimited.apply(BuildShip(TYROS, (ORANGE,) * 4))
     assert unlimited.ships_at(TYROS)[0] == 3 and sum(unlimited.hands[0]) == 1  # four cards for the fourth ship

@@ -145,8 +145,8 @@ def test_the_policies_model_of_a_tile_play_matches_the_engine_when_chips_run_out
 def test_the_policies_model_of_a_move_pays_the_toll_in_another_players_city():
     state = scripted(hands={0: cards(green=4, violet=2), 1: cards()}, chips=FIRST_GAME, ships={0: ["tyros"]},
                      cities={23: 1})
-    predicted = after(state, 0, MoveShip("tyros", "23"), Position.of(state, 0))
-    state.apply(MoveShip("tyros", "23"))
+    predicted = after(state, 0, MoveShip("tyros", "23", VIOLET), Position.of(state, 0))
+    state.apply(MoveShip("tyros", "23", VIOLET))
     assert predicted.hand == state.hands[0] == cards(violet=1)
 
 

@@ -61,5 +61,6 @@ def test_engine_lists_exactly_the_rulebooks_legal_actions(name, value):
     rules = Rules() if value is None else Rules.from_overrides({name: value})
     checked, phases = check_games(rules, seed=15)
     assert checked >= STATES_PER_READING
-    # every decision point of the game was met: tiles, card actions, answers to offers, cards kept
-    assert set(phases) == {"expand", "actions", "offer", "keep"}, phases
+    # every decision point of the game was met: tiles, card actions, answers to offers, the choice of a
+    # trading partner among several who accepted, cards kept
+    assert set(phases) == {"expand", "actions", "offer", "partner", "keep"}, phases

@@ -26,6 +26,8 @@ def test_every_reading_is_marked_with_its_alternatives():
         "ships_change_coast": (False,),
         "tyros_extends_empire": (False,),
         "tyros_counts_for_size": (False,),
+        "ships_pass_crowded": (False,),
+        "trade_offers": ("three-for-three",),
         "ship_limit_on_build": (False,),
         "start_both_beside_tyros": (False,),
         "first_city_bonus": ("each-empire",),

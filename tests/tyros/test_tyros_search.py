@@ -55,8 +55,10 @@ def test_determinize_keeps_what_the_player_sees_and_conserves_cards_and_tiles():
         unseen = sorted(state.tile_pile + [t for p in range(4) if p != player for t in state.tile_hands[p]])
         assert sorted(world.tile_pile + [t for p in range(4) if p != player for t in world.tile_hands[p]]) == unseen
         if state.phase == OFFER:  # an offer's cards are on the table: the offerer keeps them
-            give = Counter(state.offer[0])
+            give = Counter(state.offer.give)
             assert all(world.hands[state.actor][k] >= n for k, n in give.items())
+            for p in state.offer.accepted:  # and those who accepted keep the cards asked for
+                assert all(world.hands[p][k] >= n for k, n in Counter(state.offer.get).items())
     assert set(phases) >= {"expand", "actions", "offer", "keep"}
 
 

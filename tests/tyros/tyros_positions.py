@@ -44,13 +44,17 @@ def scrambled(state, player, rng):
     """A copy that differs from `state` only in what `player` cannot see: the other players' cards and the
     draw pile re-dealt, their tiles and the tile pile re-dealt and reordered, and a new chance generator.
 
-    Hand and pile sizes stay, and so do the cards of a trade offer on the table (the offerer shows them).
+    Hand and pile sizes stay, and so do the cards of a trade offer on the table (the offerer shows them, and
+    those who accepted it show the cards asked for).
     """
     other = state.copy_with_chance(int(rng.integers(2**63)))
     shown = [[0] * CARD_KINDS for _ in range(other.n)]
-    if state.offer is not None and state.actor != player:
-        for k in state.offer[0]:
-            shown[state.actor][k] += 1
+    if state.offer is not None:
+        accepted = [(p, state.offer.get) for p in state.offer.accepted]
+        for holder, cards_shown in [(state.actor, state.offer.give), *accepted]:
+            if holder != player:
+                for k in cards_shown:
+                    shown[holder][k] += 1
     pool = [k for p in range(other.n) if p != player for k in range(CARD_KINDS)
             for _ in range(other.hands[p][k] - shown[p][k])]
     pool += [k for k in range(CARD_KINDS) for _ in range(other.deck[k])]

@@ -6,9 +6,10 @@ board file, and lists every legal action again from the rules, with no caches
 and no shortcuts: ship moves by a fresh breadth-first search over the sea
 connections of each ship, limits by counting ships one by one, payments by
 enumerating hands. Where the rulebook leaves a choice to the engine's modelling
-(docs/tyros.md, "Rulings": which cards pay a colour cost, which "any" cards are
-paid, the trade offers modelled, keeping three cards), it follows that ruling as
-documented, not the engine's code.
+(docs/tyros.md, "Rulings": which cards pay a colour cost, the trade offers
+modelled, keeping three cards), it follows that ruling as documented, not the
+engine's code. Cards the rulebook lets the player choose ("any one of his
+commerce cards", "any colour(s)") are listed choice by choice.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tyrsim.games.tyros.actions import (
     Pass,
     PlayTile,
     Refuse,
+    TradeWith,
 )
 
 TYROS = 0
@@ -44,25 +46,6 @@ def choices(hand: list[int], size: int) -> list[tuple[int, ...]]:
 def can_pay_colour(hand: list[int], colour: int, amount: int) -> bool:
     """`amount` cards of `colour`, grey-bordered wild cards standing in for any colour."""
     return hand[colour] + hand[WILD] >= amount
-
-
-def most_plentiful(hand: list[int], amount: int) -> tuple[int, ...] | None:
-    """The engine's documented choice of "any" cards: one at a time from the colour held most of
-    (equal counts: orange, yellow, green, violet), wilds only when no coloured card is left."""
-    left = list(hand)
-    paid = []
-    for _ in range(amount):
-        best = None
-        for kind in (ORANGE, YELLOW, GREEN, VIOLET):
-            if left[kind] and (best is None or left[kind] > left[best]):
-                best = kind
-        if best is None:
-            if not left[WILD]:
-                return None
-            best = WILD
-        left[best] -= 1
-        paid.append(best)
-    return tuple(sorted(paid))
 
 
 class Reference:
@@ -105,6 +88,8 @@ class Reference:
             return self.card_actions()
         if phase == "offer":
             return self.answers()
+        if phase == "partner":
+            return self.partners()
         if phase == "keep":
             return self.keeping()
         return []
@@ -147,9 +132,16 @@ class Reference:
         while frontier:
             following = []
             for coast in frontier:
+                space = self.space_of(coast)
                 # ruling `ships_pass_unclaimed`: with False, every space passed through needs a chip
-                if coast != start and not self.rules.ships_pass_unclaimed and not self.has_chip(self.space_of(coast)):
+                if coast != start and not self.rules.ships_pass_unclaimed and not self.has_chip(space):
                     continue
+                # ruling `ships_pass_crowded`: with False, "A ship may move through a space with 1 or 2 ships
+                # already in it" and through no fuller space (the moving ship itself is not "already in" it)
+                if coast != start and not self.rules.ships_pass_crowded:
+                    already = sum(self.ships_in(space)) - (space == self.space_of(start))
+                    if already > self.rules.ships_per_space:
+                        continue
                 for other in self.board.sea[coast]:
                     if other not in length:
                         length[other] = length[coast] + 1
@@ -167,7 +159,9 @@ class Reference:
     # A. "A ship may only move to a space belonging to an empire ... discard a number of commerce
     # cards that match the colour of the empire that the ship is moving to. The number of cards
     # must equal the number of spaces moved." "at the end of a ship's movement, there can be at
-    # most 2 ships in a space."
+    # most 2 ships in a space." "If a player ends his movement in a space with a city belonging to
+    # another player, he must give that player any one of his commerce cards" (ruling: none if the
+    # move leaves no card; the move's cost is paid matching cards first).
     def moves(self, player: int) -> list:
         hand = self.state.hands[player]
         out = set()
@@ -184,7 +178,16 @@ class Reference:
                 counts[player] += 1
                 if space == self.space_of(start):
                     counts[player] -= 1  # the ship was there already
-                if self.room_after(player, space, counts):
+                if not self.room_after(player, space, counts):
+                    continue
+                owner = self.state.cities[space]
+                left = list(hand)
+                colour = self.state.chips[space]
+                for _ in range(length):
+                    left[colour if left[colour] else WILD] -= 1
+                if owner >= 0 and owner != player and sum(left):
+                    out.update(MoveShip(self.label(start), self.label(end), kind) for kind in KINDS if left[kind])
+                else:
                     out.add(MoveShip(self.label(start), self.label(end)))
         return sorted(out, key=repr)
 
@@ -214,6 +217,7 @@ class Reference:
     # player must discard two commerce cards. At least one of the cards must match" (the rule
     # summary: "plus 1 card for each existing ship"). In Tyros without a city: "a number of cards
     # equal to the number of ships in the Tyros space (plus one for his new ship) ... any colour(s)".
+    # The cards of any colour are the player's choice: every choice is a build.
     def ship_builds(self, player: int) -> list:
         if len(self.state.ships[player]) >= self.rules.ships_per_player:
             return []
@@ -231,8 +235,7 @@ class Reference:
                 if not self.room_after(player, space, after):
                     continue
             if space == TYROS and self.state.cities[TYROS] < 0:
-                if sum(hand) >= present + 1:
-                    out.append(BuildShip(TYROS))
+                out.extend(BuildShip(TYROS, paid) for paid in choices(hand, present + 1))
                 continue
             colour = self.state.chips[space]
             if not can_pay_colour(hand, colour, 1):
@@ -240,14 +243,7 @@ class Reference:
             # ruling: the matching card is a card of the colour if the hand has one, else a wild
             left = list(hand)
             left[colour if hand[colour] else WILD] -= 1
-            if present == 0:
-                out.append(BuildShip(space))
-            elif present == 1:
-                out.extend(BuildShip(space, (kind,)) for kind in KINDS if left[kind])
-            else:
-                extra = most_plentiful(left, present)
-                if extra is not None:
-                    out.append(BuildShip(space, extra))
+            out.extend(BuildShip(space, extra) for extra in choices(left, present))
         return out
 
     # D. "discard up to three commerce cards, and draw the same number of cards from the draw pile
@@ -263,21 +259,28 @@ class Reference:
             out.extend(BankBuy(give, take) for take in KINDS if self.state.discard[take])
         return out
 
-    # E. modelled offers (docs/tyros.md, "Trade offers"): one or two cards of a kind for one card of another kind, one
-    # offer a turn.
+    # E. "If a trading partner is found, any number of cards may be traded, even unequal numbers": the
+    # offers modelled (ruling `trade_offers`) are cards of one kind for cards of another kind, one or two
+    # for one ("two-for-one") or one to three for one to three ("three-for-three"); one offer a turn.
     def offers(self, player: int) -> list:
         if self.state.offered:
             return []
+        most_given, most_asked = {"two-for-one": (2, 1), "three-for-three": (3, 3)}[self.rules.trade_offers]
         hand = self.state.hands[player]
-        return [Offer((give,) * count, (get,)) for give in KINDS for count in (1, 2) if hand[give] >= count
-                for get in KINDS if get != give]
+        return [Offer((give,) * count, (get,) * asked) for give in KINDS for count in range(1, most_given + 1)
+                if hand[give] >= count for get in KINDS if get != give for asked in range(1, most_asked + 1)]
 
+    # "Any number of players may be asked": each answers in turn, accepting only with the cards asked for.
     def answers(self) -> list:
-        give, get, responders = self.state.offer
-        hand = self.state.hands[responders[0]]
-        if all(hand[k] >= get.count(k) for k in KINDS):
+        offer = self.state.offer
+        hand = self.state.hands[offer.waiting[0]]
+        if all(hand[k] >= offer.get.count(k) for k in KINDS):
             return [Accept(), Refuse()]
         return [Refuse()]
+
+    # "but only one player may be traded with": where several accepted, the offering player picks one.
+    def partners(self) -> list:
+        return [TradeWith(p) for p in self.state.offer.accepted]
 
     # "Each player may retain 3 commerce cards. The rest must be discarded." (ruling: a player with
     # more keeps exactly three; cards are never worth less than none)

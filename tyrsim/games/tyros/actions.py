@@ -33,13 +33,17 @@ class Blocked:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class MoveShip:
-    """A. Move a ship between coasts (labels such as '22', '16w', 'tyros')."""
+    """A. Move a ship between coasts (labels such as '22', '16w', 'tyros'); `toll` is the card kind the
+    player gives a city's owner when the move ends in another player's city ("any one of his commerce
+    cards", the player's choice), None where no toll is due or the hand is empty."""
 
     start: str
     end: str
+    toll: int | None = None
 
     def __repr__(self) -> str:
-        return f"move ship {self.start} -> {self.end}"
+        toll = "" if self.toll is None else f", {COLOUR_NAMES[self.toll]} card as toll"
+        return f"move ship {self.start} -> {self.end}{toll}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -54,7 +58,8 @@ class BuildCity:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class BuildShip:
-    """C. Build a ship in `space`; `extra` is the free card paid when a ship is already there."""
+    """C. Build a ship in `space`; `extra` are the cards of the player's choice: beside the matching card,
+    one per ship already in the space; in Tyros while it has no city, the whole payment ("any colour(s)")."""
 
     space: int
     extra: Cards = ()
@@ -88,7 +93,8 @@ class BankBuy:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Offer:
-    """E. Offer the other players `give` for `get`; the first to accept trades."""
+    """E. Offer the other players `give` for `get`; each is asked in turn, and the player trades with one
+    who accepts (`TradeWith` where several do)."""
 
     give: Cards
     get: Cards
@@ -107,6 +113,16 @@ class Accept:
 class Refuse:
     def __repr__(self) -> str:
         return "refuse the offer"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TradeWith:
+    """E. Several players accepted the offer: trade with `partner` ("only one player may be traded with")."""
+
+    partner: int
+
+    def __repr__(self) -> str:
+        return f"trade with P{self.partner}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -48,28 +48,3 @@ def colour_payment(hand: list[int], colour: int, amount: int) -> Cards | None:
     if wild > hand[WILD]:
         return None
     return (colour,) * matching + (WILD,) * wild
-
-
-def plentiful_cards(hand: list[int], amount: int, exclude: tuple[int, ...] = ()) -> Cards | None:
-    """`amount` cards of free colour, taken from the kinds the player holds most of, wilds last.
-
-    Ruling: where the rulebook lets a player pay "any" cards (a second card for a
-    ship, ships in Tyros, the toll in another player's city), the engine pays
-    with the most plentiful colours so a player keeps the widest choice.
-    `exclude` are cards already set aside for the same payment.
-    """
-    left = list(hand)
-    for c in exclude:
-        left[c] -= 1
-    out: list[int] = []
-    for _ in range(amount):
-        kinds = [k for k in EMPIRES if left[k]]
-        if kinds:
-            kind = max(kinds, key=lambda k: (left[k], -k))
-        elif left[WILD]:
-            kind = WILD
-        else:
-            return None
-        left[kind] -= 1
-        out.append(kind)
-    return tuple(sorted(out))

@@ -33,6 +33,7 @@ from tyrsim.games.tyros.actions import (
     Pass,
     PlayTile,
     Refuse,
+    TradeWith,
 )
 from tyrsim.games.tyros.board import TYROS, Board, Coast, conflicting, load_board
 from tyrsim.games.tyros.components import (
@@ -45,12 +46,25 @@ from tyrsim.games.tyros.components import (
     colour_payment,
     full_deck,
     multisets,
-    plentiful_cards,
 )
-from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
 from tyrsim.games.tyros.scoring import RANK_NAMES, Score, empire_sizes, score_game, size_ranks, space_name, winners
 
-EXPAND, ACTIONS, OFFER, KEEP, OVER = "expand", "actions", "offer", "keep", "over"
+EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER = "expand", "actions", "offer", "partner", "keep", "over"
+
+
+@dataclass
+class OpenOffer:
+    """A trade offer on the table: the cards offered (`give`) and asked for (`get`), the players still
+    to answer, in seat order, and those who accepted. All of it is public."""
+
+    give: Cards
+    get: Cards
+    waiting: list[int]
+    accepted: list[int]
+
+    def copy(self) -> OpenOffer:
+        return OpenOffer(self.give, self.get, self.waiting[:], self.accepted[:])
 
 
 @dataclass(frozen=True)
@@ -131,11 +145,13 @@ def bank_buys(hand: tuple[int, ...], cost: int, takes: tuple[int, ...]) -> tuple
     return tuple(BankBuy(give, take) for give in multisets(hand, cost) for take in takes)
 
 
-@lru_cache(maxsize=256)
-def offers(hand: tuple[int, ...]) -> tuple[Offer, ...]:
-    """One or two cards of a kind for one card of another kind (`hand` counts capped at 2)."""
-    return tuple(Offer((give,) * count, (get,)) for give in range(CARD_KINDS) for count in (1, 2)
-                 if hand[give] >= count for get in range(CARD_KINDS) if get != give)
+@lru_cache(maxsize=1024)
+def offers(hand: tuple[int, ...], most_given: int, most_asked: int) -> tuple[Offer, ...]:
+    """One to `most_given` cards of a kind for one to `most_asked` cards of another kind (`hand` counts
+    capped at `most_given`)."""
+    return tuple(Offer((give,) * count, (get,) * asked) for give in range(CARD_KINDS)
+                 for count in range(1, most_given + 1) if hand[give] >= count
+                 for get in range(CARD_KINDS) if get != give for asked in range(1, most_asked + 1))
 
 
 def place_chip(board: Board, rules: Rules, chips: list[int], space: int, empire: int) -> None:
@@ -243,7 +259,7 @@ class TyrosState:
         other.all_empires_first, other.round, other.start_player = self.all_empires_first, self.round, self.start_player
         other.phase, other.expansion_pass, other.turn = self.phase, self.expansion_pass, self.turn
         other.actor, other.passes_in_row, other.offered = self.actor, self.passes_in_row, self.offered
-        other.offer = None if self.offer is None else (self.offer[0], self.offer[1], self.offer[2][:])
+        other.offer = None if self.offer is None else self.offer.copy()
         return other
 
     def determinize(self, player: int, rng: np.random.Generator) -> TyrosState:
@@ -254,7 +270,8 @@ class TyrosState:
         the other players' tiles and the tile pile's order (the tiles not on the board and not in
         their own hand, dealt by the public tile counts). Both samples start from a canonical
         sorted order, so they never depend on where the hidden things really are. A trade offer
-        on the table shows its cards: they stay in the offering player's hand. What play revealed
+        on the table shows its cards: they stay in the offering player's hand, and the cards asked
+        for stay in the hands of the players who accepted it. What play revealed
         earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered. The
         copy's chance generator is seeded from `rng`, so it cannot foresee the real draws.
         """
@@ -264,9 +281,11 @@ class TyrosState:
         unseen = full_deck(rules.cards_per_colour, rules.wild_cards)
         known = [[0] * CARD_KINDS for _ in range(n)]
         known[player] = list(self.hands[player])
-        if self.offer is not None and self.actor != player:
-            for k in self.offer[0]:
-                known[self.actor][k] += 1
+        if self.offer is not None:
+            for holder, shown in ((self.actor, self.offer.give), *((p, self.offer.get) for p in self.offer.accepted)):
+                if holder != player:
+                    for k in shown:
+                        known[holder][k] += 1
         for kind in range(CARD_KINDS):
             unseen[kind] -= self.discard[kind] + sum(hand[kind] for hand in known)
         pool = rng.permutation([kind for kind in range(CARD_KINDS) for _ in range(unseen[kind])]).tolist()
@@ -431,7 +450,9 @@ class TyrosState:
         if self.phase == ACTIONS:
             return self.actor
         if self.phase == OFFER:
-            return self.offer[2][0]
+            return self.offer.waiting[0]
+        if self.phase == PARTNER:
+            return self.actor
         if self.phase == KEEP:
             return self.keepers[0]
         return -1
@@ -445,10 +466,11 @@ class TyrosState:
         if self.phase == ACTIONS:
             return self.card_actions(self.actor)
         if self.phase == OFFER:
-            responder = self.offer[2][0]
-            get = self.offer[1]
+            responder, get = self.offer.waiting[0], self.offer.get
             can = all(self.hands[responder][k] >= get.count(k) for k in set(get))
             return [Accept(), Refuse()] if can else [Refuse()]
+        if self.phase == PARTNER:
+            return [TradeWith(p) for p in self.offer.accepted]
         if self.phase == KEEP:
             player = self.keepers[0]
             return [Keep(cards) for cards in multisets(tuple(self.hands[player]), self.rules.cards_kept)]
@@ -480,28 +502,51 @@ class TyrosState:
                 self.hands[player][k] = kept
             self.finish_keeping()
         elif kind is Offer:
-            responders = [(self.actor + i) % self.n for i in range(1, self.n)]
-            self.offer = (action.give, action.get, responders)
+            if action not in self.offers(self.actor):
+                raise ValueError(f"illegal action for player {self.actor}: {action!r}")
+            # "Any number of players may be asked": every other player, in seat order
+            self.offer = OpenOffer(action.give, action.get, [(self.actor + i) % self.n for i in range(1, self.n)], [])
             self.phase = OFFER
             self.counters[f"offers_p{self.actor}"] += 1
-        elif kind is Accept:
-            give, get, responders = self.offer
-            responder = responders[0]
-            self.pay(self.actor, give, to=self.hands[responder])
-            self.pay(responder, get, to=self.hands[self.actor])
-            self.counters[f"trades_p{self.actor}"] += 1
-            self.offer = None
-            self.phase = ACTIONS
-            self.action_done()
-        elif kind is Refuse:
-            self.offer[2].pop(0)
-            if not self.offer[2]:
-                # nobody traded: the player may act otherwise (but not offer again this turn)
-                self.offer = None
-                self.phase = ACTIONS
-                self.offered = True
+        elif kind is Accept or kind is Refuse:
+            if action not in self.legal_actions():
+                raise ValueError(f"illegal action for player {self.current_player()}: {action!r}")
+            responder = self.offer.waiting.pop(0)
+            if kind is Accept:
+                self.offer.accepted.append(responder)
+            if not self.offer.waiting:
+                self.answers_in()
+        elif kind is TradeWith:
+            if action not in self.legal_actions():
+                raise ValueError(f"illegal action for player {self.actor}: {action!r}")
+            self.trade_with(action.partner)
         else:
             self.card_action(action)
+
+    def answers_in(self) -> None:
+        """Everyone asked has answered: "only one player may be traded with", so where several accepted the
+        offering player chooses one (phase "partner"); where nobody did, the player may act otherwise (but
+        makes no second offer this turn)."""
+        accepted = self.offer.accepted
+        if len(accepted) > 1:
+            self.phase = PARTNER
+        elif accepted:
+            self.trade_with(accepted[0])
+        else:
+            self.offer = None
+            self.phase = ACTIONS
+            self.offered = True
+
+    def trade_with(self, partner: int) -> None:
+        self.pay(self.actor, self.offer.give, to=self.hands[partner])
+        self.pay(partner, self.offer.get, to=self.hands[self.actor])
+        self.counters[f"trades_p{self.actor}"] += 1
+        if self.narration is not None:
+            self.narration.append(f"P{self.actor} trades with P{partner}: gives {card_names(self.offer.give)}, "
+                                  f"gets {card_names(self.offer.get)}")
+        self.offer = None
+        self.phase = ACTIONS
+        self.action_done()
 
     # ---- expansion ------------------------------------------------------------
     def play_tile(self, action: PlayTile) -> None:
@@ -527,13 +572,23 @@ class TyrosState:
         self.skip_empty_hands()
 
     # ---- card actions ---------------------------------------------------------
-    def passable(self, space: int) -> bool:
-        return self.chips[space] >= 0
-
     def distances(self, coast: int) -> dict[int, int]:
-        if self.rules.ships_pass_unclaimed:
+        """Moves from `coast` to every coast a ship there can reach, by the rules on the spaces it passes."""
+        rules = self.rules
+        crowded = () if rules.ships_pass_crowded else self.crowded(coast)
+        if rules.ships_pass_unclaimed and not crowded:
             return self.game.open_distances[coast]
-        return self.board.sea_distances(coast, self.passable)
+        return self.board.sea_distances(
+            coast, lambda space: (rules.ships_pass_unclaimed or self.chips[space] >= 0) and space not in crowded)
+
+    def crowded(self, start: int) -> set[int]:
+        """Spaces a ship leaving coast `start` may not pass under rule `ships_pass_crowded` = false (a ruling):
+        "A ship may move through a space with 1 or 2 ships already in it", read as a limit, so a space
+        holding more than `ships_per_space` ships, other than the moving one, blocks the way (Tyros while it
+        has no city, or any space where the build limit is off)."""
+        counts = Counter(self.board.coasts[c].space for ships in self.ships for c in ships)
+        counts[self.board.coasts[start].space] -= 1  # the moving ship is not "already in" a space it passes
+        return {space for space, count in counts.items() if count > self.rules.ships_per_space}
 
     def has_room(self, player: int, space: int, counts: list[int]) -> bool:
         """The ship limit: whether one more of `player`'s ships may stand in `space`, which holds `counts` ships.
@@ -570,6 +625,17 @@ class TyrosState:
                     counts[player] -= 1
                 if not self.has_room(player, space, counts):
                     continue
+                owner = self.cities[space]
+                if owner >= 0 and owner != player:
+                    # "he must give that player any one of his commerce cards": the player chooses which, from
+                    # the hand left after paying the move (ruling: nothing if none is left)
+                    left = list(hand)
+                    for k in colour_payment(hand, colour, dist):
+                        left[k] -= 1
+                    tolls = [k for k in range(CARD_KINDS) if left[k]]
+                    if tolls:
+                        moves.extend(MoveShip(labels[start], labels[end], k) for k in tolls)
+                        continue
                 moves.append(MoveShip(labels[start], labels[end]))
         return moves
 
@@ -602,23 +668,26 @@ class TyrosState:
             if rules.ship_limit_on_build and not self.has_room(player, space, counts):
                 continue
             if space == TYROS and self.cities[TYROS] < 0:
-                if plentiful_cards(hand, present + 1) is not None:
-                    builds.append(BuildShip(TYROS))
+                # "a number of cards equal to the number of ships in the Tyros space (plus one for his new
+                # ship). The cards may be of any colour(s)": every choice of that many cards is an action
+                builds.extend(BuildShip(TYROS, paid) for paid in multisets(tuple(hand), present + 1))
                 continue
             matching = colour_payment(hand, self.chips[space], 1)
             if matching is None:
                 continue
-            if present == 0:
-                builds.append(BuildShip(space))
-            elif present == 1:
-                left = list(hand)
-                left[matching[0]] -= 1
-                builds.extend(BuildShip(space, (k,)) for k in range(CARD_KINDS) if left[k])
-            else:
-                extra = plentiful_cards(hand, present, exclude=matching)
-                if extra is not None:
-                    builds.append(BuildShip(space, extra))
+            # one card of any colour per ship already there ("At least one of the cards must match"),
+            # each choice an action
+            left = list(hand)
+            left[matching[0]] -= 1
+            builds.extend(BuildShip(space, extra) for extra in multisets(tuple(left), present))
         return builds
+
+    def ship_payment(self, hand: list[int], action: BuildShip) -> Cards:
+        """All the cards a ship built by `action` costs: in Tyros while it has no city the cards chosen,
+        elsewhere the matching card (matching cards before wilds) and the cards chosen beside it."""
+        if action.space == TYROS and self.cities[TYROS] < 0:
+            return action.extra
+        return colour_payment(hand, self.chips[action.space], 1) + action.extra
 
     def bank_trades(self, player: int) -> list:
         hand = tuple(self.hands[player])
@@ -628,10 +697,12 @@ class TyrosState:
         return [*bank_swaps(hand, most), *bank_buys(hand, self.rules.bank_buy_cost, takes)]
 
     def offers(self, player: int) -> list[Offer]:
-        """The offers modelled: one or two cards of a kind for one card of another kind."""
+        """The offers modelled (rule `trade_offers`, a ruling): by default one or two cards of a kind for one
+        card of another kind; one offer a turn."""
         if self.offered:
             return []
-        return list(offers(tuple(min(count, 2) for count in self.hands[player])))
+        most_given, most_asked = TRADE_OFFERS[self.rules.trade_offers]
+        return list(offers(tuple(min(count, most_given) for count in self.hands[player]), most_given, most_asked))
 
     def card_actions(self, player: int) -> list:
         return [
@@ -671,7 +742,7 @@ class TyrosState:
     def card_action(self, action) -> None:
         player, kind = self.actor, type(action)
         legal = {MoveShip: self.ship_moves, BuildCity: self.city_builds, BuildShip: self.ship_builds,
-                 BankSwap: self.bank_trades, BankBuy: self.bank_trades, Offer: self.offers}.get(kind)
+                 BankSwap: self.bank_trades, BankBuy: self.bank_trades}.get(kind)
         if legal is None or action not in legal(player):
             raise ValueError(f"illegal action for player {player}: {action!r}")
         hand = self.hands[player]
@@ -683,13 +754,13 @@ class TyrosState:
             self.ships[player].append(end)
             owner = self.cities[space]
             if owner >= 0 and owner != player:
-                # the toll: one card to the city's owner (ruling: nothing if the hand is empty)
-                toll = plentiful_cards(hand, 1)
-                if toll is not None:
-                    self.pay(player, toll, to=self.hands[owner])
+                # the toll: the card the player chose to the city's owner (ruling: nothing if the hand is empty)
+                if action.toll is not None:
+                    self.pay(player, (action.toll,), to=self.hands[owner])
                     self.counters[f"tolls_paid_p{player}"] += 1
                 if self.narration is not None:
-                    paid = f"pays P{owner} a toll of one {card_names(toll)} card" if toll else "has no card for a toll"
+                    paid = (f"pays P{owner} a toll of one {COLOUR_NAMES[action.toll]} card" if action.toll is not None
+                            else "has no card for a toll")
                     self.narration.append(f"P{player} {paid} (P{owner}'s city in {space_name(space)})")
             self.counters[f"moves_p{player}"] += 1
         elif kind is BuildCity:
@@ -718,12 +789,7 @@ class TyrosState:
             self.counters[f"cities_built_p{player}"] += 1
         elif kind is BuildShip:
             space = action.space
-            present = sum(self.ships_at(space))
-            if space == TYROS and self.cities[TYROS] < 0:
-                cost = plentiful_cards(hand, present + 1)
-            else:
-                cost = colour_payment(hand, self.chips[space], 1) + action.extra
-            self.pay(player, cost)
+            self.pay(player, self.ship_payment(hand, action))
             self.ships[player].append(self.board.space_coasts[space][0])
             self.counters[f"ships_built_p{player}"] += 1
         elif kind is BankSwap:
@@ -755,7 +821,9 @@ class TyrosState:
             space = self.board.coasts[end].space
             paid = colour_payment(hand, self.chips[space], self.distances(start)[end])
             route = f"from {coast_words(self.board.coasts[start])} to {coast_words(self.board.coasts[end])}"
-            return f"move a ship {route}, paying {card_names(paid)}"
+            toll = (f", and give P{self.cities[space]} one {COLOUR_NAMES[action.toll]} card as toll"
+                    if action.toll is not None else "")
+            return f"move a ship {route}, paying {card_names(paid)}{toll}"
         if kind is BuildCity:
             counts = self.ships_at(action.space)
             cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
@@ -763,17 +831,16 @@ class TyrosState:
             return (f"build a city in {space_name(action.space)} ({COLOUR_NAMES[self.chips[action.space]]}), "
                     f"paying {card_names(paid)}")
         if kind is BuildShip:
-            space = action.space
-            if space == TYROS and self.cities[TYROS] < 0:
-                paid = plentiful_cards(hand, sum(self.ships_at(space)) + 1)
-            else:
-                paid = colour_payment(hand, self.chips[space], 1) + action.extra
-            return f"build a ship in {space_name(space)}, paying {card_names(tuple(sorted(paid)))}"
+            paid = self.ship_payment(hand, action)
+            return f"build a ship in {space_name(action.space)}, paying {card_names(tuple(sorted(paid)))}"
         if kind is Accept or kind is Refuse:
-            give, get, _ = self.offer
             if kind is Refuse:
                 return f"refuse P{self.actor}'s offer"
-            return f"accept P{self.actor}'s offer: give {card_names(get)}, get {card_names(give)}"
+            return f"accept P{self.actor}'s offer: give {card_names(self.offer.get)}, get {card_names(self.offer.give)}"
+        if kind is TradeWith:
+            accepted = listing([f"P{p}" for p in self.offer.accepted])
+            return (f"trade with P{action.partner} ({accepted} accepted): give {card_names(self.offer.give)}, "
+                    f"get {card_names(self.offer.get)}")
         if kind is Keep:
             rest = tuple(k for k in range(CARD_KINDS) for _ in range(hand[k] - action.cards.count(k)))
             return f"keep {card_names(action.cards)}, discard {card_names(rest)}"

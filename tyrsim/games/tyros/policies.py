@@ -8,6 +8,7 @@ action, scored with the rulebook's scoring procedure as if the game ended now.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,10 +30,11 @@ from tyrsim.games.tyros.actions import (
     Pass,
     PlayTile,
     Refuse,
+    TradeWith,
 )
 from tyrsim.games.tyros.board import TYROS
-from tyrsim.games.tyros.components import CARD_KINDS, WILD, colour_payment, full_deck, plentiful_cards
-from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, TyrosState, place_chip
+from tyrsim.games.tyros.components import CARD_KINDS, WILD, Cards, colour_payment, full_deck
+from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, PARTNER, TyrosState, place_chip
 from tyrsim.games.tyros.scoring import empire_sizes, score_game, size_ranks
 
 
@@ -108,8 +110,9 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
         pos.ships[player].append(end)
         cost = colour_payment(pos.hand, pos.chips[end], state.distances(state.game.coast_ids[action.start])[end_coast])
         spend(pos.hand, cost)
-        if pos.cities[end] >= 0 and pos.cities[end] != player:
-            spend(pos.hand, plentiful_cards(pos.hand, 1) or ())  # the toll, paid as the engine pays it
+        if action.toll is not None:
+            pos.hand[action.toll] -= 1  # the toll the player chose
+
     elif kind is BuildCity:
         ships_there = pos.ships[player].count(action.space)
         cost = state.rules.city_cost_two_ships if ships_there >= 2 else state.rules.city_cost
@@ -122,11 +125,7 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
         if pos.first_cities[pos.chips[action.space]] < 0:
             pos.first_cities[pos.chips[action.space]] = player
     elif kind is BuildShip:
-        present = sum(ships.count(action.space) for ships in pos.ships)
-        if action.space == TYROS and pos.cities[TYROS] < 0:
-            spend(pos.hand, plentiful_cards(pos.hand, present + 1))
-        else:
-            spend(pos.hand, colour_payment(pos.hand, pos.chips[action.space], 1) + action.extra)
+        spend(pos.hand, state.ship_payment(pos.hand, action))
         pos.ships[player].append(action.space)
     elif kind in (BankSwap, BankBuy):
         spend(pos.hand, action.give)
@@ -138,6 +137,27 @@ def after(state: TyrosState, player: int, action, now: Position) -> Position:
 def spend(hand: list[int], cards) -> None:
     for k in cards:
         hand[k] -= 1
+
+
+def chosen_cards(action) -> tuple[object, Cards]:
+    """A board action without the cards of the player's free choice (a toll, a ship's cards of any
+    colour), and those cards. Actions that differ only in them change the board alike: the policies
+    look at the board once for all of them (a test checks the values against each action's own)."""
+    kind = type(action)
+    if kind is MoveShip and action.toll is not None:
+        return dataclasses.replace(action, toll=None), (action.toll,)
+    if kind is BuildShip and action.extra:
+        return dataclasses.replace(action, extra=()), action.extra
+    return action, ()
+
+
+def trade_partner(state: TyrosState, rng: np.random.Generator) -> TradeWith:
+    """Of the players who accepted an offer, the one with the lowest score if the game ended now (public),
+    so the cards given help the player least placed to win; equal scores at random."""
+    pos = Position.of(state, state.current_player())
+    scores = score_game(state.rules, state.n, pos.chips, pos.cities, pos.ships, pos.all_empires_first,
+                        pos.first_cities)
+    return best([(-scores[p].total, TradeWith(p)) for p in state.offer.accepted], rng)
 
 
 def best(scored: list[tuple[float, object]], rng: np.random.Generator):
@@ -180,6 +200,7 @@ class GreedyPolicy:
 
     Trades change no score, so greedy never starts one; it accepts an offer that
     gives it more cards than it gives away, and keeps its most plentiful colours.
+    Actions that differ only in cards of free choice score alike, and one is taken at random.
     """
 
     name: ClassVar[str] = "greedy"
@@ -188,8 +209,10 @@ class GreedyPolicy:
         actions = state.legal_actions()
         player = state.current_player()
         if state.phase == OFFER:
-            give, get, _ = state.offer
-            return Accept() if Accept() in actions and len(give) > len(get) else Refuse()
+            offer = state.offer
+            return Accept() if Accept() in actions and len(offer.give) > len(offer.get) else Refuse()
+        if state.phase == PARTNER:
+            return trade_partner(state, rng)
         if state.phase == KEEP:
             hand = state.view(player).hand
             return max(actions, key=lambda a: sum(hand[k] for k in a.cards))
@@ -199,11 +222,16 @@ class GreedyPolicy:
         now = position.score(state, player)
         ranks = position.ranks(state)
 
+        board_scores: dict = {}
+
         def score(action) -> int:
-            moved = after(state, player, action, position)
-            if type(action) is MoveShip:
-                return moved_score(state, player, action, position, moved, now, ranks)
-            return moved.score(state, player)
+            # the score does not depend on the hand: cards of free choice change nothing
+            action = chosen_cards(action)[0]
+            if action not in board_scores:
+                moved = after(state, player, action, position)
+                board_scores[action] = (moved_score(state, player, action, position, moved, now, ranks)
+                                        if type(action) is MoveShip else moved.score(state, player))
+            return board_scores[action]
 
         scored = [(score(a) - now, a) for a in actions if isinstance(a, BOARD_ACTIONS)]
         if state.phase == ACTIONS:
@@ -222,7 +250,8 @@ class PlannerPolicy:
     and its cards: a card matching a colour it needs is worth `needed_card`, any
     other `spare_card` (a wild counts as needed). Bank trades and offers are
     valued with the card values (a drawn card at the average of the full deck,
-    since what is left in the draw pile is hidden).
+    since what is left in the draw pile is hidden). Where several players accept
+    its offer it trades with the one placed worst.
     """
 
     name: ClassVar[str] = "planner"
@@ -290,25 +319,48 @@ class PlannerPolicy:
         pos = Position.of(state, player)
         needs = self.needs(pos, player)
         if state.phase == OFFER:
-            give, get, _ = state.offer
-            gain = sum(self.card_value(needs, k) for k in give) - sum(self.card_value(needs, k) for k in get)
+            offer = state.offer
+            gain = (sum(self.card_value(needs, k) for k in offer.give)
+                    - sum(self.card_value(needs, k) for k in offer.get))
             return Accept() if Accept() in actions and gain > 0 else Refuse()
+        if state.phase == PARTNER:
+            return trade_partner(state, rng)
         if state.phase == KEEP:
             return max(actions, key=lambda a: sum(self.card_value(needs, k) for k in a.cards))
         if state.phase == EXPAND and isinstance(actions[0], Blocked):
             return actions[int(rng.integers(len(actions)))]  # no tile can be played: any one goes
+        scored = self.scored(state, player, actions, pos)
+        if state.phase == ACTIONS:
+            scored.append((0.0, Pass()))
+            scored = [(v, a) for v, a in scored if v > 1e-9 or isinstance(a, Pass)]
+        return best(scored, rng)
+
+    def scored(self, state: TyrosState, player: int, actions: list, pos: Position) -> list[tuple[float, object]]:
+        """The change of `value` each action brings (trades by card values), for the actions it weighs.
+
+        Board actions that differ only in cards of free choice (`chosen_cards`) share one look at the
+        board: the value is the score plus prospects that are linear in the hand, so each such action's
+        value is the shared one less its chosen cards' values (in the needs of the position after it).
+        """
+        needs = self.needs(pos, player)
         score, ranks = pos.score(state, player), pos.ranks(state)
         now = score + self.prospects(state, pos, player, ranks)
+        board_values: dict = {}
         scored = []
         for action in actions:
             kind = type(action)
-            if kind is MoveShip:
-                moved = after(state, player, action, pos)
-                value = moved_score(state, player, action, pos, moved, score, ranks) + self.prospects(
-                    state, moved, player, ranks)  # a move keeps the empires' ranks
-                scored.append((value - now, action))
-            elif kind in BOARD_ACTIONS:
-                scored.append((self.value(state, after(state, player, action, pos), player) - now, action))
+            if kind in BOARD_ACTIONS:
+                shared, chosen = chosen_cards(action)
+                if shared not in board_values:
+                    moved = after(state, player, shared, pos)
+                    if kind is MoveShip:  # a move keeps the empires' ranks
+                        value = moved_score(state, player, shared, pos, moved, score, ranks) + self.prospects(
+                            state, moved, player, ranks)
+                    else:
+                        value = self.value(state, moved, player)
+                    board_values[shared] = (value, self.needs(moved, player))
+                value, needs_after = board_values[shared]
+                scored.append((value - sum(self.card_value(needs_after, k) for k in chosen) - now, action))
             elif kind is BankSwap:
                 lost = sum(self.card_value(needs, k) for k in action.give)
                 scored.append((len(action.give) * self.draw_value(state, needs) - lost - 0.05, action))
@@ -316,12 +368,9 @@ class PlannerPolicy:
                 lost = sum(self.card_value(needs, k) for k in action.give)
                 scored.append((self.card_value(needs, action.take) - lost, action))
             elif kind is Offer and len(action.give) == 1:
-                gain = self.card_value(needs, action.get[0]) - self.card_value(needs, action.give[0])
+                gain = sum(self.card_value(needs, k) for k in action.get) - self.card_value(needs, action.give[0])
                 scored.append((gain - 0.05, action))
-        if state.phase == ACTIONS:
-            scored.append((0.0, Pass()))
-            scored = [(v, a) for v, a in scored if v > 1e-9 or isinstance(a, Pass)]
-        return best(scored, rng)
+        return scored
 
 
 @dataclass(frozen=True)

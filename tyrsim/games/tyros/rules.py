@@ -12,6 +12,9 @@ from tyrsim.games.tyros.board import conflicting, load_board
 
 SETUPS = ("first-game", "variable")
 FIRST_CITY_BONUSES = ("all-four", "each-empire")
+# the trade offers modelled (rule `trade_offers`, a ruling): the most cards of one kind given, and of another
+# kind asked for, in one offer
+TRADE_OFFERS = {"two-for-one": (2, 1), "three-for-three": (3, 3)}
 
 
 @data_file_cache(maxsize=16)
@@ -112,6 +115,16 @@ class Rules(RuleSet):
     )
     tyros_counts_for_size: bool = rule(
         True, "Tyros counts as one space of its empire's size: 'the more spaces belonging to it'", ruling=True
+    )
+    ships_pass_crowded: bool = rule(
+        True, "a ship may pass through a space holding more ships than the ships-per-space limit (Tyros while it "
+        "has no city): 'A ship may move through a space with 1 or 2 ships already in it'", ruling=True,
+    )
+    trade_offers: str = rule(
+        "two-for-one", "the offers modelled of 'any number of cards may be traded, even unequal numbers': "
+        "'two-for-one' (one or two cards of one kind for one card of another) or 'three-for-three' (one to "
+        "three cards of one kind for one to three of another)",
+        choices=tuple(TRADE_OFFERS), ruling=True,
     )
     ship_limit_on_build: bool = rule(
         True, "building a ship must respect the ships-per-space limit, like the end of a move: 'at the end of a "
