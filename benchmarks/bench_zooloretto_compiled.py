@@ -31,11 +31,15 @@ from tyrsim.games.zooloretto_duell.rules import Rules
 
 PAIRS = (["random", "random"], ["greedy", "random"], ["heuristic", "heuristic"])
 FIRST_GAMES = """
+import time
+start = time.process_time()
 import numpy as np
 from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 from tyrsim.games.zooloretto_duell.rules import Rules
+imported = time.process_time()
 for policies in (["random", "random"], ["greedy", "heuristic"]):
     play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
+print(imported - start, time.process_time() - imported)
 """
 
 
@@ -49,14 +53,17 @@ def rate(work, games: int, seconds: float) -> float:
     return calls * games / elapsed
 
 
-def first_call(cache: str) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of a process playing its first compiled games with the cache folder `cache`."""
+def first_call(cache: str) -> tuple[float, float, float, float]:
+    """(wall seconds, CPU seconds, CPU seconds of the imports, CPU seconds of the first games) of a process
+    playing its first compiled games with the cache folder `cache`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache}, check=True)
+    done = subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache},
+                          check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    imports, games = (float(v) for v in done.stdout.split())
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), imports, games
 
 
 def main() -> None:
@@ -66,8 +73,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         fresh, cached = first_call(cache), first_call(cache)
-    print(f"compile, fresh cache: {fresh[0]:.1f} s wall, {fresh[1]:.1f} s CPU (one process, import included)")
-    print(f"load from the cache:  {cached[0]:.1f} s wall, {cached[1]:.1f} s CPU")
+    for name, (wall, cpu, imports, games) in (("compile, fresh cache", fresh), ("load from the cache", cached)):
+        print(f"{name + ':':<22}{wall:5.1f} s wall, {cpu:5.1f} s CPU: imports {imports:.1f} s, "
+              f"first games (compiling or loading) {games:.1f} s")
     rules, rng = Rules(), np.random.default_rng(1)
     game = SPEC.make_game(rules, 2)
     print(f"{'policies':<22}{'compiled games/s':>18}{'object games/s':>16}{'ratio':>8}")

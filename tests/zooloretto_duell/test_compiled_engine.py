@@ -23,7 +23,7 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
-from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, Chance, choose, play_chunk
+from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, WORK, Chance, choose, play_chunk
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -65,7 +65,7 @@ def step_through(rules: Rules, seeds: range) -> int:
     """Play random games on both engines side by side, comparing after every action; returns the positions
     compared."""
     game, tables = ZooGame(rules), C.rule_tables(rules).view(np.ndarray)
-    actions = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64)
+    actions, work = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK)
     scratch, weights, policy = C.new_position().view(np.ndarray), np.zeros(7), RandomPolicy()
     compared = 0
     for seed in seeds:
@@ -83,7 +83,8 @@ def step_through(rules: Rules, seeds: range) -> int:
             legal = state.legal_actions()
             n = C.list_actions(position, tables, actions)
             assert [C.action_of(state, a) for a in legal] == [C.action_row(position, tables, r) for r in actions[:n]]
-            i = choose(RANDOM, weights, position, tables, compiled_rng, chance.block, chance.left, actions, scratch)
+            i = choose(RANDOM, weights, position, tables, compiled_rng, chance.block, chance.left, actions, scratch,
+                       work)
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
             state.apply(action)

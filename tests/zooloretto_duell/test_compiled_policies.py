@@ -21,6 +21,7 @@ from tyrsim.games.zooloretto_duell.compiled_policies import (
     GREEDY,
     HEURISTIC,
     WEIGHTS,
+    WORK,
     Chance,
     choose,
     compiled_form,
@@ -42,7 +43,7 @@ def decisions(rules: Rules, policy_text: str, seeds: range) -> tuple[int, int]:
     game, tables = ZooGame(rules), C.rule_tables(rules).view(np.ndarray)
     policy = SPEC.make_policy(policy_text)
     kind, weights = compiled_form(policy)
-    actions = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64)
+    actions, work = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK)
     scratch, walker = C.new_position().view(np.ndarray), RandomPolicy()
     compared = placements = 0
     for seed in seeds:
@@ -54,7 +55,8 @@ def decisions(rules: Rules, policy_text: str, seeds: range) -> tuple[int, int]:
                 position = C.position_of(state).view(np.ndarray)
                 decide_rng = np.random.default_rng(seed * 1000 + compared)
                 chance = Chance(np.random.default_rng(seed * 1000 + compared))
-                i = choose(kind, weights, position, tables, chance.rng, chance.block, chance.left, actions, scratch)
+                i = choose(kind, weights, position, tables, chance.rng, chance.block, chance.left, actions, scratch,
+                           work)
                 expected = legal.index(policy.choose(state, decide_rng))
                 assert i == expected, (f"seed {seed}: {policy_text} chose {legal[i]!r}, the object policy "
                                        f"{legal[expected]!r} in\n{state!r}")

@@ -58,6 +58,7 @@ WEIGHTS = ("take_threshold", "alone_take_threshold", "steal_threshold", "dispose
 TAKE_THRESHOLD, ALONE_TAKE_THRESHOLD, STEAL_THRESHOLD, DISPOSE_AT, OPPONENT_WEIGHT, DISCARD_THRESHOLD, \
     SQUARE_VALUE = range(len(WEIGHTS))
 NONE = -np.inf  # the value of no truck
+WORK = MAX_ACTIONS  # doubles a look-ahead keeps its values in: one per action, or 5 per truck
 
 
 def compiled_form(policy) -> tuple[int, np.ndarray] | None:
@@ -145,26 +146,26 @@ def margin(pos, rules, p) -> float:
 
 
 @njit(cache=True)
-def choose(kind, weights, game, tables, rng, block, left, actions, scratch) -> int:
+def choose(kind, weights, game, tables, rng, block, left, actions, scratch, work) -> int:
     """`decide` in the one-position array `game` under the rules' `tables` with the policy's `weights`, called
     from Python."""
     return decide(kind, weights.reshape((1, weights.size)), 0, game[0], tables[0], rng, block, left, actions,
-                  scratch)
+                  scratch, work)
 
 
 @njit(cache=True, inline="always")
-def decide(kind, weights, which, pos, rules, rng, block, left, actions, scratch) -> int:
+def decide(kind, weights, which, pos, rules, rng, block, left, actions, scratch, work) -> int:
     """The index, into the legal actions written to `actions`, of the action policy `kind` (with the weights
-    `weights[which]`) chooses in position `pos`; `scratch` is a one-position array for look-aheads, `block`
-    and `left` the uniform doubles drawn ahead (`Chance`)."""
+    `weights[which]`) chooses in position `pos`; `scratch` is a one-position array for look-aheads, `work`
+    WORK doubles for their values, `block` and `left` the uniform doubles drawn ahead (`Chance`)."""
     n = legal_actions(pos, rules, actions)
     if kind == RANDOM:
         return int(uniform(rng, block, left) * n)
     if n == 1:
         return 0
     if kind == GREEDY:
-        return choose_greedy(pos, rules, rng, actions, n, scratch)
-    return choose_heuristic(weights[which], pos, rules, actions, n, scratch)
+        return choose_greedy(pos, rules, rng, actions, n, scratch, work)
+    return choose_heuristic(weights[which], pos, rules, actions, n, scratch, work)
 
 
 @njit(cache=True)
@@ -177,23 +178,31 @@ def after(pos, rules, action, scratch):
 
 
 @njit(cache=True)
-def choose_greedy(pos, rules, rng, actions, n, scratch) -> int:
+def choose_greedy(pos, rules, rng, actions, n, scratch, work) -> int:
     """`GreedyPolicy`: the action that most raises its own score now (a draw: no change); ties at random."""
     p = pos.to_move
     now = score_now(pos, rules, p)
-    values = np.empty(n)
+    values = work[:n]
     for i in range(n):
         values[i] = now if actions[i, 0] == DRAW else score_now(after(pos, rules, actions[i], scratch), rules, p)
     best = values.max()
-    ties = np.flatnonzero(values == best)
-    return ties[rng.integers(0, len(ties))]
+    ties = 0
+    for i in range(n):
+        ties += values[i] == best
+    pick = rng.integers(0, ties)  # the pick-th of the best actions, as ties[rng.integers(len(ties))]
+    for i in range(n):
+        if values[i] == best:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1  # not reached: some action is the best
 
 
 @njit(cache=True)
-def choose_heuristic(weights, pos, rules, actions, n, scratch) -> int:
+def choose_heuristic(weights, pos, rules, actions, n, scratch, work) -> int:
     p = pos.to_move
     if pos.phase == PLACE:
-        return heuristic_connect(weights, pos, rules, actions, n, scratch)
+        return heuristic_connect(weights, pos, rules, actions, n, scratch, work)
     if pos.phase == DONATION:  # the donation that leaves the best margin
         best, best_value = 0, NONE
         for i in range(n):
@@ -239,7 +248,7 @@ def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
 
 
 @njit(cache=True)
-def heuristic_connect(weights, pos, rules, actions, n, scratch) -> int:
+def heuristic_connect(weights, pos, rules, actions, n, scratch, work) -> int:
     """`HeuristicPolicy._connect`: the truck where the drawn card helps the trucks we may take more than the truck
     the opponent would take (weighted by `opponent_weight`); in the expert variant, pay to discard a card that
     would help the opponent.
@@ -250,13 +259,16 @@ def heuristic_connect(weights, pos, rules, actions, n, scratch) -> int:
     p = pos.to_move
     o = 1 - p
     both = pos.taken[o] == NOT_TAKEN  # the opponent may still take a truck
-    trucks = rules.trucks
-    gains = np.full((2, trucks), NONE)
-    with_card = np.full((2, trucks), NONE)
-    wanted = np.zeros(trucks, dtype=np.bool_)  # the trucks the card may go on
+    trucks = np.intp(rules.trucks)
+    gains = work[: 2 * trucks].reshape((2, trucks))
+    with_card = work[2 * trucks: 4 * trucks].reshape((2, trucks))
+    wanted = work[4 * trucks: 5 * trucks]  # 1.0 for the trucks the card may go on
+    gains[:] = NONE
+    with_card[:] = NONE
+    wanted[:] = 0.0
     for i in range(n):
         if actions[i, 0] == CONNECT:
-            wanted[actions[i, 1]] = True
+            wanted[actions[i, 1]] = 1.0
     for k in range(2 if both else 1):
         q = p if k == 0 else o
         base = margin(pos, rules, q)
@@ -318,11 +330,12 @@ GAME_COLUMNS = ("rounds", "actions", "interim_scorings", "end_trigger")
 
 
 @njit(cache=True)
-def play_games(tables, kinds, weights, first, count, rng, block, left, game, scratch, blank, actions, seats,
+def play_games(tables, kinds, weights, first, count, rng, block, left, game, scratch, blank, actions, work, seats,
                games) -> None:
     """Games first .. first+count-1 to their end, policy (seat + game) % 2 in each seat (`runner.rotation`);
     their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]. `game`, `scratch` and
-    `blank` are one-position arrays (`blank` all zeros), `actions` a MAX_ACTIONS x 3 buffer."""
+    `blank` are one-position arrays (`blank` all zeros), `actions` a MAX_ACTIONS x 3 buffer, `work` WORK
+    doubles."""
     pos, rules = game[0], tables[0]
     for g in range(count):
         game_id = first + g
@@ -330,7 +343,7 @@ def play_games(tables, kinds, weights, first, count, rng, block, left, game, scr
         set_up(game, tables, rng)
         while pos.phase != OVER:
             which = (pos.to_move + game_id) % 2
-            i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch)
+            i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch, work)
             apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2])
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
@@ -376,7 +389,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     play_games(tables, np.array([f[0] for f in forms]), np.stack([f[1] for f in forms]), first, count, rng,
                chance.block, chance.left, new_position(), new_position(), new_position(),
-               np.zeros((MAX_ACTIONS, 3), dtype=np.int64), seats, games)
+               np.zeros((MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK), seats, games)
     return table(seats, games, first, policy_texts)
 
 
