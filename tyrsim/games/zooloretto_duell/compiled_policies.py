@@ -85,8 +85,8 @@ class Chance:
 # --- chance --------------------------------------------------------------------------------------------------
 
 
-# inlined (numba's IR inliner), as is `decide`: a call that passes the generator on costs about 30 ns, ten
-# times the draw (benchmarks/bench_zooloretto_compiled.py)
+# inlined (numba's IR inliner), as is `choose_random`: a call that passes the generator on costs about 30 ns,
+# ten times the draw
 @njit(cache=True, inline="always")
 def uniform(rng, block, left) -> float:
     """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
@@ -153,19 +153,25 @@ def choose(kind, weights, game, tables, rng, block, left, actions, scratch, work
                   scratch, work)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide(kind, weights, which, pos, rules, rng, block, left, actions, scratch, work) -> int:
     """The index, into the legal actions written to `actions`, of the action policy `kind` (with the weights
     `weights[which]`) chooses in position `pos`; `scratch` is a one-position array for look-aheads, `work`
     WORK doubles for their values, `block` and `left` the uniform doubles drawn ahead (`Chance`)."""
-    n = legal_actions(pos, rules, actions)
     if kind == RANDOM:
-        return int(uniform(rng, block, left) * n)
+        return choose_random(pos, rules, rng, block, left, actions)
+    n = legal_actions(pos, rules, actions)
     if n == 1:
         return 0
     if kind == GREEDY:
         return choose_greedy(pos, rules, rng, actions, n, scratch, work)
     return choose_heuristic(weights[which], pos, rules, actions, n, scratch, work)
+
+
+@njit(cache=True, inline="always")
+def choose_random(pos, rules, rng, block, left, actions) -> int:
+    """`RandomPolicy`: action floor(u * n) of the n legal actions."""
+    return int(uniform(rng, block, left) * legal_actions(pos, rules, actions))
 
 
 @njit(cache=True)
@@ -343,7 +349,10 @@ def play_games(tables, kinds, weights, first, count, rng, block, left, game, scr
         set_up(game, tables, rng)
         while pos.phase != OVER:
             which = (pos.to_move + game_id) % 2
-            i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch, work)
+            if kinds[which] == RANDOM:  # here, not in `decide`: its call costs more than the random policy
+                i = choose_random(pos, rules, rng, block, left, actions)
+            else:
+                i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch, work)
             apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2])
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
