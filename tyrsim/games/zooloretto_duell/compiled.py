@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from tyrsim.games.zooloretto_duell.cards import COLOURS, FINAL_ROUND, SPECIES, STAND, STAND_SYMBOLS, Card
+from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
     COUNTERS,
     DISPOSALS,
@@ -93,7 +94,8 @@ DECK = 57  # 45 animals and 12 vending stands
 PEN_LENGTH = 11  # the most cards of one species (10 hyenas) and an offspring
 MARKERS = 8
 MAX_POINTS = 1_000_000  # points of one scoring marker the 32-bit totals hold with room to spare
-MAX_STEPS = 10_000  # actions; a safety limit far above any game (about 90)
+MAX_STEPS = 10_000  # actions; a safety limit far above any game (about 140)
+EDGE_WIDTH = 16  # more than the cards of one enclosure (PEN_LENGTH) or the colours of stands
 
 # action types: a row (type, a, b)
 DRAW = 0  # action A: draw the top card
@@ -141,6 +143,9 @@ RULES = np.dtype([
     ("shuffled_runs", np.int32), ("run_start", np.int32, (MARKERS,)), ("run_length", np.int32, (MARKERS,)),
     # orders[n, i]: the i-th order (itertools.permutations of the places) of a truck holding n cards
     ("orders", np.int8, (MAX_PLACES + 1, MAX_ORDERS, MAX_PLACES)), ("order_count", np.int32, (MAX_PLACES + 1,)),
+    # race_edges[s, a, b]: `evaluation.race_edge` of the race for species s's marker (s = 6: the vending
+    # area's) with a and b animals (colours) on the two sides, tabulated by the function itself
+    ("race_edges", np.float64, (len(SPECIES) + 1, EDGE_WIDTH, EDGE_WIDTH)),
 ])
 
 # the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
@@ -210,6 +215,13 @@ def rule_tables(rules: Rules) -> np.recarray:
                 r.run_start[r.shuffled_runs], r.run_length[r.shuffled_runs] = start, end - start
                 r.shuffled_runs += 1
             start = end
+    for s, target in enumerate(rules.target_values):
+        for a in range(EDGE_WIDTH):
+            for b in range(EDGE_WIDTH):
+                r.race_edges[s, a, b] = race_edge(a - b, max(0, target - a - b))
+    for a in range(len(COLOURS) + 1):
+        for b in range(len(COLOURS) + 1):
+            r.race_edges[len(SPECIES), a, b] = race_edge(a - b, len(COLOURS) - max(a, b))
     for n in range(MAX_PLACES + 1):
         orders = list(permutations(range(n)))  # the identity first, as game._take_options lists them
         r.order_count[n] = len(orders)

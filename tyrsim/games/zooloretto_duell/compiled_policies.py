@@ -25,7 +25,7 @@ from numba import njit
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.rng import UNIFORM_BLOCK
-from tyrsim.games.zooloretto_duell.cards import COLOURS, SPECIES
+from tyrsim.games.zooloretto_duell.cards import SPECIES
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
     DISCARD_DRAWN,
@@ -120,25 +120,19 @@ def marker_prospect(pos, rules) -> float:
 
 
 @njit(cache=True)
-def race_edge(lead, needed) -> float:
-    """`evaluation.race_edge`: the edge in a race for a marker, from -1 (sure loss) to 1 (sure win)."""
-    return max(-1.0, min(1.0, lead / (needed + 1)))
-
-
-@njit(cache=True)
 def margin(pos, rules, p) -> float:
     """`evaluation.margin`: player p's worth minus the opponent's, each open interim scoring's marker weighted
-    by the race edge."""
+    by the race edge (`RULES.race_edges`: the floats `evaluation.race_edge` gives)."""
     o = 1 - p
     prospect = marker_prospect(pos, rules)
     value = score_now(pos, rules, p) - score_now(pos, rules, o)
     for s in range(len(SPECIES)):
         if not pos.scored[s]:
             a, b = pos.pen_size[p, s], pos.pen_size[o, s]
-            value += prospect * race_edge(a - b, max(0, rules.targets[s] - a - b))
+            value += prospect * rules.race_edges[s, a, b]
     if not pos.vending_scored:
         a, b = stand_colours(pos, p), stand_colours(pos, o)
-        value += prospect * race_edge(a - b, len(COLOURS) - max(a, b))
+        value += prospect * rules.race_edges[len(SPECIES), a, b]
     return value
 
 
