@@ -149,7 +149,9 @@ def budget_text(game: str, policy: str, field: str, multiple: int) -> str:
     base = _spec(game).make_policy(policy)
     name, _, params = policy.partition(":")
     budget = getattr(base, field) * multiple
-    return f"{name}:{params + ',' if params else ''}{field}={budget}"
+    # the budget given in `policy` is replaced, not repeated (a parameter given twice is refused)
+    kept = [p for p in params.split(",") if p.strip() and p.partition("=")[0].strip() != field]
+    return f"{name}:{','.join([*kept, f'{field}={budget}'])}"
 
 
 def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
