@@ -106,7 +106,7 @@ def test_a_ship_passes_through_a_crowded_tyros_only_by_the_default_reading():
                                                       rules=rules))
     two = {0: ["31"], 1: ["tyros", "tyros"]}
     assert MoveShip("31", "32") in moves(scripted(hands={0: cards(violet=2)}, chips=chips, ships=two, rules=rules))
-    # ships leaving Tyros do not pass it, and a ship is not "already in" the space it leaves
+    # a ship leaving Tyros does not pass through it
     assert MoveShip("tyros", "32") in moves(scripted(hands={0: cards(violet=1)}, chips=chips,
                                                      ships={0: ["tyros"], 1: ["tyros", "tyros"]}, rules=rules))
 

@@ -9,9 +9,20 @@ from tyros_positions import cards, scripted
 from tyrsim.core.rng import task_rng
 from tyrsim.core.runner import play
 from tyrsim.games.tyros import SPEC
-from tyrsim.games.tyros.actions import Accept, BankBuy, BuildCity, Keep, MoveShip, Offer, Pass
+from tyrsim.games.tyros.actions import (
+    Accept,
+    BankBuy,
+    BuildCity,
+    BuildShip,
+    Keep,
+    MoveShip,
+    Offer,
+    Pass,
+    Refuse,
+    TradeWith,
+)
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
-from tyrsim.games.tyros.game import KEEP, OFFER
+from tyrsim.games.tyros.game import KEEP, OFFER, PARTNER
 from tyrsim.games.tyros.rules import Rules
 from tyrsim.games.tyros.scoring import score_game
 
@@ -95,6 +106,25 @@ def test_a_city_and_a_toll_are_narrated():
     move = next(a for a in state.legal_actions() if isinstance(a, MoveShip) and a.end == "23")
     state.apply(move)
     assert state.narration == ["P1 pays P0 a toll of one orange card (P0's city in 23)"]
+
+
+def test_the_players_choices_of_cards_and_partner_are_in_plain_words():
+    state = scripted(hands={0: cards(green=4, violet=2), 1: cards(orange=1), 3: cards(orange=1)}, chips=FIRST_GAME,
+                     ships={0: ["tyros"]}, cities={23: 1})
+    toll = MoveShip("tyros", "23", VIOLET)
+    assert repr(toll) == "move ship tyros -> 23, violet card as toll"
+    assert state.describe(toll) == ("move a ship from Tyros to 23, paying green+green+green+green, "
+                                    "and give P1 one violet card as toll")
+    assert state.describe(BuildShip(0, (GREEN, VIOLET))) == "build a ship in Tyros, paying green+violet"
+    state.narration = []
+    state.apply(Offer((VIOLET,), (ORANGE,)))
+    for answer in (Accept(), Refuse(), Accept()):
+        state.apply(answer)
+    assert state.phase == PARTNER
+    assert repr(TradeWith(3)) == "trade with P3"
+    assert state.describe(TradeWith(3)) == "trade with P3 (P1 and P3 accepted): give violet, get orange"
+    state.apply(TradeWith(3))
+    assert state.narration == ["P0 trades with P3: gives violet, gets orange"]
 
 
 def test_keeping_cards_says_what_is_discarded():

@@ -15,7 +15,15 @@ from tyrsim.games.tyros.analysis import points_by_source
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
 from tyrsim.games.tyros.game import EXPAND, TyrosGame
-from tyrsim.games.tyros.policies import BOARD_ACTIONS, GreedyPolicy, PlannerPolicy, Position, after, moved_score
+from tyrsim.games.tyros.policies import (
+    BOARD_ACTIONS,
+    GreedyPolicy,
+    PlannerPolicy,
+    Position,
+    after,
+    chosen_cards,
+    moved_score,
+)
 from tyrsim.games.tyros.rules import Rules
 
 matplotlib.use("Agg")
@@ -200,3 +208,28 @@ def test_a_moves_score_from_the_two_spaces_it_changes_is_the_full_scoring(rules)
                                        now.ranks(state)) == moved.score(state, player), (action, player)
                     checked += 1
     assert checked > 2000
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(ship_limit_on_build=False, trade_offers="three-for-three")],
+                         ids=["rulebook", "variant"])
+def test_actions_that_differ_only_in_chosen_cards_are_valued_from_one_look_at_the_board(rules):
+    """The planner values a toll or a ship's cards of any colour as the shared board value less the cards'
+    values (`PlannerPolicy.scored`): the same as valuing each action's own position; greedy's score of
+    such actions is the shared one (it does not depend on the hand)."""
+    planner, checked = PlannerPolicy(), 0
+    for state in decisions(rules, [PlannerPolicy(), RandomPolicy()] * 2, range(4)):
+        if state.phase != "actions":
+            continue
+        player = state.current_player()
+        now = Position.of(state, player)
+        actions = state.legal_actions()
+        fast = dict((action, value) for value, action in planner.scored(state, player, actions, now))
+        before = planner.value(state, now, player)
+        for action in actions:
+            if isinstance(action, BOARD_ACTIONS) and chosen_cards(action)[1]:
+                moved = after(state, player, action, now)
+                assert fast[action] == pytest.approx(planner.value(state, moved, player) - before, abs=1e-9), action
+                shared = after(state, player, chosen_cards(action)[0], now)
+                assert shared.score(state, player) == moved.score(state, player), action
+                checked += 1
+    assert checked > 200
