@@ -8,26 +8,23 @@ from tyranno_positions import environment_phase, put
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play
-from tyrsim.games.tyranno_ex import game as game_module
-from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card
-from tyrsim.games.tyranno_ex.combat import Fight
-from tyrsim.games.tyranno_ex.environment import Environment
-from tyrsim.games.tyranno_ex.game import (
+from tyrsim.games.tyranno_ex import fights
+from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
     PASS,
-    TRACK,
     Challenge,
     ChooseSymbol,
     PlaceCard,
     SetChips,
     Trade,
     UseFive,
-    make_game,
-    spot_name,
-    track_space,
-    track_spot,
 )
+from tyrsim.games.tyranno_ex.board import TRACK, spot_name, track_space, track_spot
+from tyrsim.games.tyranno_ex.cards import SYMBOLS, Card
+from tyrsim.games.tyranno_ex.combat import Fight
+from tyrsim.games.tyranno_ex.environment import Environment
+from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.rules import Rules
 
 SUN, WATER, LEAF, BONE = range(4)
@@ -190,7 +187,7 @@ def test_tie_chooser_picks_among_the_tied_symbols():
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: tied
     assert state.phase == "tie" and state.current_player() == 0
-    assert state.legal_actions() == [ChooseSymbol(0, WATER), ChooseSymbol(0, LEAF)]
+    assert state.legal_actions() == (ChooseSymbol(0, WATER), ChooseSymbol(0, LEAF))
     state.apply(ChooseSymbol(0, LEAF))
     assert (state.env.current[0], state.env.current_count[0]) == (LEAF, 1)
     assert state.env.potential[0] == [0, 1, 0, 0]
@@ -488,7 +485,7 @@ def test_fight_outcomes(monkeypatch, winner, a_rounds, d_rounds, attacker_after,
     state.env = Environment([SUN, WATER, LEAF, BONE])
     a = put(state, spot(0, 3), card("Frog", SUN, WATER, LEAF), 0, die=2)
     d = put(state, spot(1, 6), card("Crab", BONE, BONE, WATER), 1, die=4)
-    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight(winner, a_rounds, d_rounds))
+    monkeypatch.setattr(fights, "resolve_fight", fixed_fight(winner, a_rounds, d_rounds))
     state._fight(spot(0, 3), spot(1, 6))
     for bc, at, after in ((a, spot(0, 3), attacker_after), (d, spot(1, 6), defender_after)):
         if after is None:
@@ -505,7 +502,7 @@ def test_a_fight_winner_without_a_strength_die(monkeypatch, reading, winner_afte
     state.narration = []
     a = put(state, spot(0, 3), card("Frog", SUN, WATER, LEAF), 0)
     d = put(state, spot(1, 6), card("Crab", BONE, BONE, WATER), 1, die=3)
-    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("attacker", 2, 1))
+    monkeypatch.setattr(fights, "resolve_fight", fixed_fight("attacker", 2, 1))
     state._fight(spot(0, 3), spot(1, 6))
     assert a.die == winner_after
     assert (d.die, d.face_down) == (2, True)  # the 2:1 loser's effects are the same under both readings
@@ -640,7 +637,7 @@ def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch, tie_figh
     state = scripted(Rules(track_tie_fight=tie_fight))
     first = put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0, die=3)
     second = put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1, die=3)
-    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 1, 2))
+    monkeypatch.setattr(fights, "resolve_fight", fixed_fight("defender", 1, 2))
     state._shift()
     assert track(state) == [["Second"], ["First"], []]  # the winner counts as stronger: placed first
     assert state.counters["track_tie_fights"] == 1
@@ -658,7 +655,7 @@ def test_a_clean_tie_fight_on_entering_the_track(monkeypatch, tie_fight, expecte
     state = scripted(Rules(track_tie_fight=tie_fight))
     put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0)
     put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1)
-    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight("defender", 0, 2))
+    monkeypatch.setattr(fights, "resolve_fight", fixed_fight("defender", 0, 2))
     state._shift()
     assert track(state) == expected
     assert [c.name for c in state.out] == out
@@ -748,7 +745,7 @@ def test_game_ends_when_a_column_is_empty_and_no_card_can_be_placed():
     state.five = [False, True, False, False]
     state.queue = []
     state._end_of_round()
-    assert state.is_terminal() and state.legal_actions() == []
+    assert state.is_terminal() and state.legal_actions() == ()
     assert state.points["five"] == [0, 5, 0, 0]
 
 

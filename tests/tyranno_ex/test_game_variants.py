@@ -6,20 +6,11 @@ import numpy as np
 from tyranno_positions import environment_phase, put
 
 from tyrsim.core.runner import play
+from tyrsim.games.tyranno_ex.actions import KEEP_FIVE, NO_FIGHT, PASS, Challenge, ChooseSymbol, SetChips, UseFive
+from tyrsim.games.tyranno_ex.board import TRACK, BoardCard
 from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.environment import Environment
-from tyrsim.games.tyranno_ex.game import (
-    KEEP_FIVE,
-    NO_FIGHT,
-    PASS,
-    TRACK,
-    BoardCard,
-    Challenge,
-    ChooseSymbol,
-    SetChips,
-    UseFive,
-    make_game,
-)
+from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 

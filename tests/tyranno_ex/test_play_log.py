@@ -13,11 +13,12 @@ from tyranno_positions import put
 
 from tyrsim.cli import main
 from tyrsim.core.runner import play
-from tyrsim.games.tyranno_ex import SPEC
-from tyrsim.games.tyranno_ex import game as game_module
+from tyrsim.games.tyranno_ex import SPEC, fights
+from tyrsim.games.tyranno_ex.actions import SetChips
 from tyrsim.games.tyranno_ex.combat import resolve_fight
 from tyrsim.games.tyranno_ex.environment import Environment
-from tyrsim.games.tyranno_ex.game import SetChips, fight_lines, make_game
+from tyrsim.games.tyranno_ex.game import make_game
+from tyrsim.games.tyranno_ex.narration import fight_lines
 from tyrsim.games.tyranno_ex.rules import Rules
 
 REPR = re.compile(r"\b[A-Z][A-Za-z]*\(")  # a dataclass repr: PlaceCard(, SetChips(, Challenge(, NoFight(
@@ -126,7 +127,7 @@ def test_a_fights_outcome_in_words(monkeypatch, winner, a_rounds, d_rounds, said
     state.env = Environment([SUN, WATER, LEAF, BONE])
     put(state, spot(0, 3), card("Frog", SUN, WATER, LEAF), 0, die=2)
     put(state, spot(1, 6), card("Crab", BONE, BONE, WATER), 1, die=4)
-    monkeypatch.setattr(game_module, "resolve_fight", fixed_fight(winner, a_rounds, d_rounds))
+    monkeypatch.setattr(fights, "resolve_fight", fixed_fight(winner, a_rounds, d_rounds))
     state.narration = []
     state._fight(spot(0, 3), spot(1, 6))
     assert state.narration == [said]

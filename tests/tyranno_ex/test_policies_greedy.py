@@ -8,20 +8,12 @@ import pytest
 from tyrsim.core.runner import play
 from tyrsim.core.weights import defaults, tunable, write_weights
 from tyrsim.games.tyranno_ex import SPEC
+from tyrsim.games.tyranno_ex.actions import NO_FIGHT, PASS, Challenge, PlaceCard, SetChips, UseFive
+from tyrsim.games.tyranno_ex.board import TRACK, BoardCard
 from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.combat import odds
 from tyrsim.games.tyranno_ex.environment import Environment
-from tyrsim.games.tyranno_ex.game import (
-    NO_FIGHT,
-    PASS,
-    TRACK,
-    BoardCard,
-    Challenge,
-    PlaceCard,
-    SetChips,
-    UseFive,
-    make_game,
-)
+from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy, chance_table
 from tyrsim.games.tyranno_ex.rules import Rules
 

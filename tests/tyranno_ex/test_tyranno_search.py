@@ -9,8 +9,9 @@ import pytest
 
 from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.games.tyranno_ex import SPEC
+from tyrsim.games.tyranno_ex.actions import SetChips
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES, Bag, Environment
-from tyrsim.games.tyranno_ex.game import SetChips, TyrannoExState, make_game
+from tyrsim.games.tyranno_ex.game import TyrannoExState, make_game
 from tyrsim.games.tyranno_ex.policies import BuilderPolicy, IsmctsPolicy
 from tyrsim.games.tyranno_ex.rules import Rules
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tyrsim.games.tyranno_ex.board import TRACK, BoardCard
 from tyrsim.games.tyranno_ex.cards import Card
-from tyrsim.games.tyranno_ex.game import TRACK, BoardCard
 
 
 def put(state, at: int, card: Card | tuple[int, ...], owner: int, die: int | None = None,

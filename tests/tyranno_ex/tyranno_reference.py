@@ -10,7 +10,7 @@ a ruling decide (`Rules` holds the rulebook's numbers as defaults).
 
 from __future__ import annotations
 
-from tyrsim.games.tyranno_ex.game import (
+from tyrsim.games.tyranno_ex.actions import (
     Challenge,
     ChooseSymbol,
     KeepFive,

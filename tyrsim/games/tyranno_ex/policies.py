@@ -38,25 +38,22 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import Policy, RandomPolicy
-from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
-from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
-from tyrsim.games.tyranno_ex.game import (
+from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
     PASS,
-    ROWS,
-    TRACK,
     Challenge,
     ChooseSymbol,
     NoFight,
     PlaceCard,
-    PlayerView,
     SetChips,
     Trade,
-    TyrannoExState,
     UseFive,
-    track_space,
 )
+from tyrsim.games.tyranno_ex.board import ROWS, TRACK, track_space
+from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
+from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
+from tyrsim.games.tyranno_ex.game import PlayerView, TyrannoExState
 from tyrsim.games.tyranno_ex.rules import Rules
 
 
