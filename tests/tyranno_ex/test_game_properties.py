@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,3 +126,26 @@ def test_lead_changes_of_a_seeded_game_checked_by_hand():
     assert totals == [[0, 12, 7, 12], [0, 31, 22, 24], [11, 41, 42, 43], [15, 45, 67, 62], [26, 63, 81, 92],
                       [26, 90, 88, 109]]  # fmt: skip
     assert state.stats()["lead_changes"] == 4
+
+
+def test_legal_actions_are_immutable_and_shared():
+    # a list of actions is cached per hand of chips and served to every state that asks: a tuple, so
+    # no state or policy can change another's options
+    game = make_game(Rules(), 4)
+    rng = np.random.default_rng(11)
+    state, phases = game.new_state(rng), set()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert isinstance(legal, tuple), state.phase
+        phases.add(state.phase)
+        if state.phase == "environment":
+            assert state.clone().legal_actions() is legal  # the same position asks for the same cached tuple
+        state.apply(RandomPolicy().choose(state, rng))
+    assert {"place", "environment", "combat"} <= phases
+    assert state.legal_actions() == ()
+
+
+def test_an_action_of_another_game_is_refused_with_the_actions_allowed():
+    state = make_game(Rules(), 4).new_state(np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"not a Tyranno Ex action: 'draw'; the actions are PlaceCard, .*, NoFight"):
+        state.apply("draw")

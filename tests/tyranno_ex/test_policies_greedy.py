@@ -44,6 +44,8 @@ def test_chance_table_matches_the_combat_odds():
     assert table[6, 5, 1, 0].tolist() == [1.0, 0.0, 0.0, 0.0]  # certain hits against no dice
     assert table[1, 0, 1, 0].sum() == 0  # can never end
     assert table[3, 4, 2, 6].sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="read-only"):  # one table serves every policy: nobody may change it
+        table[1, 0, 1, 0, 0] = 1.0
 
 
 @pytest.mark.parametrize("changes", [{"tie_rule": "defender", "rounds_to_win": 3}, {"die_faces": 8, "max_dice": 12}])

@@ -65,6 +65,7 @@ def chance_table(rules: Rules) -> np.ndarray:
     the loser, a close one turns it face down. A fight that can never end has all
     four 0. One vectorized `odds` call fills the table, once per set of fight
     rules: a sensitivity study's rule points mostly differ in rules no fight reads.
+    The table is shared, so it is read-only.
     """
     return _fight_chances(FightRules.of(rules))
 
@@ -78,6 +79,7 @@ def _fight_chances(rules: FightRules) -> np.ndarray:
     chances = np.stack([p[:, 0], p[:, 1:r].sum(axis=1), p[:, r:-1].sum(axis=1), p[:, -1]], axis=1)
     out = np.zeros((s + 1, d + 1, s + 1, d + 1, 4))
     out[1:, :, 1:, :] = chances.reshape(s, d + 1, s, d + 1, 4)
+    out.flags.writeable = False  # one table serves every policy and game under these fight rules
     return out
 
 
