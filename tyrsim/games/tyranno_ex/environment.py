@@ -16,38 +16,24 @@ chips on that space are turned face down again"); from then on everyone has
 seen the chips left there (`known`). A search's determinization resamples
 only the chips its player has not seen.
 
-A play log passes `resolve` a list to append its sentences to (each change,
-rapid change and tie, in words); without one it says nothing and costs nothing.
+A play log passes `resolve` a function to tell what happens on the space (each
+change, rapid change and tie; `narration.py` puts it in words); without one it
+says nothing and costs nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tyrsim.core.words import listing
 from tyrsim.games.tyranno_ex.cards import SYMBOLS
 
 SPACES = 4  # "current living conditions" spaces on the environment card
 NUM_SYMBOLS = len(SYMBOLS)
-
-
-def chips_text(counts: Sequence[int]) -> str:
-    """Chips per symbol in words: "2 water, 1 leaf"; "no chips" when there are none."""
-    return ", ".join(f"{n} {SYMBOLS[s]}" for s, n in enumerate(counts) if n) or "no chips"
-
-
-def symbol_counts(symbols: Sequence[int]) -> list[int]:
-    """Chips per symbol of a list of chips (symbols)."""
-    counts = [0] * NUM_SYMBOLS
-    for s in symbols:
-        counts[s] += 1
-    return counts
-
-
-def _tie_text(tied: Sequence[int]) -> str:
-    return f"{listing([SYMBOLS[s] for s in tied])} tie for the most"
+# what `resolve` tells of a space whose face-down chips outnumber its current chips (`narration.space_outcome`)
+OUTCOMES = ("change", "tie_drawn", "tie_chooser", "tie_no_change", "tie_not_over_half", "not_over_half")
+Tell = Callable[[str, int, int, list[int] | None, int | None], None]  # (outcome, space, changes, tied, symbol)
 
 
 class Bag:
@@ -139,24 +125,6 @@ class Environment:
         top = max(pot)
         return [s for s in range(NUM_SYMBOLS) if pot[s] == top]
 
-    def current_text(self) -> str:
-        """The current conditions in words: "space 0: 1 sun, space 1: 2 water, ..."."""
-        return ", ".join(f"space {space}: {n} {SYMBOLS[s]}"
-                         for space, (s, n) in enumerate(zip(self.current, self.current_count, strict=True)))
-
-    def _outnumber(self, space: int, changes: int) -> str:
-        """A play log's words for a space whose face-down chips outnumber its current chips."""
-        pot, n, s = self.potential[space], self.current_count[space], SYMBOLS[self.current[space]]
-        again = " again (a rapid change)" if changes else ""
-        return f"Space {space}{again}: the {sum(pot)} face-down chips ({chips_text(pot)}) outnumber the {n} {s}"
-
-    def change_text(self, space: int, symbol: int) -> str:
-        """A play log's words for `change(space, symbol, ...)`, said before it happens."""
-        n, old = self.current_count[space], SYMBOLS[self.current[space]]
-        k = self.potential[space][symbol]
-        return (f"{k} {SYMBOLS[symbol]} become{'s' * (k == 1)} current and the {n} {old} "
-                f"go{'es' if n == 1 else ''} back to the bag")
-
     def change(self, space: int, symbol: int, bag: Bag) -> None:
         """Current chips back to the bag; the revealed `symbol` chips become the current conditions."""
         bag.put_back(self.current[space], self.current_count[space])
@@ -167,7 +135,7 @@ class Environment:
 
     def resolve(
         self, space: int, majority_tie: str, bag: Bag, rng: np.random.Generator, majority: str = "most",
-        narration: list[str] | None = None,
+        tell: Tell | None = None,
     ) -> tuple[int, int, list[int] | None]:
         """Change the space while its potential chips outnumber its current chips.
 
@@ -180,8 +148,9 @@ class Environment:
         "most"): a tie for the most chips is no "simple majority", so
         "no_change" (the default) leaves the space as it is until a later chip
         breaks the tie; "random" draws one of the tied symbols. A tie for the
-        most is counted under every reading. `narration`, if given, receives a
-        sentence for each change and each time the space stays as it is.
+        most is counted under every reading. `tell`, if given, is told each
+        outcome (one of OUTCOMES, with the changes made so far, the tied symbols
+        and the new or leading symbol) before anything changes.
         """
         changes = ties = 0
         pot = self.potential[space]
@@ -191,35 +160,30 @@ class Environment:
             top = max(pot)
             if pot.count(top) > 1:
                 ties += 1
-                if majority == "over_half":  # tied symbols never hold more than half
-                    if narration is not None:
-                        narration.append(f"{self._outnumber(space, changes)}, but no symbol holds more than half "
-                                         "of them: the space stays as it is.")  # fmt: skip
-                    break
                 tied = self.majority(space)
+                if majority == "over_half":  # tied symbols never hold more than half
+                    if tell is not None:
+                        tell("tie_not_over_half", space, changes, tied, None)
+                    break
                 if majority_tie == "chooser":
-                    if narration is not None:
-                        narration.append(f"{self._outnumber(space, changes)}; {_tie_text(tied)}: the player who "
-                                         "set the chips picks one.")  # fmt: skip
+                    if tell is not None:
+                        tell("tie_chooser", space, changes, tied, None)
                     return changes, ties, tied
                 if majority_tie == "no_change":
-                    if narration is not None:
-                        narration.append(f"{self._outnumber(space, changes)}; {_tie_text(tied)}: no simple "
-                                         "majority, so the space stays as it is.")  # fmt: skip
+                    if tell is not None:
+                        tell("tie_no_change", space, changes, tied, None)
                     break
                 symbol = tied[int(rng.integers(len(tied)))]
-                if narration is not None:
-                    narration.append(f"{self._outnumber(space, changes)}; {_tie_text(tied)}, drawn at random: "
-                                     f"{self.change_text(space, symbol)}.")  # fmt: skip
+                if tell is not None:
+                    tell("tie_drawn", space, changes, tied, symbol)
             elif majority == "over_half" and 2 * top <= revealed:
-                if narration is not None:
-                    narration.append(f"{self._outnumber(space, changes)}, but {SYMBOLS[pot.index(top)]} holds no "
-                                     "more than half of them: the space stays as it is.")  # fmt: skip
+                if tell is not None:
+                    tell("not_over_half", space, changes, None, pot.index(top))
                 break
             else:
                 symbol = pot.index(top)
-                if narration is not None:
-                    narration.append(f"{self._outnumber(space, changes)}: {self.change_text(space, symbol)}.")
+                if tell is not None:
+                    tell("change", space, changes, None, symbol)
             self.change(space, symbol, bag)
             changes += 1
         return changes, ties, None

@@ -105,11 +105,10 @@ class EnvironmentalChange:
     def _resolve_spaces(self) -> None:
         """Resolve the changed spaces in order; stop when the chooser must pick among tied symbols."""
         spaces_left, env, rules = self.spaces_left, self.env, self.rules
+        tell = None if self.narration is None else self._tell_space
         while spaces_left:
             space = spaces_left[0]
-            changes, ties, tied = env.resolve(
-                space, rules.majority_tie, self.bag, self.rng, rules.majority, self.narration
-            )
+            changes, ties, tied = env.resolve(space, rules.majority_tie, self.bag, self.rng, rules.majority, tell)
             self.chain += changes
             self.counters["ties"] += ties  # under every reading of a tie
             if tied is not None:
@@ -120,6 +119,10 @@ class EnvironmentalChange:
                 self._end_chain()
             spaces_left.pop(0)
         self._after_change()
+
+    def _tell_space(self, *outcome) -> None:
+        """For a play log: what happened on a space the chips laid turned face up (`Environment.resolve`)."""
+        self.narration.append(words.space_outcome(self.env, *outcome))
 
     def _end_chain(self) -> None:
         c = self.counters

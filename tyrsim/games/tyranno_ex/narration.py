@@ -8,7 +8,7 @@ The functions read the state and never change it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tyrsim.core.words import listing
@@ -26,9 +26,22 @@ from tyrsim.games.tyranno_ex.actions import (
 from tyrsim.games.tyranno_ex.board import ROWS, TRACK, BoardCard, track_space
 from tyrsim.games.tyranno_ex.cards import SYMBOLS
 from tyrsim.games.tyranno_ex.combat import Fight, strength
-from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, chips_text, symbol_counts
+from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, OUTCOMES, Environment
 
 SCORE_SOURCES = {"rows": "rows", "empty": "empty spaces", "special": "special spaces", "five": '"5" marker'}
+
+
+def chips_text(counts: Sequence[int]) -> str:
+    """Chips per symbol in words: "2 water, 1 leaf"; "no chips" when there are none."""
+    return ", ".join(f"{n} {SYMBOLS[s]}" for s, n in enumerate(counts) if n) or "no chips"
+
+
+def symbol_counts(symbols: Sequence[int]) -> list[int]:
+    """Chips per symbol of a list of chips (symbols)."""
+    counts = [0] * NUM_SYMBOLS
+    for s in symbols:
+        counts[s] += 1
+    return counts
 
 
 def count(n: int, word: str, plural: str = "") -> str:
@@ -117,7 +130,43 @@ def environment_begins(state: Any, placement_over: bool) -> list[str]:
 
 
 def conditions(state: Any) -> str:
-    return f"Current conditions: {state.env.current_text()}."
+    """The current conditions: "Current conditions: space 0: 1 sun, space 1: 2 water, ..."."""
+    env = state.env
+    spaces = ", ".join(f"space {space}: {n} {SYMBOLS[s]}"
+                       for space, (s, n) in enumerate(zip(env.current, env.current_count, strict=True)))  # fmt: skip
+    return f"Current conditions: {spaces}."
+
+
+def change_text(env: Environment, space: int, symbol: int) -> str:
+    """The words for `env.change(space, symbol, ...)`, said before it happens."""
+    n, old = env.current_count[space], SYMBOLS[env.current[space]]
+    k = env.potential[space][symbol]
+    return (f"{k} {SYMBOLS[symbol]} become{'s' * (k == 1)} current and the {n} {old} "
+            f"go{'es' if n == 1 else ''} back to the bag")  # fmt: skip
+
+
+def space_outcome(
+    env: Environment, outcome: str, space: int, changes: int, tied: list[int] | None, symbol: int | None
+) -> str:
+    """What `Environment.resolve` tells of a space whose face-down chips outnumber its current chips (said
+    before the space changes): `outcome` is one of `environment.OUTCOMES`."""
+    pot, n, current = env.potential[space], env.current_count[space], SYMBOLS[env.current[space]]
+    again = " again (a rapid change)" if changes else ""
+    said = f"Space {space}{again}: the {sum(pot)} face-down chips ({chips_text(pot)}) outnumber the {n} {current}"
+    tie = "" if tied is None else f"; {listing([SYMBOLS[s] for s in tied])} tie for the most"
+    if outcome == "change":
+        return f"{said}: {change_text(env, space, symbol)}."
+    if outcome == "tie_drawn":
+        return f"{said}{tie}, drawn at random: {change_text(env, space, symbol)}."
+    if outcome == "tie_chooser":
+        return f"{said}{tie}: the player who set the chips picks one."
+    if outcome == "tie_no_change":
+        return f"{said}{tie}: no simple majority, so the space stays as it is."
+    if outcome == "tie_not_over_half":
+        return f"{said}, but no symbol holds more than half of them: the space stays as it is."
+    if outcome == "not_over_half":
+        return f"{said}, but {SYMBOLS[symbol]} holds no more than half of them: the space stays as it is."
+    raise ValueError(f"not an outcome of a space: {outcome!r}; the outcomes are {', '.join(OUTCOMES)}")
 
 
 def move_advances(state: Any) -> str:
@@ -136,7 +185,7 @@ def drawn(chips: list[int]) -> str:
 
 def symbol_chosen(state: Any, space: int, symbol: int) -> str:
     """The chooser's pick among tied symbols (said before the change is made)."""
-    return f"Space {space}: {state.env.change_text(space, symbol)}."
+    return f"Space {space}: {change_text(state.env, space, symbol)}."
 
 
 def strength_die(bc: BoardCard, gain: str) -> str:
