@@ -16,9 +16,9 @@ from tyrsim.core.runner import play
 from tyrsim.games.tyranno_ex import SPEC, fights
 from tyrsim.games.tyranno_ex.actions import SetChips
 from tyrsim.games.tyranno_ex.combat import resolve_fight
-from tyrsim.games.tyranno_ex.environment import Environment
+from tyrsim.games.tyranno_ex.environment import OUTCOMES, Environment
 from tyrsim.games.tyranno_ex.game import make_game
-from tyrsim.games.tyranno_ex.narration import fight_lines
+from tyrsim.games.tyranno_ex.narration import fight_lines, space_outcome
 from tyrsim.games.tyranno_ex.rules import Rules
 
 REPR = re.compile(r"\b[A-Z][A-Za-z]*\(")  # a dataclass repr: PlaceCard(, SetChips(, Challenge(, NoFight(
@@ -89,6 +89,18 @@ def test_every_legal_action_is_described_in_words(overrides, players):
             decision += 1
     assert seen == {"PlaceCard", "Trade", "SetChips", "UseFive", "KeepFive", "ChooseSymbol", "Pass", "Challenge",
                     "NoFight"} - ({"KeepFive"} if "own_turn" in overrides.values() else set())  # fmt: skip
+
+
+def test_every_outcome_on_a_space_has_its_words():
+    env = Environment([SUN, SUN, SUN, SUN])
+    env.potential[0] = [0, 2, 2, 0]  # 4 face-down chips against 1 sun: water and leaf tie
+    said = {outcome: space_outcome(env, outcome, 0, 0, [WATER, LEAF], WATER) for outcome in OUTCOMES}
+    assert said["change"] == ("Space 0: the 4 face-down chips (2 water, 2 leaf) outnumber the 1 sun: 2 water become "
+                              "current and the 1 sun goes back to the bag.")  # fmt: skip
+    assert said["tie_chooser"].endswith("; water and leaf tie for the most: the player who set the chips picks one.")
+    assert len(set(said.values())) == len(OUTCOMES)
+    with pytest.raises(ValueError, match="not an outcome of a space: 'swap'; the outcomes are change, tie_drawn"):
+        space_outcome(env, "swap", 0, 0, None, None)
 
 
 def test_the_rulebook_fight_example_in_words():
