@@ -147,15 +147,18 @@ class TyrannoExState(Placement, EnvironmentalChange, Survival, Fights, Shifting,
         return words.describe(self, action)
 
     def _tie_actions(self) -> tuple[ChooseSymbol, ...]:
+        """The chooser's picks among the symbols tied on the space being resolved."""
         space, tied = self.tie
         return tie_choices(space, tuple(tied))
 
     def _fight_actions(self) -> tuple:
+        """No fight, or a challenge of one of the player's cards (of the column whose battle it is)."""
         if self.fight_options is None:
             self.fight_options = (NO_FIGHT, *self._challenges(self.player, self.queue[0][1]))
         return self.fight_options
 
     def _five_actions(self) -> tuple:
+        """At the end of placement: keep the "5" marker, or give it up to lay its chips."""
         r = self.rules
         return (KEEP_FIVE, *use_five_actions(tuple(self.hands[self.player]), r.five_chips, r.five_count == "exact"))
 

@@ -14,6 +14,7 @@ class Survival:
     """A card with none of its symbols among the current conditions is eliminated."""
 
     def _survival(self) -> None:
+        """Check every card on the board (counted by where it is and how many symbols it shows), then combat."""
         present = self.env.present()
         # ruling: cards on the special spaces are on the board and are checked too (unless the rule says not)
         last = len(self.spots) if self.rules.track_cards_need_survival else TRACK
