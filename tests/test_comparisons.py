@@ -6,13 +6,14 @@ import pytest
 from tyrsim.core import stats
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import comparison_table, run_scenario
+from tyrsim.games import get_game
 
 
 def compare(game: str, analysis: str, args: dict, sweep: dict, baseline: dict, metrics: list[str]):
     scenario = scenario_from_data({
         "game": game, "analysis": analysis, "seed": 3, "args": args, "sweep": {"rules": sweep},
         "compare": {"baseline": baseline, "metrics": metrics},
-    }, "test")
+    }, "test", games=get_game)
     return comparison_table(scenario, run_scenario(scenario))
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from tyrsim.core.datafile import MAX_BYTES, DataFileError, load_data, read_text
 from tyrsim.core.rules import RuleError
+from tyrsim.games import get_game
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules as DinoRules
 from tyrsim.games.tyranno_ex.rules import Rules as TyrannoRules
 from tyrsim.games.tyros.rules import Rules as TyrosRules
@@ -154,5 +155,5 @@ def test_a_bundled_alternative_is_named_bundled_colon_name(tmp_path):
     # a scenario's bundled name stays a bundled name, not a path beside the scenario
     data = {"game": "tyros", "analysis": "game", "seed": 1, "rules": {"board": "bundled:board_alt.toml"},
             "args": {"games": 2}}
-    scenario = scenario_from_data(data, "s.toml", folder=tmp_path)
+    scenario = scenario_from_data(data, "s.toml", folder=tmp_path, games=get_game)
     assert scenario.rules.board == "bundled:board_alt.toml"

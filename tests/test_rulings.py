@@ -17,7 +17,7 @@ from tyrsim.games import game_names, get_game
 def dice_rulings(games: int, rules: dict | None = None, **args):
     data = {"name": "r", "game": "dice", "analysis": "rulings", "seed": 11, "rules": rules or {},
             "args": {"games": games, **args}}
-    scenario = scenario_from_data(data, "test")
+    scenario = scenario_from_data(data, "test", games=get_game)
     result = run_scenario(scenario, n_jobs=1)[0]
     return scenario.analysis.tables(result.raw, scenario.rules, scenario.points[0].args)
 
@@ -156,7 +156,7 @@ def test_every_rulings_alternative_is_a_valid_rule_set(game):
 def test_same_tables_whatever_jobs():
     data = {"name": "r", "game": "zooloretto-duell", "analysis": "rulings", "seed": 4,
             "args": {"games": 20, "policies": ["greedy", "random"]}}  # over 100 games: several tasks
-    scenario = scenario_from_data(data, "test")
+    scenario = scenario_from_data(data, "test", games=get_game)
     one, two = (run_scenario(scenario, n_jobs=jobs)[0] for jobs in (1, 2))
     args = scenario.points[0].args
     for name, table in scenario.analysis.tables(one.raw, scenario.rules, args).items():

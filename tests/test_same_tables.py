@@ -14,6 +14,7 @@ import pytest
 
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
 
 RECORDED = Path(__file__).parent / "data" / "same_tables"
 
@@ -95,7 +96,7 @@ SCENARIOS = {
 
 def tables(name: str) -> dict[str, str]:
     """{file name: CSV text} of every table of every point of the scenario `name`."""
-    scenario = load_scenario(f"{name}.toml", text=SCENARIOS[name])
+    scenario = load_scenario(f"{name}.toml", text=SCENARIOS[name], games=get_game)
     out = {}
     for result in run_scenario(scenario, n_jobs=1, progress=False):
         point = result.point

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from tyrsim.cli import main
 from tyrsim.core.scenario import ScenarioError, bundled_scenarios, load_scenario
+from tyrsim.games import get_game
 
 BAD = sorted((Path(__file__).parent / "scenarios_bad").glob("*.toml"))
 TOP = Path(__file__).parent.parent / "scenarios"
@@ -21,7 +22,7 @@ def expected_message(path: Path) -> str:
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.stem)
 def test_broken_scenario_is_named_precisely(path):
     with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
+        load_scenario(path, games=get_game)
     message = str(info.value)
     assert message.startswith(str(path) + ":")
     assert expected_message(path) in message
@@ -41,12 +42,12 @@ def test_bundled_scenarios_ship_in_the_package_and_load():
     shipped = bundled_scenarios()
     assert {p.name for p in shipped} == {p.name for p in TOP.glob("*.toml")}
     for path in shipped:
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, games=get_game)
         assert scenario.points and scenario.title
 
 
 def test_sweep_is_the_product_and_baseline_is_found():
-    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml")
+    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml", games=get_game)
     assert [p.label for p in scenario.points] == [
         {"tie_rule": "reroll"}, {"tie_rule": "attacker"}, {"tie_rule": "defender"}
     ]
@@ -56,7 +57,7 @@ def test_sweep_is_the_product_and_baseline_is_found():
 
 
 def test_quick_caps_trials_only():
-    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml").with_trials(100)
+    scenario = load_scenario(TOP / "tyranno_ex_tie_rule.toml", games=get_game).with_trials(100)
     assert all(p.args["fights"] == 100 for p in scenario.points)
     assert scenario.points[1].rules.tie_rule == "attacker"
 
@@ -66,7 +67,7 @@ def test_an_empty_data_file_value_is_shown_as_the_bundled_file():
 
     data = {"game": "tyros", "analysis": "empire-sizes", "seed": 1,
             "sweep": {"rules": {"board": ["", "bundled:board_alt.toml"]}}}
-    scenario = scenario_from_data(data, "s.toml")
+    scenario = scenario_from_data(data, "s.toml", games=get_game)
     assert [p.title() for p in scenario.points] == ["board=(bundled)", "board=bundled:board_alt.toml"]
 
 
@@ -76,11 +77,11 @@ def test_quick_args_change_the_arguments_of_a_quick_run_only(dice_game):
     data = {"name": "q", "game": "dice", "analysis": "trace", "seed": 1,
             "args": {"multiples": [2, 4, 8], "games": 50}, "report": {"quick_args": {"multiples": [2]},
                                                                        "quick_trials": 4}}
-    scenario = scenario_from_data(data, "test")
+    scenario = scenario_from_data(data, "test", games=get_game)
     assert scenario.points[0].args["multiples"] == (2, 4, 8)
     quick = scenario.quick()
     assert quick.points[0].args["multiples"] == (2,) and quick.points[0].args["games"] == 4
     for bad, message in (({"depth": 1}, "report.quick_args.depth: unknown argument"),
                          ({"multiples": [1]}, "report.quick_args.multiples")):
         with pytest.raises(ScenarioError, match=message):
-            scenario_from_data({**data, "report": {"quick_args": bad}}, "test")
+            scenario_from_data({**data, "report": {"quick_args": bad}}, "test", games=get_game)

@@ -10,11 +10,12 @@ from tyrsim.core.analysis import ArgumentError
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.skill import ladder_pairings, seats_ahead
 from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
 
 
 def dice_tables(analysis: str, **args):
     data = {"name": "s", "game": "dice", "analysis": analysis, "seed": 5, "args": args}
-    scenario = scenario_from_data(data, "test")
+    scenario = scenario_from_data(data, "test", games=get_game)
     result = run_scenario(scenario, n_jobs=1)[0]
     return scenario.analysis.tables(result.raw, scenario.rules, scenario.points[0].args), result.raw
 
@@ -32,9 +33,9 @@ def test_the_costliest_seatings_are_played_first_under_their_own_labels(dice_gam
     from tyrsim.core.skill import costliest_first
 
     seatings = [("random", "cautious"), ("cautious", "roller")]
-    first_task = costliest_first("dice", Rules(), seatings, 4, 0, 4, np.random.default_rng(0), "pairing")
+    first_task = costliest_first(dice_game, Rules(), seatings, 4, 0, 4, np.random.default_rng(0), "pairing")
     assert set(first_task["pairing"]) == {1} and set(first_task["policy"]) == {"cautious", "roller"}
-    whole = costliest_first("dice", Rules(), seatings, 4, 0, 8, np.random.default_rng(0), "pairing")
+    whole = costliest_first(dice_game, Rules(), seatings, 4, 0, 8, np.random.default_rng(0), "pairing")
     for block, seats in enumerate(seatings):
         assert set(whole.loc[whole["pairing"] == block, "policy"]) == set(seats)
         assert sorted(whole.loc[whole["pairing"] == block, "game_id"].unique()) == [0, 1, 2, 3]
@@ -90,7 +91,7 @@ def test_seats_ahead_counts_ties_half():
 def test_bad_arguments(dice_game, analysis, args, message):
     data = {"name": "s", "game": "dice", "analysis": analysis, "seed": 5, "args": args}
     with pytest.raises((ArgumentError, ValueError), match=message):
-        scenario_from_data(data, "test")
+        scenario_from_data(data, "test", games=get_game)
 
 
 def test_a_trace_of_few_games_says_it_cannot_tell(dice_game):

@@ -13,11 +13,13 @@ from click.testing import CliRunner
 from combat_runs import run_cli, tables, write
 
 from tyrsim.cli import main
+from tyrsim.core.game import GameSpec
 from tyrsim.core.rng import task_rng
+from tyrsim.core.rules import RuleSet
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.store import ResultStore, UnsupportedColumn
 from tyrsim.core.sweep import bundled_data_digest, data_digests, run_scenario
-from tyrsim.games import REGISTRY, game_names, get_game
+from tyrsim.games import game_names, get_game
 
 ROOT = Path(__file__).parent.parent
 
@@ -146,7 +148,7 @@ def test_an_entry_copied_over_another_is_recomputed(fresh_and_reused):
 
 def test_an_entry_whose_columns_differ_from_its_points_other_chunks_is_recomputed(fresh_and_reused):
     path, fresh, out = fresh_and_reused
-    scenario = load_scenario(path)
+    scenario = load_scenario(path, games=get_game)
     store = ResultStore(out / ".store")
     results = run_scenario(scenario, store_folder=out / ".store")
     assert all(r.stored == 3 for r in results)  # 3 chunks of 100,000 fights per point, all read back
@@ -205,18 +207,19 @@ def test_every_key_covers_the_bundled_data_and_each_data_file_rule(tmp_path, mon
     (package / "__init__.py").write_text("")
     (package / "data" / "board.toml").write_text("spaces = 3\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(REGISTRY, "fake", "fakegame")
-    before = bundled_data_digest("fake")
+    fake = GameSpec(name="fake", title="Fake", rules=RuleSet, players=(2,), package="fakegame")
+    before = bundled_data_digest(fake)
     (package / "data" / "board.toml").write_text("spaces = 4\n")
-    assert bundled_data_digest("fake") != before
+    assert bundled_data_digest(fake) != before
 
     deck = tmp_path / "deck.toml"
     shutil.copy(ROOT / "tyrsim/games/tyranno_ex/data/deck.toml", deck)
     text = f'game = "tyranno-ex"\nanalysis = "game"\nseed = 1\n[rules]\ndeck_file = "{deck}"\n'
-    digest = data_digests(load_scenario(write(tmp_path, text, "t.toml")))[0]
-    assert digest["bundled"] == bundled_data_digest("tyranno-ex") and digest["deck_file"]
+    digest = data_digests(load_scenario(write(tmp_path, text, "t.toml"), games=get_game))[0]
+    assert digest["bundled"] == bundled_data_digest(get_game("tyranno-ex")) and digest["deck_file"]
     deck.write_text(deck.read_text() + "\n# an edit\n")
-    assert data_digests(load_scenario(write(tmp_path, text, "t.toml")))[0]["deck_file"] != digest["deck_file"]
+    edited = load_scenario(write(tmp_path, text, "t.toml"), games=get_game)
+    assert data_digests(edited)[0]["deck_file"] != digest["deck_file"]
 
 
 def test_a_run_that_fails_before_any_task_finishes_leaves_no_store(tmp_path, dice_game, monkeypatch):

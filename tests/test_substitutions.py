@@ -17,7 +17,7 @@ from tyrsim.core.game import PolicyError
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_substitutions, shared_pool
 from tyrsim.games import get_game
-from tyrsim.games.zooloretto_duell.analysis import ANALYSES, play_games
+from tyrsim.games.zooloretto_duell.analysis import play_games
 
 ZD = "zooloretto-duell"
 MCTS = "mcts:playouts=2"  # a search: no batch form
@@ -69,7 +69,8 @@ def test_a_run_with_no_substitution_says_none(tmp_path):
 
 def test_an_engine_asked_by_name_is_no_substitution():
     scenario = scenario_from_data({"game": ZD, "analysis": "zoo-ev", "seed": 1,
-                                   "args": {"policies": [MCTS, "heuristic"], "games": 2, "engine": "object"}}, "t")
+                                   "args": {"policies": [MCTS, "heuristic"], "games": 2, "engine": "object"}}, "t",
+                                  games=get_game)
     assert run_substitutions(scenario) == []
 
 
@@ -101,7 +102,7 @@ def test_a_sweep_names_the_points_it_holds_at_once_per_run_whatever_the_backend(
 
 def test_the_report_lanes_say_each_scenarios_notes_under_its_label(tmp_path, capsys):
     scenario = scenario_from_data({"name": "lane", "game": ZD, "analysis": "zoo-ev", "seed": 2,
-                                   "args": {"policies": [MCTS, "random"], "games": 2}}, "t")
+                                   "args": {"policies": [MCTS, "random"], "games": 2}}, "t", games=get_game)
     with shared_pool(1) as pool:
         execute(scenario, tmp_path / "lane", 8, "loky", None, False, pool=pool, label="[1/2] lane")
     said = notes(capsys.readouterr().err)
@@ -130,16 +131,18 @@ def test_jobs_with_a_scheduler_is_refused(tmp_path):
 
 
 def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays():
-    args = ANALYSES["explore"].check_args({"points": 4, "games": 2, "params": ["majority_points=0:3"]})
-    study = explore_analysis(ZD, ("heuristic", "heuristic"), ("majority_points=0:3",), player=play_games,
-                             refusal=lambda rules, texts: "too many" if rules.majority_points >= 2 else None)
+    explore = get_game(ZD).analyses["explore"]
+    args = explore.check_args({"points": 4, "games": 2, "params": ["majority_points=0:3"]})
+    study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",), player=play_games,
+                             refusal=lambda rules, texts: "too many" if rules.majority_points >= 2 else None
+                             ).build(get_game(ZD))
     [note] = study.point_substitutions(get_game(ZD).rules(), args)
     refused = sum(r.majority_points >= 2 for r in _point_rules(study, args))
     assert 0 < refused < 12 and note.played == f"the object engine plays the games of {refused} of 12 rule points"
     assert note.reason == "too many"
-    assert ANALYSES["explore"].point_substitutions(get_game(ZD).rules(), args) == ()  # the batch engine plays all
-    searching = ANALYSES["explore"].check_args({**args, "policies": [MCTS, "heuristic"]})
-    [note] = ANALYSES["explore"].point_substitutions(get_game(ZD).rules(), searching)
+    assert explore.point_substitutions(get_game(ZD).rules(), args) == ()  # the batch engine plays all
+    searching = explore.check_args({**args, "policies": [MCTS, "heuristic"]})
+    [note] = explore.point_substitutions(get_game(ZD).rules(), searching)
     assert note.played == "the object engine plays these games" and f"'{MCTS}'" in note.reason
 
 

@@ -17,6 +17,7 @@ from combat_runs import write as write_scenario
 from tyrsim.cli import main
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.sweep import comparison_table, run_scenario, shared_pool
+from tyrsim.games import get_game
 
 SCENARIO = COMBAT + """[compare]
 baseline = { tie_rule = "reroll" }
@@ -39,7 +40,7 @@ def test_same_tables_for_one_two_jobs_and_dask(tmp_path):
 
 
 def test_rerun_reuses_the_store_and_a_change_recomputes_only_what_changed(tmp_path):
-    scenario = load_scenario(write(tmp_path))
+    scenario = load_scenario(write(tmp_path), games=get_game)
     store = tmp_path / "store"
     first = run_scenario(scenario, store_folder=store)
     files = {p.name: p.stat().st_mtime_ns for p in store.iterdir()}
@@ -49,7 +50,8 @@ def test_rerun_reuses_the_store_and_a_change_recomputes_only_what_changed(tmp_pa
     for a, b in zip(first, again, strict=True):
         assert a.raw.equals(b.raw)
     # one more sweep value: only its three tasks are new
-    changed = load_scenario(write(tmp_path, SCENARIO.replace('"defender"]', '"defender", "attacker"]'), "b.toml"))
+    more = SCENARIO.replace('"defender"]', '"defender", "attacker"]')
+    changed = load_scenario(write(tmp_path, more, "b.toml"), games=get_game)
     run_scenario(changed, store_folder=store)
     assert len(list(store.iterdir())) == 3 * 3
     # --fresh recomputes (same numbers) instead of reading
@@ -62,7 +64,7 @@ def test_each_point_has_the_task_size_its_analysis_asks_for(tmp_path):
     tasks): the store holds that many tasks per point, and the tables are the same whatever --jobs."""
     from dataclasses import replace
 
-    scenario = load_scenario(write(tmp_path))
+    scenario = load_scenario(write(tmp_path), games=get_game)
     sizes = {"reroll": 50_000, "defender": 250_000}
     sized = replace(scenario, analysis=replace(scenario.analysis, task_size=lambda rules, args: sizes[rules.tie_rule]))
     store = tmp_path / "store"
@@ -117,7 +119,7 @@ max_trials = 3000000
 
 
 def test_precision_target_stops_at_the_same_point_for_any_jobs(tmp_path):
-    scenario = load_scenario(write(tmp_path, PRECISION, "p.toml"))
+    scenario = load_scenario(write(tmp_path, PRECISION, "p.toml"), games=get_game)
     one = run_scenario(scenario, n_jobs=1)
     two = run_scenario(scenario, n_jobs=2)
     assert [r.trials for r in one] == [r.trials for r in two]
@@ -141,13 +143,13 @@ def test_a_point_whose_metric_has_no_interval_never_meets_a_precision_target(tmp
     text = COMBAT.replace("[2, 4]", "[1]").replace("attacker_dice = [3]", "attacker_dice = [0]").replace(
         "[1, 3]", "[1]").replace("defender_dice = [4]", "defender_dice = [0]").replace("fights = 250000\n", "")
     text += "[precision]\nhalf_width = 0.01\nmax_trials = 200000\n"
-    rerolled, won_by_defender = run_scenario(load_scenario(write(tmp_path, text, "never.toml")))
+    rerolled, won_by_defender = run_scenario(load_scenario(write(tmp_path, text, "never.toml"), games=get_game))
     assert not rerolled.met and np.isnan(rerolled.half_width)  # ties rerolled: the fight never ends
     assert won_by_defender.met  # ties go to the defender: every fight ends at once, a sure defeat
 
 
 def test_comparison_detects_a_real_difference(tmp_path):
-    scenario = load_scenario(write(tmp_path))
+    scenario = load_scenario(write(tmp_path), games=get_game)
     table = comparison_table(scenario, run_scenario(scenario))
     wins = table[table["metric"] == "p_attacker_wins"]
     assert len(wins) == 4 and wins["significant"].all() and (wins["difference"] < 0).all()
@@ -174,7 +176,7 @@ baseline = {{ max_dice = 30 }}
 """
     p_values = []
     for seed in range(200):
-        scenario = load_scenario(write(tmp_path, text.format(seed=seed), "n.toml"))
+        scenario = load_scenario(write(tmp_path, text.format(seed=seed), "n.toml"), games=get_game)
         p_values.append(comparison_table(scenario, run_scenario(scenario))["p_value"].iloc[0])
     rejected = np.mean(np.array(p_values) < 0.05)
     assert rejected <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 200)
@@ -195,7 +197,7 @@ def test_loky_workers_are_capped_at_the_number_of_tasks(tmp_path, monkeypatch):
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(joblib, "Parallel", Spy)
-    run_scenario(load_scenario(write(tmp_path, FEW)), n_jobs=16)
+    run_scenario(load_scenario(write(tmp_path, FEW), games=get_game), n_jobs=16)
     assert asked == [2]
 
 
@@ -213,7 +215,7 @@ def test_a_local_dask_cluster_has_no_more_workers_than_tasks(tmp_path, monkeypat
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", cluster)
     with pytest.raises(Started):
-        run_scenario(load_scenario(write(tmp_path, FEW)), n_jobs=16, backend_name="dask")
+        run_scenario(load_scenario(write(tmp_path, FEW), games=get_game), n_jobs=16, backend_name="dask")
     assert sizes == [2]
 
 

@@ -10,6 +10,7 @@ from tyrsim.cli import main
 from tyrsim.core.game import PolicyError
 from tyrsim.core.store import ResultStore
 from tyrsim.core.tune import TuneSetup, tune
+from tyrsim.games import get_game
 
 
 def setup_for(spec, **changes) -> TuneSetup:
@@ -47,10 +48,10 @@ def test_candidates_of_a_generation_play_the_same_games(dice_game):
 
     setup = setup_for(dice_game)
     # the same weights give the same games, and the pool's seat sees the same dice whatever the candidate does
-    a = play_candidate(setup, {"eagerness": 0.5, "behind": 0.5}, 0, 0, 20)
-    b = play_candidate(setup, {"eagerness": 0.5, "behind": 0.5}, 0, 0, 20)
+    a = play_candidate(dice_game, setup, {"eagerness": 0.5, "behind": 0.5}, 0, 0, 20)
+    b = play_candidate(dice_game, setup, {"eagerness": 0.5, "behind": 0.5}, 0, 0, 20)
     assert a.equals(b)
-    c = play_candidate(setup, {"eagerness": 0.5, "behind": 0.5}, 1, 0, 20)
+    c = play_candidate(dice_game, setup, {"eagerness": 0.5, "behind": 0.5}, 1, 0, 20)
     assert not a.equals(c)
 
 
@@ -85,9 +86,9 @@ def test_a_changed_weights_file_changes_the_task_keys(dice_game, tmp_path):
     write_weights(path, "dice", "cautious", {"eagerness": 0.9}, {})
     data = {"name": "t", "game": "dice", "analysis": "game", "seed": 1,
             "args": {"policies": [f"cautious:weights={path}", "random"], "games": 10}}
-    before = data_digests(scenario_from_data(data, "test"))
+    before = data_digests(scenario_from_data(data, "test", games=get_game))
     write_weights(path, "dice", "cautious", {"eagerness": 0.8}, {})
-    after = data_digests(scenario_from_data(data, "test"))
+    after = data_digests(scenario_from_data(data, "test", games=get_game))
     assert before != after and f"weights:{path}" in before[0]
 
 

@@ -134,11 +134,12 @@ SPEC = GameSpec(
     name="dice", title="Dice", rules=Rules, players=(2, 3), make_game=DiceGame,
     policies={"random": RandomPolicy, "roller": Roller, "cautious": Cautious, "ismcts": DiceSearch},
     analyses={
-        "game": game_analysis("dice", ("roller", "random")),
-        "rate": rating_analysis("dice", ("roller", "random", "roller:eagerness=0.5"), 2),
-        "explore": explore_analysis("dice", ("roller:eagerness=0.6", "random"), ("turns=1:8",)),
-        "rulings": rulings_analysis("dice", ("roller", "roller:eagerness=0.5")),
-        "ladder": ladder_analysis("dice", ("random", "cautious", "ismcts", "roller"), 2),
-        "trace": trace_analysis("dice", "ismcts", 2),
+        "game": game_analysis(("roller", "random")),
+        "rate": rating_analysis(("roller", "random", "roller:eagerness=0.5"), 2),
+        "explore": explore_analysis(("roller:eagerness=0.6", "random"), ("turns=1:8",)),
+        "rulings": rulings_analysis(("roller", "roller:eagerness=0.5")),
+        "ladder": ladder_analysis(("random", "cautious", "ismcts", "roller"), 2),
+        "trace": trace_analysis("ismcts", 2),
     },
+    package=__name__,
 )

@@ -237,9 +237,10 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
 
 def load_or_fail(path: Path):
     from tyrsim.core.scenario import ScenarioError, load_scenario
+    from tyrsim.games import get_game
 
     try:
-        return load_scenario(path)
+        return load_scenario(path, games=get_game)
     except ScenarioError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -499,11 +500,12 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
     from tyrsim.core.report import build_report, write_report
     from tyrsim.core.scenario import ScenarioError, scenario_from_data
     from tyrsim.core.sweep import run_scenario, run_substitutions
+    from tyrsim.games import get_game
 
     data = {"name": f"{analysis}_{spec.name}", "game": spec.name, "analysis": analysis, "seed": seed,
             "rules": rule_overrides(rule_items), "args": args}
     try:
-        scenario = scenario_from_data(data, "the command line")
+        scenario = scenario_from_data(data, "the command line", games=get_game)
     except ScenarioError as exc:
         message = str(exc)
         for arg, option in (option_names or {}).items():  # name the option, not the scenario key it became

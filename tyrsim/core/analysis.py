@@ -9,6 +9,7 @@ own generator, and concatenates the chunks in index order before `tables`.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import pandas as pd
 from tyrsim.core import stats
 
 if TYPE_CHECKING:
+    from tyrsim.core.game import GameSpec
     from tyrsim.core.substitutions import Substitution
 
 
@@ -196,3 +198,30 @@ class Analysis:
         if self.validate is not None:
             self.validate(args)
         return args
+
+
+@dataclass(frozen=True)
+class ForGame:
+    """An analysis that plays the game it belongs to (its engine, policies, rules): `build(spec)` makes it.
+
+    The studies every game gets (`tyrsim.core.playouts.game_analysis`, the designer's, rulings and skill
+    studies) are written once for any game and return a ForGame; the game's `GameSpec` builds each when it
+    is made, handing it the spec, so an analysis never looks its game up by name.
+    """
+
+    build: Callable[[GameSpec], Analysis]
+
+    def then(self, change: Callable[[Analysis], Analysis]) -> ForGame:
+        """This analysis, once built, changed by `change` (a game's own tables or engine added to a study)."""
+        return ForGame(lambda spec: change(self.build(spec)))
+
+
+def for_game(build: Callable[..., Analysis]) -> Callable[..., ForGame]:
+    """`build(spec, *args, **kwargs) -> Analysis` as a factory of `ForGame`s: `f(*args, **kwargs)` in a game's
+    analyses table is built with that game's spec when its GameSpec is made."""
+
+    @functools.wraps(build)
+    def bind(*args: Any, **kwargs: Any) -> ForGame:
+        return ForGame(lambda spec: build(spec, *args, **kwargs))
+
+    return bind

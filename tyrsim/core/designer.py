@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
 from tyrsim.core.findings import rating_findings, sensitivity_findings
-from tyrsim.core.game import PolicyError
+from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.playouts import seat_policy_check
 from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
@@ -67,13 +67,7 @@ def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
     return out
 
 
-def _spec(game: str):
-    from tyrsim.games import get_game
-
-    return get_game(game)
-
-
-def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
+def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
                 rng: np.random.Generator, block_column: str, *, paired: bool = False,
                 player: BlockPlayer | None = None) -> pd.DataFrame:
     """Games first..first+count-1 of a study in blocks of `per_block` games: block b = game // per_block is
@@ -83,7 +77,6 @@ def play_blocks(game: str, rules: Any, seatings: list[tuple[str, ...]], per_bloc
     the same games (common random numbers) until their rules make them differ; otherwise the chunk's
     games draw one after another from `rng`, played by `player` where it plays them.
     """
-    spec = _spec(game)
     parts = []
     trial = first
     while trial < first + count:
@@ -145,14 +138,15 @@ PAIR_WIN_RATE = Metric(
 )
 
 
-def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) -> Analysis:
+@for_game
+def rating_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: int) -> Analysis:
     """Round robin of `policies` at `seats`-player tables, fitted to Bradley-Terry."""
 
     def seatings(args: Mapping[str, Any]) -> list[tuple[str, ...]]:
         return pairings(list(args["policies"]), args["players"])
 
     def run(rules, args, first, count, rng):
-        return play_blocks(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
+        return play_blocks(spec, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
@@ -170,7 +164,7 @@ def rating_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
                                 "a tournament rates each policy once")
         for text in policies:
             try:
-                _spec(game).make_policy(text)
+                spec.make_policy(text)
             except PolicyError as exc:
                 raise ArgumentError("policies", f"argument 'policies': {exc}") from None
 
@@ -225,7 +219,8 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
     return ranges
 
 
-def explore_analysis(game: str, default_policies: tuple[str, ...], default_params: tuple[str, ...],
+@for_game
+def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_params: tuple[str, ...],
                      player: BlockPlayer | None = None, refusal: EngineRefusal | None = None) -> Analysis:
     """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
     total Sobol' index with SRCs beside them.
@@ -236,14 +231,14 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
     """
 
     def design(rules, args) -> tuple[pd.DataFrame, dict, list]:
-        ranges = parse_ranges(_spec(game), args["params"])
+        ranges = parse_ranges(spec, args["params"])
         points = sobol_design(ranges, args["points"], args["design_seed"])
         point_rules = [rules.replace({k: ranges[k][2](row[k]) for k in ranges}) for row in points.to_dict("records")]
         return points, ranges, point_rules
 
     def run(rules, args, first, count, rng):
         _, _, point_rules = design(rules, args)
-        return play_blocks(game, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point",
+        return play_blocks(spec, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point",
                            player=player)
 
     def tables(raw, rules, args):
@@ -278,7 +273,7 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
                 for reason, count in refused.items()]
 
     def check_params(texts: tuple[str, ...]) -> None:
-        parse_ranges(_spec(game), texts)
+        parse_ranges(spec, texts)
 
     def check_points(n: int) -> None:
         if n & (n - 1):
@@ -292,7 +287,7 @@ def explore_analysis(game: str, default_policies: tuple[str, ...], default_param
             Param("params", default_params, "rules to vary, as KEY=LOW:HIGH", item=str, validate=check_params),
             Param("metrics", ("mean_margin", "largest_seat_gap", "mean_rounds"), "metrics to rank the rules on",
                   item=str, choices=EXPLORE_METRICS),
-            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(game)),
+            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(spec)),
             Param("points", 16, "base samples N of the Sobol' design, a power of two: N(d+2) rule points for d rules",
                   low=4, high=4096, validate=check_points),
             Param("games", 250, "games per rule point", low=2),

@@ -9,18 +9,18 @@ its rules, player counts, policies and analyses.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
+from tyrsim.core.analysis import Analysis, ForGame
 from tyrsim.core.rng import uniform
 from tyrsim.core.rules import RuleError, RuleSet, _coerce
 from tyrsim.core.weights import WEIGHTS, read_weights, tunable
-
-if TYPE_CHECKING:
-    from tyrsim.core.analysis import Analysis
 
 Action = Hashable
 
@@ -79,9 +79,55 @@ class PolicyError(ValueError):
     """An unknown policy name or a bad policy parameter."""
 
 
+def make_policy(policies: Mapping[str, type], game: str, text: str) -> Policy:
+    """A policy of the table `policies` (name -> Policy dataclass) of the game called `game`, from `NAME` or
+    `NAME:key=value,key=value` (fields of its dataclass, or `weights=FILE` for a policy with tunable weights:
+    see `tyrsim.core.weights`), each key at most once. A weight given as key=value wins over the same weight
+    in the file, wherever it stands."""
+    name, _, params = text.partition(":")
+    name = name.strip()
+    if name not in policies:
+        raise PolicyError(f"unknown policy {name!r} for {game}; the policies are: " + ", ".join(sorted(policies)))
+    cls = policies[name]
+    fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+    kwargs = {}
+    given: set[str] = set()
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if sep and key in given:  # else the last would silently replace the first
+            raise PolicyError(f"policy {name!r}: parameter {key!r} is given twice; give each once")
+        given.add(key)
+        if sep and key == WEIGHTS and tunable(cls):
+            try:
+                kwargs = read_weights(value.strip(), game, name, cls) | kwargs  # key=value still wins
+            except RuleError as exc:
+                raise PolicyError(f"policy {name!r}: {exc}") from None
+            continue
+        if not sep or key not in fields or key == "name":
+            allowed = ", ".join(k for k in fields if k != "name") or "none"
+            if tunable(cls):
+                allowed += f", or {WEIGHTS}=FILE (a weights file of `tyrsim tune`)"
+            raise PolicyError(f"policy {name!r}: bad parameter {item!r}; write key=value with key one of: {allowed}")
+        try:
+            kwargs[key] = _coerce(fields[key], value.strip())
+        except RuleError as exc:
+            raise PolicyError(f"policy {name!r}: {exc}") from None
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as exc:
+        raise PolicyError(f"policy {name!r}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """What a game package registers in `tyrsim.games`."""
+    """What a game package registers in `tyrsim.games`: its `SPEC`.
+
+    `analyses` may hold `ForGame` entries (the studies every game gets: `tyrsim.core.playouts`, `designer`,
+    `rulings`, `skill`): they are built here, handed this spec, so that no analysis looks its game up.
+    A spec set as its package's `SPEC` (`package=__name__`) pickles as a reference to that package, so a
+    task sent to a worker process carries the game's name and not its tables and functions.
+    """
 
     name: str  # the command-line name, e.g. "zooloretto-duell"
     title: str  # the game's printed title
@@ -89,54 +135,39 @@ class GameSpec:
     players: tuple[int, ...]  # allowed player counts
     make_game: Callable[[Any, int], Game] | None = None  # (rules, num_players) -> Game; None: no full engine
     policies: Mapping[str, type] = field(default_factory=dict)  # name -> Policy dataclass
-    analyses: Mapping[str, Analysis] = field(default_factory=dict)
+    analyses: Mapping[str, Analysis | ForGame] = field(default_factory=dict)
+    package: str | None = None  # the package whose SPEC this is (its bundled data/ folder); None: none
+
+    def __post_init__(self) -> None:
+        bound = {name: a.build(self) if isinstance(a, ForGame) else a for name, a in self.analyses.items()}
+        object.__setattr__(self, "analyses", bound)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if self.package is not None and getattr(sys.modules.get(self.package), "SPEC", None) is self:
+            return registered_spec, (self.package,)
+        return super().__reduce_ex__(protocol)  # a spec no package holds travels whole
 
     @property
     def default_players(self) -> int:
         return max(self.players)
 
     def make_policy(self, text: str) -> Policy:
-        """A policy from `NAME` or `NAME:key=value,key=value` (fields of its dataclass, or `weights=FILE`
-        for a policy with tunable weights: see `tyrsim.core.weights`), each key at most once. A weight given
-        as key=value wins over the same weight in the file, wherever it stands."""
-        name, _, params = text.partition(":")
-        name = name.strip()
-        if name not in self.policies:
-            raise PolicyError(
-                f"unknown policy {name!r} for {self.name}; the policies are: "
-                + ", ".join(sorted(self.policies))
-            )
-        cls = self.policies[name]
-        fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
-        kwargs = {}
-        given: set[str] = set()
-        for item in filter(None, (p.strip() for p in params.split(","))):
-            key, sep, value = item.partition("=")
-            key = key.strip()
-            if sep and key in given:  # else the last would silently replace the first
-                raise PolicyError(f"policy {name!r}: parameter {key!r} is given twice; give each once")
-            given.add(key)
-            if sep and key == WEIGHTS and tunable(cls):
-                try:
-                    kwargs = read_weights(value.strip(), self.name, name, cls) | kwargs  # key=value still wins
-                except RuleError as exc:
-                    raise PolicyError(f"policy {name!r}: {exc}") from None
-                continue
-            if not sep or key not in fields or key == "name":
-                allowed = ", ".join(k for k in fields if k != "name") or "none"
-                if tunable(cls):
-                    allowed += f", or {WEIGHTS}=FILE (a weights file of `tyrsim tune`)"
-                raise PolicyError(
-                    f"policy {name!r}: bad parameter {item!r}; write key=value with key one of: {allowed}"
-                )
-            try:
-                kwargs[key] = _coerce(fields[key], value.strip())
-            except RuleError as exc:
-                raise PolicyError(f"policy {name!r}: {exc}") from None
-        try:
-            return cls(**kwargs)
-        except (ValueError, TypeError) as exc:
-            raise PolicyError(f"policy {name!r}: {exc}") from None
+        """A policy of this game from its text (see `make_policy`)."""
+        return make_policy(self.policies, self.name, text)
+
+
+class UnknownGame(ValueError):
+    """A game name no game is registered under."""
+
+
+# name -> GameSpec, raising UnknownGame (its message lists the games): how an entry point hands the registry
+# (`tyrsim.games.get_game`) to what reads game names, such as scenario files
+GameLookup = Callable[[str], GameSpec]
+
+
+def registered_spec(package: str) -> GameSpec:
+    """The `SPEC` of the game package `package` (how a pickled GameSpec is read back)."""
+    return importlib.import_module(package).SPEC
 
 
 class RandomPolicy:

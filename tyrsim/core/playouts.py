@@ -1,6 +1,6 @@
 """The `game` analysis every full engine offers: policies play whole games.
 
-`game_analysis(game_name, ...)` builds an `Analysis` whose trials are games:
+`game_analysis(...)` builds, for the game that registers it, an `Analysis` whose trials are games:
 each chunk plays games with rotated seats (`runner.play_chunk`), and the tables
 give win rate and mean score per policy and per seat with intervals, and the
 mean of every per-game counter the engine reports. A game adds its own tables
@@ -9,6 +9,7 @@ and figures through `extra_tables` / `extra_figures`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -16,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
 from tyrsim.core.findings import GAME_GLOSSARY, game_findings
-from tyrsim.core.game import PolicyError
+from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.metrics import balance_metrics
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
 
@@ -86,13 +87,10 @@ GAME_METRICS = {
 }
 
 
-def seat_policy_check(game_name: str) -> Callable[[tuple[str, ...]], None]:
+def seat_policy_check(spec: GameSpec) -> Callable[[tuple[str, ...]], None]:
     """A validator for a one-policy-per-seat argument: a player count the game allows, known policies."""
 
     def check(texts: tuple[str, ...]) -> None:
-        from tyrsim.games import get_game
-
-        spec = get_game(game_name)
         if len(texts) not in spec.players:
             raise ArgumentError("policies", f"argument 'policies': {len(texts)} policies, one per seat, but "
                                 f"{spec.title} is for {', '.join(map(str, spec.players))} players")
@@ -105,8 +103,9 @@ def seat_policy_check(game_name: str) -> Callable[[tuple[str, ...]], None]:
     return check
 
 
+@for_game
 def game_analysis(
-    game_name: str,
+    spec: GameSpec,
     default_policies: tuple[str, ...],
     *,
     name: str = "game",
@@ -119,21 +118,13 @@ def game_analysis(
     extra_glossary: Mapping[str, str] | None = None,
     default_games: int = 2000,
 ) -> Analysis:
-    """The `game` analysis for the registered game `game_name`.
+    """The `game` analysis of the game `spec` (in a game's analyses table: `game_analysis(default_policies, ...)`,
+    built with the spec that holds it).
 
     Its arguments are `policies` (one per seat: the list's length is the player
     count) and `games`, plus `extra_params`. `extra_outputs` names the tables and
     figures `extra_tables` and `extra_figures` make.
     """
-
-    def run(rules: Any, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
-        from tyrsim.games import get_game
-
-        spec = get_game(game_name)
-        texts = list(args["policies"])
-        game = spec.make_game(rules, len(texts))
-        policies = [spec.make_policy(text) for text in texts]
-        return play_chunk(game, texts, policies, first, count, rng)
 
     def tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
         out = {
@@ -157,11 +148,11 @@ def game_analysis(
         summary=summary,
         params=(
             Param("policies", default_policies, "one policy per seat (NAME or NAME:key=value,...)", item=str,
-                  validate=seat_policy_check(game_name)),
+                  validate=seat_policy_check(spec)),
             Param("games", default_games, "number of games to play", low=1),
             *extra_params,
         ),
-        run=run,
+        run=functools.partial(play_games, spec),
         tables=tables,
         figures=figures,
         trials="games",
@@ -174,3 +165,12 @@ def game_analysis(
             *game_findings(tables_), *(extra_findings(tables_, rules, args) if extra_findings else [])],
         glossary={**GAME_GLOSSARY, **(extra_glossary or {})},
     )
+
+
+def play_games(spec: GameSpec, rules: Any, args: Mapping[str, Any], first: int, count: int,
+               rng: np.random.Generator) -> pd.DataFrame:
+    """The `game` analysis's `run`: games first..first+count-1 between the policies `args["policies"]`."""
+    texts = list(args["policies"])
+    game = spec.make_game(rules, len(texts))
+    return play_chunk(game, texts, [spec.make_policy(text) for text in texts], first, count, rng)
+

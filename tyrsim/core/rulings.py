@@ -33,9 +33,10 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.designer import play_blocks
 from tyrsim.core.findings import rulings_findings
+from tyrsim.core.game import GameSpec
 from tyrsim.core.metrics import per_game_measures
 from tyrsim.core.playouts import BASE_COLUMNS, seat_policy_check
 from tyrsim.core.runner import GAMES_PER_CHUNK
@@ -53,12 +54,6 @@ COUNTER = "counter"  # one of the engine's own counters: how the game went, ofte
 def measure_kind(measure: str) -> str:
     """Whether a measure is one of the answers or one of the engine's counters."""
     return ANSWER if measure in _PER_GAME or measure.startswith("win_rate[") else COUNTER
-
-
-def _spec(game: str):
-    from tyrsim.games import get_game
-
-    return get_game(game)
 
 
 def readings(rules: Any, chosen: tuple[str, ...]) -> list[tuple[str, Any]]:
@@ -243,14 +238,15 @@ def rulings_figure(ranking: pd.DataFrame):
     return fig
 
 
-def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games: int = 400) -> Analysis:
-    """Every alternative reading of each ruling of `game` played against the run's rules, paired by game."""
+@for_game
+def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_games: int = 400) -> Analysis:
+    """Every alternative reading of each ruling of the game `spec` played against the run's rules, paired by game."""
 
     def plan(rules: Any, args: Mapping[str, Any]) -> list[Any]:
         return [rules] + [rules.replace({name: value}) for name, value in readings(rules, args["rulings"])]
 
     def run(rules, args, first, count, rng):
-        return play_blocks(game, plan(rules, args), [tuple(args["policies"])], args["games"], first, count, rng,
+        return play_blocks(spec, plan(rules, args), [tuple(args["policies"])], args["games"], first, count, rng,
                            "block", paired=True)
 
     def tables(raw, rules, args):
@@ -262,23 +258,23 @@ def rulings_analysis(game: str, default_policies: tuple[str, ...], default_games
         return {"rulings": rulings_figure(tables_["ruling_ranking"])}
 
     def check_rulings(names: tuple[str, ...]) -> None:
-        known = _spec(game).rules.rulings()
+        known = spec.rules.rulings()
         if not known:
-            raise ArgumentError("rulings", f"argument 'rulings': {_spec(game).title} marks no rule as a ruling")
+            raise ArgumentError("rulings", f"argument 'rulings': {spec.title} marks no rule as a ruling")
         for name in names:
             if name != ALL and name not in known:
                 raise ArgumentError("rulings", f"argument 'rulings': {name!r} is not a ruling of "
-                                    f"{_spec(game).title}; the rulings are: {', '.join(known)} (or {ALL!r})")
+                                    f"{spec.title}; the rulings are: {', '.join(known)} (or {ALL!r})")
 
     def count(args):
-        return (1 + len(readings(_spec(game).rules(), args["rulings"]))) * args["games"]
+        return (1 + len(readings(spec.rules(), args["rulings"]))) * args["games"]
 
     return Analysis(
         name="rulings",
         summary="which readings of the rulebook change the answer: each alternative reading of every ruling "
                 "played against the default on the same games",
         params=(
-            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(game)),
+            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(spec)),
             Param("games", default_games, "games per reading (the same games under each)", low=2),
             Param("rulings", (ALL,), f"the rulings to play ({ALL!r}: every one)", item=str, validate=check_rulings),
         ),

@@ -25,7 +25,7 @@ from typing import Any
 
 from tyrsim.core.analysis import Analysis, ArgumentError
 from tyrsim.core.datafile import DataFileError, is_bundled, read_text
-from tyrsim.core.game import GameSpec
+from tyrsim.core.game import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.limits import MAX_POINTS, MAX_TOTAL_TRIALS, MAX_TRIALS
 from tyrsim.core.rng import MAX_SEED
 from tyrsim.core.rules import RuleError, RuleSet
@@ -142,8 +142,9 @@ def _check_keys(where: str, table: dict, allowed: dict[str, type], fail) -> None
             fail(f"{where}{key}", f"{value!r} is not {_type_name(kind)}")
 
 
-def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
-    """Read and validate a scenario file; raise ScenarioError on any problem."""
+def load_scenario(path: str | Path, *, games: GameLookup, text: str | None = None) -> Scenario:
+    """Read and validate a scenario file; raise ScenarioError on any problem. `games` finds the game the file
+    names (the registry's `tyrsim.games.get_game`, passed in by the entry point)."""
     path = Path(path)
     shown = str(path)
     if text is None:
@@ -155,7 +156,7 @@ def load_scenario(path: str | Path, *, text: str | None = None) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{shown}: not valid TOML: {exc}") from None
-    return scenario_from_data(data, shown, text, folder=path.parent)
+    return scenario_from_data(data, shown, text, folder=path.parent, games=games)
 
 
 def _beside(folder: Path | None, value: Any) -> Any:
@@ -167,14 +168,14 @@ def _beside(folder: Path | None, value: Any) -> Any:
     return str((folder / value).absolute())
 
 
-def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder: Path | None = None) -> Scenario:
-    """Validate a scenario given as a table (as read from TOML); `shown` names it in errors.
+def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder: Path | None = None, *,
+                       games: GameLookup) -> Scenario:
+    """Validate a scenario given as a table (as read from TOML); `shown` names it in errors, `games` finds the
+    game it names (raising UnknownGame, whose message lists the games).
 
     `folder` is the scenario file's folder, against which relative data-file paths in [rules] and
     [sweep.rules] are resolved (None: they stay relative to the current folder, as on the command line).
     """
-    from tyrsim.games import UnknownGame, game_names, get_game
-
     def fail(key: str, message: str):
         raise ScenarioError(f"{shown}: {key}: {message}")
 
@@ -186,9 +187,9 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
         _check_keys(f"{section}.", data.get(section, {}), keys, fail)
 
     try:
-        game = get_game(data["game"])
-    except UnknownGame:
-        fail("game", f"unknown game {data['game']!r}; the games are: {', '.join(game_names())}")
+        game = games(data["game"])
+    except UnknownGame as exc:
+        fail("game", str(exc))
     if data["analysis"] not in game.analyses:
         fail("analysis", f"unknown analysis {data['analysis']!r} for {game.name}; "
              f"its analyses are: {', '.join(game.analyses) or 'none'}")

@@ -26,10 +26,10 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.designer import PAIR_WIN_RATE, pairwise_table, play_blocks
 from tyrsim.core.findings import ladder_findings, trace_findings
-from tyrsim.core.game import PolicyError
+from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.plots import legend_outside
 from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 
@@ -37,7 +37,7 @@ from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 SEARCH_GAMES_PER_TASK = 2
 
 
-def costliest_first(game: str, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
+def costliest_first(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
                     rng: np.random.Generator, block_column: str) -> pd.DataFrame:
     """`play_blocks` with the blocks played in reverse order, still numbered as in `seatings`.
 
@@ -46,15 +46,9 @@ def costliest_first(game: str, rules: Any, seatings: list[tuple[str, ...]], per_
     short ones fill the workers at the end, instead of one long task running alone while the others idle.
     """
     last = len(seatings) - 1
-    raw = play_blocks(game, rules, seatings[::-1], per_block, first, count, rng, block_column)
+    raw = play_blocks(spec, rules, seatings[::-1], per_block, first, count, rng, block_column)
     raw[block_column] = last - raw[block_column]
     return raw
-
-
-def _spec(game: str):
-    from tyrsim.games import get_game
-
-    return get_game(game)
 
 
 def seats_ahead(raw: pd.DataFrame, policy: str) -> pd.DataFrame:
@@ -78,18 +72,18 @@ def ladder_pairings(policies: list[str], span: int, seats: int) -> list[tuple[st
     return [tuple((a, b)[s % 2] for s in range(seats)) for a, b in pairs]
 
 
-def _check_policy(game: str, argument: str):
+def _check_policy(spec: GameSpec, argument: str):
     def check(text: str) -> None:
         try:
-            _spec(game).make_policy(text)
+            spec.make_policy(text)
         except PolicyError as exc:
             raise ArgumentError(argument, f"argument {argument!r}: {exc}") from None
 
     return check
 
 
-def _check_policies(game: str, argument: str):
-    one = _check_policy(game, argument)
+def _check_policies(spec: GameSpec, argument: str):
+    one = _check_policy(spec, argument)
 
     def check(policies: tuple[str, ...]) -> None:
         if len(set(policies)) < len(policies) or len(policies) < 2:
@@ -100,14 +94,15 @@ def _check_policies(game: str, argument: str):
     return check
 
 
-def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) -> Analysis:
+@for_game
+def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: int) -> Analysis:
     """A skill ladder of `policies` (weakest first) at `seats`-player tables, rated by Bradley-Terry."""
 
     def seatings(args: Mapping[str, Any]) -> list[tuple[str, ...]]:
         return ladder_pairings(list(args["policies"]), args["span"], args["players"])
 
     def run(rules, args, first, count, rng):
-        return costliest_first(game, rules, seatings(args), args["games"], first, count, rng, "pairing")
+        return costliest_first(spec, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
@@ -129,7 +124,7 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
         summary="skill ladder: each policy (weakest first) plays the next `span` rungs up; Bradley-Terry ratings",
         params=(
             Param("policies", default_policies, "the rungs, weakest first", item=str,
-                  validate=_check_policies(game, "policies")),
+                  validate=_check_policies(spec, "policies")),
             Param("players", seats, "players at each table", low=2, high=8),
             Param("games", 100, "games per pairing of two rungs", low=1),
             Param("span", 2, "how many rungs up each policy plays", low=1, high=10),
@@ -144,9 +139,9 @@ def ladder_analysis(game: str, default_policies: tuple[str, ...], seats: int) ->
     )
 
 
-def budget_text(game: str, policy: str, field: str, multiple: int) -> str:
+def budget_text(spec: GameSpec, policy: str, field: str, multiple: int) -> str:
     """The policy text of `policy` with its budget `field` multiplied by `multiple` ("NAME@Kx" when shown)."""
-    base = _spec(game).make_policy(policy)
+    base = spec.make_policy(policy)
     name, _, params = policy.partition(":")
     budget = getattr(base, field) * multiple
     # the budget given in `policy` is replaced, not repeated (a parameter given twice is refused)
@@ -154,15 +149,16 @@ def budget_text(game: str, policy: str, field: str, multiple: int) -> str:
     return f"{name}:{','.join([*kept, f'{field}={budget}'])}"
 
 
-def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
+@for_game
+def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
     """The skill trace of a search policy: `multiples` of its budget, each against copies of it at 1x."""
 
     def seatings(args: Mapping[str, Any]) -> list[tuple[str, ...]]:
-        strong = [budget_text(game, args["policy"], args["budget"], m) for m in args["multiples"]]
+        strong = [budget_text(spec, args["policy"], args["budget"], m) for m in args["multiples"]]
         return [(s,) + (args["policy"],) * (args["players"] - 1) for s in strong]
 
     def run(rules, args, first, count, rng):
-        raw = costliest_first(game, rules, seatings(args), args["games"], first, count, rng, "multiple")
+        raw = costliest_first(spec, rules, seatings(args), args["games"], first, count, rng, "multiple")
         # the block number names the multiple; the seat's label says which policy held the bigger budget
         multiples = list(args["multiples"])
         raw["multiple"] = raw["multiple"].map(lambda b: multiples[b])
@@ -177,7 +173,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
             strong = group[group["policy"] == f"{m}x"]
             wins = strong["win_share"].sum()
             w_low, w_high = stats.wilson_interval(wins, len(strong))
-            rows.append({"multiple": int(m), "budget": getattr(_spec(game).make_policy(args["policy"]),
+            rows.append({"multiple": int(m), "budget": getattr(spec.make_policy(args["policy"]),
                                                                  args["budget"]) * int(m),
                          "games": len(ahead), "seats_beaten": mean, "ci_low": low, "ci_high": high,
                          "win_rate": wins / len(strong), "win_low": float(w_low), "win_high": float(w_high),
@@ -191,7 +187,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
 
     def validate(args: Mapping[str, Any]) -> None:
         try:
-            value = getattr(_spec(game).make_policy(args["policy"]), args["budget"])
+            value = getattr(spec.make_policy(args["policy"]), args["budget"])
         except AttributeError:
             raise ArgumentError("budget", f"argument 'budget': {args['budget']!r} is not a parameter of "
                                 f"{args['policy']!r}") from None
@@ -206,7 +202,7 @@ def trace_analysis(game: str, default_policy: str, seats: int) -> Analysis:
         summary="skill trace: a search policy at multiples of its budget against itself at 1x",
         params=(
             Param("policy", default_policy, "the search policy (NAME or NAME:KEY=VALUE,...)",
-                  validate=_check_policy(game, "policy")),
+                  validate=_check_policy(spec, "policy")),
             Param("budget", "iterations", "the policy's parameter that is its budget"),
             Param("multiples", (2, 4, 8), "the budget multiples played against 1x", item=int, low=2, high=1024),
             Param("players", seats, "players at each table", low=2, high=8),

@@ -35,6 +35,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +45,7 @@ import pandas as pd
 import tyrsim
 from tyrsim.core import stats, weights
 from tyrsim.core.datafile import is_bundled
+from tyrsim.core.game import GameSpec
 from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng
 from tyrsim.core.rules import RuleSet
@@ -92,14 +94,12 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def bundled_data_digest(game: str) -> str:
+def bundled_data_digest(game: GameSpec) -> str:
     """SHA-256 over the names and bytes of every file in the game package's bundled `data/` folder."""
-    from importlib import resources
-
-    from tyrsim.games import REGISTRY
-
+    if game.package is None:  # a spec no package holds has no data folder
+        return _sha256(b"")
     try:
-        folder = resources.files(REGISTRY[game]) / "data"
+        folder = resources.files(game.package) / "data"
     except TypeError:  # a game module that is not a package has no data folder
         return _sha256(b"")
     digest = hashlib.sha256()
@@ -122,7 +122,7 @@ def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
 
     A file that cannot be read counts as None; the task itself then reports the file.
     """
-    bundled = bundled_data_digest(scenario.game.name)
+    bundled = bundled_data_digest(scenario.game)
     files: dict[str, str | None] = {}
 
     def digest(path: str) -> str | None:
@@ -204,13 +204,11 @@ def run_substitutions(scenario: Scenario, *, jobs: int | None = None) -> list[No
     return notes
 
 
-def run_task(game: str, analysis: str, rules: RuleSet, args: dict, seed: int, point: int, chunk: int, first: int,
-             count: int) -> tuple[int, int, pd.DataFrame]:
-    """Compute one task (in a worker process); the analysis is looked up by name."""
-    from tyrsim.games import get_game
-
-    spec = get_game(game)
-    result = spec.analyses[analysis].run(rules, args, first, count, task_rng(seed, point, chunk))
+def run_task(game: GameSpec, analysis: str, rules: RuleSet, args: dict, seed: int, point: int, chunk: int,
+             first: int, count: int) -> tuple[int, int, pd.DataFrame]:
+    """Compute one task (in a worker process): `game`'s analysis named `analysis` (the spec travels as a reference
+    to its package, see `GameSpec`; a worker reads the analysis there rather than receiving its functions)."""
+    result = game.analyses[analysis].run(rules, args, first, count, task_rng(seed, point, chunk))
     return point, chunk, result
 
 
@@ -352,7 +350,7 @@ def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers:
 
     def compute(todo: list[Task]) -> dict[Task, pd.DataFrame]:
         by_id = {(t.point, t.chunk): t for t in todo}
-        calls = [delayed(run_task)(scenario.game.name, scenario.analysis.name, points[t.point].rules,
+        calls = [delayed(run_task)(scenario.game, scenario.analysis.name, points[t.point].rules,
                                    points[t.point].args, scenario.seed, t.point, t.chunk, t.first, t.count)
                  for t in todo]
         fresh = {}

@@ -109,15 +109,12 @@ def _unit(cls: type) -> list[float]:
     return [(weights.defaults(cls)[n] - lo) / (hi - lo) for n, (lo, hi) in weights.tunable(cls).items()]
 
 
-def play_candidate(setup: TuneSetup, weights_: dict[str, float], generation: int, first: int,
+def play_candidate(spec: GameSpec, setup: TuneSetup, weights_: dict[str, float], generation: int, first: int,
                    count: int) -> pd.DataFrame:
     """Games first..first+count-1 of `generation` with the candidate in one seat; a row per game.
 
     `pairs_won`: the share of the pool's seats the candidate finished ahead of (ties half);
     `win_share`: its share of the win."""
-    from tyrsim.games import get_game
-
-    spec = get_game(setup.game)
     game = spec.make_game(setup.rules, setup.players)
     base = spec.make_policy(setup.policy)
     candidate = dataclasses.replace(base, **weights_)
@@ -163,7 +160,7 @@ def tune(spec: GameSpec, setup: TuneSetup, *, n_jobs: int = 1, store: ResultStor
         todo = [(k, item) for k, item in zip(keys, plan, strict=True) if tables[k] is None]
         if progress is not None:
             progress.skip(len(plan) - len(todo))
-        results = runner(delayed(play_candidate)(setup, candidates[i], generation, first, count)
+        results = runner(delayed(play_candidate)(spec, setup, candidates[i], generation, first, count)
                          for _, (i, first, count) in todo)
         for (k, (_, _, count)), table in zip(todo, results, strict=True):
             store.put(k, table)

@@ -1,13 +1,15 @@
 """The game registry: command-line name -> game package exposing `SPEC` (a GameSpec).
 
-This is the only place `tyrsim.core` learns about games.
+`tyrsim.core` never imports it: the entry points (the command line, a notebook, a test) hand `get_game` to
+what reads game names (`tyrsim.core.scenario.load_scenario(path, games=get_game)`), and everything else is
+handed the GameSpec itself.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from tyrsim.core.game import GameSpec
+from tyrsim.core.game import GameSpec, UnknownGame
 
 REGISTRY = {
     "tyranno-ex": "tyrsim.games.tyranno_ex",
@@ -17,16 +19,16 @@ REGISTRY = {
 }
 
 
-class UnknownGame(ValueError):
-    """A game name that is not registered."""
-
-
 def game_names() -> list[str]:
+    """The registered games' command-line names."""
     return list(REGISTRY)
 
 
 def get_game(name: str) -> GameSpec:
-    """The registered game called `name`."""
+    """The registered game called `name` (a `GameLookup`)."""
     if name not in REGISTRY:
         raise UnknownGame(f"unknown game {name!r}; the games are: {', '.join(REGISTRY)}")
     return importlib.import_module(REGISTRY[name]).SPEC
+
+
+__all__ = ["REGISTRY", "UnknownGame", "game_names", "get_game"]

@@ -20,7 +20,10 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
+from tyrsim.core.rulings import rulings_analysis
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, load_dinosaurs, load_spaces
 from tyrsim.games.tiny_epic_dinosaurs.findings import (
     GAME_GLOSSARY,
@@ -396,7 +399,6 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 
 
 GAME = game_analysis(
-    "tiny-epic-dinosaurs",
     default_policies=("hunter", "breeder", "contractor"),
     extra_tables=game_tables,
     extra_figures=game_figures,
@@ -406,4 +408,15 @@ GAME = game_analysis(
     default_games=600,
 )
 
-ANALYSES = {"hunt": HUNT, "herd-growth": HERD_GROWTH, "game": GAME}
+ANALYSES = {
+    "hunt": HUNT,
+    "herd-growth": HERD_GROWTH,
+    "game": GAME,
+    "rate": rating_analysis(("hunter", "breeder", "contractor", "greedy", "random"), 2),
+    "ladder": ladder_analysis(("random", "greedy", "hunter", "ismcts"), 2),
+    "trace": trace_analysis("ismcts", 2),
+    "explore": explore_analysis(
+        ("hunter", "breeder", "contractor"), ("breed_group=2:4", "hunt_net_faces=1:5", "resource_cap=8:16"),
+    ),
+    "rulings": rulings_analysis(("hunter", "breeder", "contractor")),
+}

@@ -26,11 +26,18 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
+from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.game import make_policy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
+from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.runner import play_chunk
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.tyranno_ex import findings
+from tyrsim.games.tyranno_ex.combat_analysis import COMBAT
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
+from tyrsim.games.tyranno_ex.game import make_game
+from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 from tyrsim.games.tyranno_ex.survival_findings import SURVIVAL_GLOSSARY, survival_findings
 
@@ -187,7 +194,6 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 
 
 GAME = game_analysis(
-    "tyranno-ex",
     default_policies=("greedy", "aggressive", "builder", "random"),
     summary="policies play whole games: win rates, points by source, survival, fights, cascades, game length",
     extra_tables=game_tables,
@@ -296,11 +302,9 @@ def _kernel_run(rules: Rules, args: Mapping[str, Any], count: int, rng: np.rando
 
 def _games_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator):
     """Whole games with the policy mix: survival checks and losses per policy and pattern."""
-    from tyrsim.games import get_game
-
-    spec = get_game("tyranno-ex")
     texts = list(args["policies"])
-    raw = play_chunk(spec.make_game(rules, len(texts)), texts, [spec.make_policy(t) for t in texts], first, count, rng)
+    policies = [make_policy(POLICIES, "tyranno-ex", t) for t in texts]
+    raw = play_chunk(make_game(rules, len(texts)), texts, policies, first, count, rng)
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for pattern, k in PATTERNS.items():
@@ -426,3 +430,17 @@ SURVIVAL = Analysis(
     findings=survival_findings,
     glossary=SURVIVAL_GLOSSARY,
 )
+
+
+ANALYSES = {
+    "combat": COMBAT,
+    "game": GAME,
+    "survival": SURVIVAL,
+    "rate": rating_analysis(("greedy", "aggressive", "builder", "random"), 4),
+    "ladder": ladder_analysis(("random", "builder", "greedy", "ismcts"), 4),
+    "trace": trace_analysis("ismcts", 4),
+    "explore": explore_analysis(
+        ("greedy", "aggressive", "builder", "greedy"), ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
+    ),
+    "rulings": rulings_analysis(("greedy", "aggressive", "builder", "greedy")),
+}

@@ -11,8 +11,11 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
+from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
+from tyrsim.core.rulings import rulings_analysis
+from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.games.tyros import findings
 from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
@@ -197,7 +200,6 @@ def points_figure(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[s
 
 
 GAME = game_analysis(
-    "tyros",
     default_policies=("planner", "greedy", "random", "planner"),
     extra_tables=points_by_source,
     extra_figures=points_figure,
@@ -247,3 +249,16 @@ def board_figure(board: Board, chips: list[int] | None = None):
     ax.set_title("Tyros board: sea connections (blue bars), removed tiles (hatched)")
     fig.tight_layout()
     return fig
+
+
+ANALYSES = {
+    "empire-sizes": EMPIRE_SIZES,
+    "game": GAME,
+    "rate": rating_analysis(("planner", "greedy", "random"), 4),
+    "ladder": ladder_analysis(("random", "greedy", "planner", "ismcts"), 4),
+    "trace": trace_analysis("ismcts", 4),
+    "explore": explore_analysis(
+        ("planner", "greedy", "planner", "greedy"), ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
+    ),
+    "rulings": rulings_analysis(("planner", "greedy", "planner", "greedy")),
+}

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.analysis import Analysis, ArgumentError, ForGame, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.game import make_policy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
 from tyrsim.core.rulings import rulings_analysis
@@ -26,6 +27,7 @@ from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.core.substitutions import Substitution, engine_refused, no_form_of
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
+from tyrsim.games.zooloretto_duell.policies import POLICIES
 
 GAME = "zooloretto-duell"
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
@@ -232,19 +234,17 @@ ENGINE = Param(
 
 def batch_forms(texts) -> list | None:
     """The batch form of each seat's policy, or None if any has none."""
-    from tyrsim.games import get_game
     from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
 
-    forms = [batch_policy(get_game(GAME).make_policy(text)) for text in texts]
+    forms = [batch_policy(make_policy(POLICIES, GAME, text)) for text in texts]
     return None if any(f is None for f in forms) else forms
 
 
 def without_batch_form(texts) -> list[str]:
     """The policy texts among `texts` whose policy has no batch form (the searches)."""
-    from tyrsim.games import get_game
     from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
 
-    return [t for t in texts if batch_policy(get_game(GAME).make_policy(t)) is None]
+    return [t for t in texts if batch_policy(make_policy(POLICIES, GAME, t)) is None]
 
 
 def batch_refusal(rules: Any, texts) -> str | None:
@@ -322,9 +322,9 @@ def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.ran
     return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
 
 
-def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
-    analysis = game_analysis(
-        GAME,
+def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
+    """The `game` study of every game, with the zoo's tables and either engine (built with the game's spec)."""
+    return game_analysis(
         default_policies,
         name=name,
         summary="expected final score per seat and policy, by source, with symbol rates, margins and game length",
@@ -338,7 +338,10 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
         extra_params=(ENGINE,),
         extra_findings=findings.extra_findings,
         extra_glossary=findings.GLOSSARY,
-    )
+    ).then(functools.partial(_zoo_ev, name))
+
+
+def _zoo_ev(name: str, analysis: Analysis) -> Analysis:
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
     return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
@@ -349,12 +352,12 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> Analysis:
 ANALYSES = {
     "game": zoo_ev_analysis("game", ("heuristic", "heuristic")),
     "zoo-ev": zoo_ev_analysis("zoo-ev", ("heuristic", "heuristic")),
-    "rate": rating_analysis(GAME, ("heuristic", "greedy", "random"), 2),
-    "ladder": ladder_analysis(GAME, ("random", "greedy", "heuristic", "ismcts"), 2),
-    "trace": trace_analysis(GAME, "ismcts", 2),
+    "rate": rating_analysis(("heuristic", "greedy", "random"), 2),
+    "ladder": ladder_analysis(("random", "greedy", "heuristic", "ismcts"), 2),
+    "trace": trace_analysis("ismcts", 2),
     "explore": explore_analysis(
-        GAME, ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
+        ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
         player=play_games, refusal=batch_refusal,
     ),
-    "rulings": rulings_analysis(GAME, ("heuristic", "greedy")),
+    "rulings": rulings_analysis(("heuristic", "greedy")),
 }

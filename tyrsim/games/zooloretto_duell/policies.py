@@ -257,3 +257,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
                 return search.terminal_values(state, 2)
         mine = win_share(state, 0, self.scale)
         return [mine, 1.0 - mine]
+
+
+POLICIES = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "heuristic": HeuristicPolicy,
+    "mcts": MctsPolicy,
+    "ismcts": IsmctsPolicy,
+}
