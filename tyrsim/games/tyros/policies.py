@@ -8,7 +8,6 @@ action, scored with the rulebook's scoring procedure as if the game ended now.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -145,9 +144,9 @@ def chosen_cards(action) -> tuple[object, Cards]:
     look at the board once for all of them (a test checks the values against each action's own)."""
     kind = type(action)
     if kind is MoveShip and action.toll is not None:
-        return dataclasses.replace(action, toll=None), (action.toll,)
+        return MoveShip(action.start, action.end), (action.toll,)
     if kind is BuildShip and action.extra:
-        return dataclasses.replace(action, extra=()), action.extra
+        return BuildShip(action.space), action.extra
     return action, ()
 
 
@@ -360,7 +359,9 @@ class PlannerPolicy:
                         value = self.value(state, moved, player)
                     board_values[shared] = (value, self.needs(moved, player))
                 value, needs_after = board_values[shared]
-                scored.append((value - sum(self.card_value(needs_after, k) for k in chosen) - now, action))
+                for k in chosen:
+                    value -= self.card_value(needs_after, k)
+                scored.append((value - now, action))
             elif kind is BankSwap:
                 lost = sum(self.card_value(needs, k) for k in action.give)
                 scored.append((len(action.give) * self.draw_value(state, needs) - lost - 0.05, action))
