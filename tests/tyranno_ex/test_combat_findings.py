@@ -10,6 +10,7 @@ import pytest
 from tyrsim.core.report import build_report
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT, SUMMARY_COLUMNS, odds_tables, report_files, summary
 from tyrsim.games.tyranno_ex.combat_words import combat_findings
@@ -135,7 +136,7 @@ fights = 3000
 def test_a_tiny_real_run_reads_with_intervals_and_no_nan(tmp_path, method, sweep):
     path = tmp_path / "tiny.toml"
     path.write_text(SCENARIO.format(method=method, sweep=sweep))
-    scenario = load_scenario(path)
+    scenario = load_scenario(path, games=get_game)
     report = build_report(scenario, run_scenario(scenario, progress=False), 0.0)
     assert 2 <= len(report.findings) <= 5
     for sentence in report.findings:

@@ -8,6 +8,7 @@ import pandas as pd
 from tyrsim.core.report import build_report
 from tyrsim.core.scenario import load_scenario
 from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
 from tyrsim.games.tyranno_ex.analysis import SURVIVAL
 from tyrsim.games.tyranno_ex.rules import Rules
 from tyrsim.games.tyranno_ex.survival_findings import survival_findings
@@ -76,7 +77,7 @@ def test_tiny_real_runs_read_with_intervals_and_no_nan(tmp_path):
     for args, sweep in runs:
         path = tmp_path / "tiny.toml"
         path.write_text(SCENARIO.format(args=args, sweep=sweep))
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, games=get_game)
         report = build_report(scenario, run_scenario(scenario, progress=False), 0.0)
         assert 2 <= len(report.findings) <= 5
         for sentence in report.findings:

@@ -13,8 +13,9 @@ from tyrsim.core.designer import point_metrics
 from tyrsim.core.runner import GAMES_PER_CHUNK
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
+from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.analysis import (
-    ANALYSES,
     BATCH_GAMES_PER_TASK,
     BATCH_MIN_GAMES,
     BATCH_MIN_GAMES_LOOKING_AHEAD,
@@ -23,6 +24,8 @@ from tyrsim.games.zooloretto_duell.analysis import (
 )
 from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
 from tyrsim.games.zooloretto_duell.rules import Rules
+
+ANALYSES = SPEC.analyses  # the package's table holds the studies before the spec builds them
 
 
 @pytest.mark.parametrize("name", ["game", "zoo-ev"])
@@ -98,7 +101,8 @@ def test_the_sensitivity_study_plays_each_rule_point_in_one_batch_task(monkeypat
 def test_same_seed_same_tables_whatever_the_jobs():
     data = {"name": "engine", "game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 5,
             "args": {"policies": ["random", "random"], "games": 3 * GAMES_PER_CHUNK * 4, "engine": "batch"}}
-    raws = [run_scenario(scenario_from_data(data, "test"), n_jobs=jobs, progress=False)[0].raw for jobs in (1, 2)]
+    scenario = scenario_from_data(data, "test", games=get_game)
+    raws = [run_scenario(scenario, n_jobs=jobs, progress=False)[0].raw for jobs in (1, 2)]
     pd.testing.assert_frame_equal(raws[0], raws[1])
     assert raws[0]["game_id"].nunique() == 3 * GAMES_PER_CHUNK * 4
 
