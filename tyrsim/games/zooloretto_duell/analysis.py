@@ -27,9 +27,9 @@ from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.core.substitutions import Substitution, engine_refused, no_form_of
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
+from tyrsim.games.zooloretto_duell.game import NAME as GAME
 from tyrsim.games.zooloretto_duell.policies import POLICIES
 
-GAME = "zooloretto-duell"
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
 # the `symbols` table: how often each symbol fires, and the money and expert actions beside them
 EVENT_COUNTERS = (
@@ -90,6 +90,25 @@ MARKER_LEADER = Metric(
 def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """Score per policy and seat, points by source, symbols, margins, game length, first player, end triggers."""
     by_policy = raw.groupby("policy", sort=True)
+    games = raw[raw["seat"] == 0]  # one row per game
+    margin_summary, margins = _margins(by_policy)
+    length, rounds = _game_length(games)
+    return {
+        "by_policy_and_seat": _by_policy_and_seat(raw),
+        "points_by_source": pd.DataFrame(_mean_rows(by_policy, (*SOURCES, "score"), "source")),
+        "leader_wins": _leaders(raw),
+        "symbols": _symbols(by_policy),
+        "margin_summary": margin_summary,
+        "margin_distribution": margins,
+        "game_length": length,
+        "rounds_distribution": rounds,
+        "first_player": _first_player(games),
+        "end_triggers": _end_triggers(games),
+    }
+
+
+def _by_policy_and_seat(raw: pd.DataFrame) -> pd.DataFrame:
+    """Each policy's win rate and mean score in each seat, with their intervals."""
     seated = raw.groupby(["policy", "seat"], sort=True)
     per_seat = pd.DataFrame(
         {
@@ -104,7 +123,11 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
     per_seat["score_low"], per_seat["score_high"] = stats.t_interval(
         per_seat["mean_score"], per_seat["sd_score"], per_seat["games"]
     )
-    sources = pd.DataFrame(_mean_rows(by_policy, (*SOURCES, "score"), "source"))
+    return per_seat.reset_index()
+
+
+def _symbols(by_policy) -> pd.DataFrame:
+    """Each event counter's mean per game, and the share of games in which it happened at least once."""
     symbols = pd.DataFrame(_mean_rows(by_policy, EVENT_COUNTERS, "counter"))
     fired = [
         (policy, column, int((group[column] > 0).sum()), len(group))
@@ -115,14 +138,20 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
     n = np.array([f[3] for f in fired])
     symbols["share_of_games"] = k / n
     symbols["share_low"], symbols["share_high"] = stats.wilson_interval(k, n)
+    return symbols
 
-    margin_summary = pd.DataFrame(_mean_rows(by_policy, ("margin",), "quantity"))
+
+def _margins(by_policy) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The mean final margin per policy, and the share of games ending with each margin."""
+    summary = pd.DataFrame(_mean_rows(by_policy, ("margin",), "quantity"))
     margins = []
     for policy, group in by_policy:
         margins += _share_rows(group["margin"].value_counts().sort_index(), len(group), policy=policy)
+    return summary.drop(columns="quantity"), pd.DataFrame(margins)
 
-    games = raw[raw["seat"] == 0]  # one row per game
-    n_games = len(games)
+
+def _game_length(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Mean rounds and actions per game, and the share of games lasting each number of rounds."""
     length = pd.DataFrame(
         [
             dict(
@@ -135,11 +164,17 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
             for column in ("rounds", "actions")
         ]
     )
-    rounds = pd.DataFrame(_share_rows(games["rounds"].value_counts().sort_index(), n_games))
+    rounds = pd.DataFrame(_share_rows(games["rounds"].value_counts().sort_index(), len(games)))
+    return length, rounds.rename(columns={"value": "rounds"})
+
+
+def _first_player(games: pd.DataFrame) -> pd.DataFrame:
+    """Seat 0's win rate and mean margin."""
+    n_games = len(games)
     wins = games["win_share"].sum()
     win_low, win_high = stats.wilson_interval(wins, n_games)
     adv, adv_low, adv_high = stats.mean_interval(games["margin"])
-    first = pd.DataFrame(
+    return pd.DataFrame(
         [
             {
                 "games": n_games,
@@ -152,8 +187,17 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
             }
         ]
     )
+
+
+def _end_triggers(games: pd.DataFrame) -> pd.DataFrame:
+    """The share of games whose final round each trigger began."""
     ended = pd.Series({t: games[f"ended_by_{t}"].sum() for t in END_TRIGGERS})
-    ends = pd.DataFrame(_share_rows(ended, n_games)).rename(columns={"value": "ended_by"})
+    return pd.DataFrame(_share_rows(ended, len(games))).rename(columns={"value": "ended_by"})
+
+
+def _leaders(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per source of points (and coins): in the games where one player got more from it, how often that
+    player won."""
     leaders = []
     for source in SOURCES + ("coins",):
         won = _leader_wins(raw, source)["won"]
@@ -167,18 +211,7 @@ def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[s
                 "ci_high": float(high),
             }
         )
-    return {
-        "by_policy_and_seat": per_seat.reset_index(),
-        "points_by_source": sources,
-        "leader_wins": pd.DataFrame(leaders),
-        "symbols": symbols,
-        "margin_summary": margin_summary.drop(columns="quantity"),
-        "margin_distribution": pd.DataFrame(margins),
-        "game_length": length,
-        "rounds_distribution": rounds.rename(columns={"value": "rounds"}),
-        "first_player": first,
-        "end_triggers": ends,
-    }
+    return pd.DataFrame(leaders)
 
 
 def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> dict[str, Any]:

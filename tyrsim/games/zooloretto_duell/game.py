@@ -14,21 +14,33 @@ square's donation: search policies use `determinize`. The stockpile lies face up
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import permutations
 
 import numpy as np
 
-from tyrsim.core.words import listing
+from tyrsim.games.zooloretto_duell import narration as words
+from tyrsim.games.zooloretto_duell.actions import (
+    DISPOSE,
+    DRAW,
+    QUIT_EMPTY,
+    Action,
+    Connect,
+    DiscardDrawn,
+    DisposeMinus,
+    Donate,
+    Draw,
+    QuitEmptyHanded,
+    Steal,
+    TakeTruck,
+)
 from tyrsim.games.zooloretto_duell.cards import (
-    ANIMAL_SYMBOLS,
     COLOURS,
     FINAL_ROUND,
     HEART,
     LIGHTNING,
     SPECIES,
     STAND,
-    STAND_SYMBOLS,
     Card,
     Marker,
     load_markers,
@@ -38,6 +50,7 @@ from tyrsim.games.zooloretto_duell.cards import (
 )
 from tyrsim.games.zooloretto_duell.rules import Rules
 
+NAME = "zooloretto-duell"  # the game's name on the command line and in the registry
 TURN, PLACE, DONATION, OVER = 0, 1, 2, 3
 
 # per-seat counters reported by `stats`, in this order in `ZooState.counts`
@@ -72,97 +85,13 @@ COUNTERS = (
 END_TRIGGERS = ("card", "marker", "pile")  # what made the last round the final one
 
 
-# --- actions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Action A, first step: pick the top card of the draw pile."""
-
-    def __repr__(self) -> str:
-        return "draw the top card"
-
-
-@dataclass(frozen=True, slots=True)
-class Connect:
-    """Action A, second step: connect the drawn card to a truck with a free place."""
-
-    card: Card
-    truck: int
-
-    def __repr__(self) -> str:
-        return f"connect {self.card} to truck {self.truck + 1}"
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardDrawn:
-    """Expert variant: pay to put the drawn card on the discard pile instead."""
-
-    card: Card
-
-    def __repr__(self) -> str:
-        return f"pay to discard {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeTruck:
-    """Action B: take a truck with at least one card, quit the round, place its cards in this order."""
-
-    truck: int
-    cards: tuple[Card, ...]
-
-    def __repr__(self) -> str:
-        return f"take truck {self.truck + 1} ({', '.join(map(repr, self.cards))}) and quit"
-
-
-@dataclass(frozen=True, slots=True)
-class Steal:
-    """Action C I: pay to steal an animal from the opponent's zoo."""
-
-    card: Card
-
-    def __repr__(self) -> str:
-        return f"pay to steal {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class DisposeMinus:
-    """Action C II: pay to return all minus points."""
-
-    def __repr__(self) -> str:
-        return "pay to dispose of all minus points"
-
-
-@dataclass(frozen=True, slots=True)
-class Donate:
-    """Square symbol: take this card from the discard pile into your zoo."""
-
-    card: Card
-
-    def __repr__(self) -> str:
-        return f"take {self.card} from the discard pile"
-
-
-@dataclass(frozen=True, slots=True)
-class QuitEmptyHanded:
-    """Ruling: with the draw pile empty and every truck in the middle empty, a player leaves the round
-    without a truck."""
-
-    def __repr__(self) -> str:
-        return "quit the round without a truck (nothing left to draw)"
-
-
-Action = Draw | Connect | DiscardDrawn | TakeTruck | Steal | DisposeMinus | Donate | QuitEmptyHanded
-DRAW, DISPOSE, QUIT_EMPTY = Draw(), DisposeMinus(), QuitEmptyHanded()
-
-
 # --- the game --------------------------------------------------------------------------------
 
 
 class ZooGame:
     """Zooloretto Duell under `rules`, for 2 players."""
 
-    name = "zooloretto-duell"
+    name = NAME
 
     def __init__(self, rules: Rules | None = None, num_players: int = 2) -> None:
         if num_players != 2:
@@ -510,47 +439,7 @@ class ZooState:
 
     def describe(self, action: Action) -> str:
         """The current player's action in plain words (asked before it is applied)."""
-        kind, p, rules = type(action), self.to_move, self.rules
-        if kind is Connect:
-            return f"connect the {card_words(action.card)} to truck {action.truck + 1}"
-        if kind is TakeTruck:
-            cards = ", ".join(card_words(c) for c in action.cards)
-            return f"take truck {action.truck + 1} ({cards}) and quit the round"
-        if kind is DiscardDrawn:
-            return f"pay {_coins(rules.expert_discard_cost)} to discard the drawn {card_words(action.card)}"
-        if kind is Steal:
-            return f"pay {_coins(rules.money_action_cost)} to steal {_a(card_words(action.card))} from P{1 - p}'s zoo"
-        if kind is DisposeMinus:
-            return f"pay {_coins(rules.money_action_cost)} to return all {self.minus[p]} minus points"
-        if kind is Donate:
-            return f"take the {card_words(action.card)} from the discard pile (the square's donation)"
-        return repr(action)
-
-    def _narrate_symbol(self, p: int, card: Card, effect: str) -> None:
-        """The second card of a species with the same symbol, and what its symbol did (see `_place`)."""
-        self.narration.append(f"P{p}'s second {card_words(card)}: {effect}")
-
-    def _narrate_scoring(self) -> None:
-        """The final scoring: the enclosures side by side, then each player's parts and the winner."""
-        counts = ", ".join(f"{SPECIES[s]} {len(self.pens[0][s])}-{len(self.pens[1][s])}" for s in range(len(SPECIES)))
-        self.narration.append(f"Final scoring; animals per enclosure, P0-P1: {counts}; "
-                              f"stands {len(self.stands[0])}-{len(self.stands[1])}")
-        parts = [self.score_parts(p) for p in range(2)]
-        for p, part in enumerate(parts):
-            markers = ", ".join(str(m.points) for m in self.won[p])
-            ahead = [SPECIES[s] for s in range(len(SPECIES)) if len(self.pens[p][s]) > len(self.pens[1 - p][s])]
-            enclosures = (f"the {listing(ahead)} enclosure{'s' if len(ahead) > 1 else ''}" if ahead
-                          else "no enclosure")
-            items = [f"{part['marker_points']} from scoring markers ({markers})" if markers else "no scoring markers",
-                     f"{part['majority_points']} for the most animals in {enclosures}",
-                     f"{part['coin_points']} for {_coins(self.coins[p])}",
-                     f"minus {part['minus_points']} for minus points" if part["minus_points"] else "no minus points"]
-            self.narration.append(f"P{p} scores {part['score']}: " + "; ".join(items))
-        if parts[0]["score"] == parts[1]["score"]:
-            won, coins = self.winners(), self.coins
-            self.narration.append(f"P0 and P1 tie on {parts[0]['score']} points; " + (
-                f"P{won[0]} wins with more coins ({coins[won[0]]} to {coins[1 - won[0]]})" if len(won) == 1
-                else f"the coins tie too ({coins[0]} each): a shared victory"))
+        return words.describe(self, action)
 
     # --- steps --------------------------------------------------------------------------------
 
@@ -593,8 +482,7 @@ class ZooState:
             self.pile.pop()
             self.final_card_aside = True
             if self.narration is not None:
-                self.narration.append("the final-round card turns up and is put aside: "
-                                      "the round in which the next card is drawn is the last")
+                self.narration.append(words.FINAL_CARD_ASIDE)
 
     def _marker_surface(self) -> None:
         """When the final-round marker turns up on top of the stockpile it is put aside."""
@@ -602,15 +490,14 @@ class ZooState:
             self.markers.pop(0)
             self.final_marker_aside = True
             if self.narration is not None:
-                self.narration.append("the final-round marker turns up and is put aside: "
-                                      "the round in which the next marker is taken is the last")
+                self.narration.append(words.FINAL_MARKER_ASIDE)
 
     def _make_final_round(self, trigger: str) -> None:
         if not self.final_round:
             self.final_round = True
             self.end_trigger = trigger
             if self.narration is not None:
-                self.narration.append(f"this is the final round ({FINAL_ROUND_WHY[trigger]})")
+                self.narration.append(words.final_round(trigger))
 
     def _unload(self, p: int) -> None:
         """Place the taken truck's remaining cards in order; pause for a square's donation."""
@@ -636,7 +523,13 @@ class ZooState:
         self._end_turn(p)
 
     def _place(self, p: int, card: Card, donated: bool) -> bool:
-        """Put a card in player p's zoo with its symbol's effect; True if a square's donation is due.
+        """Put a card in player p's zoo, then its symbol and the interim scoring; True if a square's donation
+        is due.
+
+        The rulebook's steps: the third card with the same symbol goes to the discard pile instead
+        (`_third_symbol`); else the card is placed, a second card with the same symbol triggers its symbol
+        action (`_symbol_action`: lightning, heart, square; a stand's coin), and the interim scoring is
+        checked (`_check_species`, `_check_vending_area`).
 
         `donated`: the card came from the discard pile by a square, so a further
         square goes to waste (a different symbol is carried out). Ruling: only the donated
@@ -648,96 +541,116 @@ class ZooState:
         the zoo after the card's species has been checked; with true, the species is checked only
         after them.
         """
-        counts = self.counts[p]
-        symbol = card.symbol
         if card.species == STAND:
-            stands = self.stands[p]
-            same = 0
-            for c in stands:
-                if c.symbol == symbol:
-                    same += 1
-            if same >= 2:  # the third stand with the same symbol
-                self.discard.append(card)
-                self.minus[p] += 1
-                counts[THIRD_SYMBOL] += 1
-                if self.narration is not None:
-                    self.narration.append(f"P{p}'s third {STAND_SYMBOLS[symbol]} stand goes to the discard pile: "
-                                          "1 minus point")
-                return False
-            stands.append(card)
-            if same == 1:
-                self.coins[p] += 1
-                counts[STAND_COIN] += 1
-                if self.narration is not None:
-                    self.narration.append(f"P{p}'s second {STAND_SYMBOLS[symbol]} stand: 1 coin")
-            if not self.vending_scored and len({c.colour for c in stands}) == len(COLOURS):
-                self.vending_scored = True
-                if self.narration is not None:
-                    self.narration.append(f"Interim scoring: P{p} is the first with stands of all four colours")
-                self._award(p)
+            self._place_stand(p, card)
             return False
         s = card.species
         pen = self.pens[p][s]
-        due = False
-        if symbol:
-            same = 0
-            for c in pen:
-                if c.symbol == symbol:
-                    same += 1
-            if same >= 2:  # the third animal of the species with the same symbol
-                self.discard.append(card)
-                self.minus[p] += 1
-                counts[THIRD_SYMBOL] += 1
-                if self.narration is not None:
-                    self.narration.append(f"P{p}'s third {card_words(card)} goes to the discard pile: 1 minus point")
-                self._check_species(s)  # a stolen card leaving the other zoo can still break a tie
-                return False
-            pen.append(card)
-            second = same == 1
-            if second and self.rules.symbol_once:
-                # ruling (rule `symbol_once`): a player's pair of a species and symbol triggers only the first
-                # time; the third-symbol rule above still counts the cards now in the enclosure
-                key = s * 4 + symbol
-                second = key not in self.fired[p]
-                self.fired[p].add(key)
-            if second:
-                if symbol == LIGHTNING:
-                    self.minus[p] += 1
-                    counts[LIGHTNING_FIRED] += 1
-                    if self.narration is not None:
-                        self._narrate_symbol(p, card, "1 minus point")
-                elif symbol == HEART:
-                    child = self.offspring.get(s)
-                    if child is not None:
-                        if not self.rules.symbol_before_scoring:
-                            self._check_species(s)  # ruling: the scoring interrupts play before the offspring comes
-                        self.offspring[s] = None
-                        pen.append(child)
-                        counts[HEART_FIRED] += 1
-                        if self.narration is not None:
-                            self._narrate_symbol(p, card, f"the {SPECIES[s]} offspring joins P{p}'s zoo")
-                    else:
-                        counts[HEART_WASTED] += 1
-                        if self.narration is not None:
-                            self._narrate_symbol(p, card, f"the {SPECIES[s]} offspring is already gone")
-                elif donated or not self.discard or (self.square_fired and self.rules.one_square_per_turn):
-                    counts[SQUARE_WASTED] += 1
-                    if self.narration is not None:
-                        why = ("the card came by a square" if donated else "the discard pile is empty"
-                               if not self.discard else "only the turn's first square is carried out")
-                        self._narrate_symbol(p, card, f"the square goes to waste ({why})")
-                else:
-                    counts[SQUARE_FIRED] += 1
-                    self.square_fired = due = True
-                    if self.narration is not None:
-                        self._narrate_symbol(p, card, f"P{p} takes a card of their choice from the discard pile")
-                    if self.rules.symbol_before_scoring:  # the other reading: check after the donation
-                        self.pending_check = s
-                        return True
+        same = _with_symbol(pen, card.symbol) if card.symbol else 0
+        if same >= 2:  # the third animal of the species with the same symbol
+            self._third_symbol(p, card)
+            self._check_species(s)  # a stolen card leaving the other zoo can still break a tie
+            return False
+        pen.append(card)
+        due = same == 1 and self._symbol_action(p, card, donated)
+        if due and self.rules.symbol_before_scoring:  # the other reading: check after the donation
+            self.pending_check = s
         else:
-            pen.append(card)
-        self._check_species(s)
+            self._check_species(s)
         return due
+
+    def _place_stand(self, p: int, card: Card) -> None:
+        """A vending stand: the third with the same symbol goes to the discard pile; the second earns a coin
+        ("Only the symbol on the card is relevant, not the colour"); then the vending area's interim scoring."""
+        stands = self.stands[p]
+        same = _with_symbol(stands, card.symbol)
+        if same >= 2:
+            self._third_symbol(p, card)
+            return
+        stands.append(card)
+        if same == 1:
+            self.coins[p] += 1
+            self.counts[p][STAND_COIN] += 1
+            if self.narration is not None:
+                self.narration.append(words.stand_coin(p, card))
+        self._check_vending_area(p)
+
+    def _third_symbol(self, p: int, card: Card) -> None:
+        """The 3rd symbol: "you put it directly on the discard pile instead and have to take 1 minus point"."""
+        self.discard.append(card)
+        self.minus[p] += 1
+        self.counts[p][THIRD_SYMBOL] += 1
+        if self.narration is not None:
+            self.narration.append(words.third_symbol(p, card))
+
+    def _symbol_action(self, p: int, card: Card, donated: bool) -> bool:
+        """The second animal of the species with the same symbol (now in the enclosure) triggers the symbol
+        action; True if a square's donation is due.
+
+        Ruling (rule `symbol_once`): a player's pair of a species and symbol triggers only the first time;
+        the third-symbol rule still counts the cards now in the enclosure.
+        """
+        if self.rules.symbol_once:
+            key = card.species * 4 + card.symbol
+            first = key not in self.fired[p]
+            self.fired[p].add(key)
+            if not first:
+                return False
+        if card.symbol == LIGHTNING:
+            self._lightning(p, card)
+            return False
+        if card.symbol == HEART:
+            self._heart(p, card)
+            return False
+        return self._square(p, card, donated)
+
+    def _lightning(self, p: int, card: Card) -> None:
+        """Lightning: "you get 1 minus point"."""
+        self.minus[p] += 1
+        self.counts[p][LIGHTNING_FIRED] += 1
+        if self.narration is not None:
+            self.narration.append(words.lightning(p, card))
+
+    def _heart(self, p: int, card: Card) -> None:
+        """Heart: the species' offspring card joins the enclosure if it is still in the supply, else the symbol
+        action goes to waste ("Each of these species can produce offspring only once")."""
+        s = card.species
+        child = self.offspring.get(s)
+        if child is None:
+            self.counts[p][HEART_WASTED] += 1
+            if self.narration is not None:
+                self.narration.append(words.offspring(p, card, joins=False))
+            return
+        if not self.rules.symbol_before_scoring:
+            self._check_species(s)  # ruling: the scoring interrupts play before the offspring comes
+        self.offspring[s] = None
+        self.pens[p][s].append(child)
+        self.counts[p][HEART_FIRED] += 1
+        if self.narration is not None:
+            self.narration.append(words.offspring(p, card, joins=True))
+
+    def _square(self, p: int, card: Card, donated: bool) -> bool:
+        """Square: a card of the player's choice from the discard pile, if possible; True if that donation is
+        due. "If another symbol action is triggered by an additional square, it is not carried out but goes
+        to waste" (see `_place` for the ruling)."""
+        if donated or not self.discard or (self.square_fired and self.rules.one_square_per_turn):
+            self.counts[p][SQUARE_WASTED] += 1
+            if self.narration is not None:
+                self.narration.append(words.square_wasted(p, card, donated, not self.discard))
+            return False
+        self.counts[p][SQUARE_FIRED] += 1
+        self.square_fired = True
+        if self.narration is not None:
+            self.narration.append(words.square(p, card))
+        return True
+
+    def _check_vending_area(self, p: int) -> None:
+        """Interim scoring of the vending stands: the first player with a stand of each colour."""
+        if not self.vending_scored and len({c.colour for c in self.stands[p]}) == len(COLOURS):
+            self.vending_scored = True
+            if self.narration is not None:
+                self.narration.append(words.vending_scoring(p))
+            self._award(p)
 
     def _check_pending(self) -> None:
         """The interim-scoring check that waited for a square's donation (rule `symbol_before_scoring`)."""
@@ -757,15 +670,12 @@ class ZooState:
         mine, theirs = len(self.pens[0][s]), len(self.pens[1][s])
         if mine + theirs >= self.targets[s]:
             if self.narration is not None and not self.target_reached[s] and mine == theirs:
-                self.narration.append(f"the {SPECIES[s]} enclosures reach their target of {self.targets[s]} tied "
-                                      f"{mine} to {theirs}: the scoring waits until one player has more")
+                self.narration.append(words.target_tied(self, s))
             self.target_reached[s] = True
         if self.target_reached[s] and mine != theirs:
             self.scored[s] = True
             if self.narration is not None:
-                self.narration.append(f"Interim scoring of the {SPECIES[s]} enclosures (target {self.targets[s]}): "
-                                      f"P{0 if mine > theirs else 1} has more, {max(mine, theirs)} to "
-                                      f"{min(mine, theirs)}")
+                self.narration.append(words.species_scoring(self, s))
             self._award(0 if mine > theirs else 1)
 
     def _award(self, p: int) -> None:
@@ -780,8 +690,7 @@ class ZooState:
         if marker.coin:
             self.coins[p] += 1
         if self.narration is not None:
-            self.narration.append(f"P{p} takes the top scoring marker: {_points(marker.points)}"
-                                  + (" and a coin" if marker.coin else ""))
+            self.narration.append(words.marker_taken(p, marker))
         if self.final_marker_aside:
             self._make_final_round("marker")
         self._marker_surface()
@@ -799,48 +708,20 @@ class ZooState:
 
     def _end_round(self) -> None:
         if self.narration is not None:
-            left = [card_words(c) for truck in self.trucks for c in truck]
-            self.narration.append(f"Round {self.rounds}{' (the final round)' if self.final_round else ''} ends"
-                                  + (f"; left on the trucks, to the discard pile: {', '.join(left)}" if left else ""))
+            self.narration.append(words.round_ends(self))
         for truck in self.trucks:
             self.discard.extend(truck)  # cards left on the remaining truck
             truck.clear()
         if self.final_round:
             self.phase = OVER
             if self.narration is not None:
-                self._narrate_scoring()
+                self.narration.extend(words.final_scoring(self))
             return
         self.rounds += 1
         self.taken = [None, None]
         self.to_move = self.last_taker
         if self.narration is not None:
-            self.narration.append(f"Round {self.rounds} begins with P{self.to_move}, the last to take a truck")
-
-
-FINAL_ROUND_WHY = {
-    "card": "a card was drawn after the final-round card turned up",
-    "marker": "a scoring marker was taken after the final-round marker turned up",
-    "pile": "the last card of the draw pile was drawn",
-}
-
-
-def card_words(card: Card) -> str:
-    """A card in a play log: "gorilla", "tiger with heart", "bear offspring", "red pretzel stand"."""
-    if card.species == STAND or card.species == FINAL_ROUND or card.offspring or not card.symbol:
-        return repr(card)
-    return f"{SPECIES[card.species]} with {ANIMAL_SYMBOLS[card.symbol]}"
-
-
-def _a(words: str) -> str:
-    return ("an " if words[0] in "aeiou" else "a ") + words
-
-
-def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+            self.narration.append(words.round_begins(self))
 
 
 def _shuffle_within_letters(markers: tuple[Marker, ...], rng: np.random.Generator) -> list[Marker]:
@@ -866,6 +747,15 @@ def _take_options(t: int, truck: list[Card]) -> list[TakeTruck]:
     for order in permutations(truck):  # the identity first
         orders.setdefault(tuple(c.kind for c in order), order)
     return [TakeTruck(t, order) for order in orders.values()]
+
+
+def _with_symbol(cards: list[Card], symbol: int) -> int:
+    """How many of `cards` show `symbol`."""
+    same = 0
+    for c in cards:
+        if c.symbol == symbol:
+            same += 1
+    return same
 
 
 def _distinct(cards: list[Card]) -> list[Card]:

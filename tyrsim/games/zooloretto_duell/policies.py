@@ -21,17 +21,9 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import RandomPolicy
+from tyrsim.games.zooloretto_duell.actions import DiscardDrawn, DisposeMinus, Draw, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.evaluation import margin, score_now
-from tyrsim.games.zooloretto_duell.game import (
-    DONATION,
-    PLACE,
-    DiscardDrawn,
-    DisposeMinus,
-    Draw,
-    Steal,
-    TakeTruck,
-    ZooState,
-)
+from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, ZooState
 
 
 def _after(state: ZooState, action) -> ZooState:
