@@ -20,8 +20,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from tyrsim.core.runner import play
-from tyrsim.games.tyranno_ex import SPEC, game
+from tyrsim.games.tyranno_ex import SPEC, actions, environmental_change, game
 from tyrsim.games.tyranno_ex.analysis import lay_chips
+from tyrsim.games.tyranno_ex.combat import resolve_fight, strength
 from tyrsim.games.tyranno_ex.environment import Bag, Environment
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -39,24 +40,25 @@ def games_per_second(policies: list[str], n_games: int, seed: int = 1) -> float:
 @contextmanager
 def straightforward_engine():
     """The engine without its action caches and with fights rolled die by die."""
-    cached = ("chip_options", "_set_chips_actions", "_five_chips_actions", "_trade_actions", "_environment_actions")
-    saved = {name: getattr(game, name) for name in cached}
+    cached = [(actions, "chip_options"), (actions, "_set_chips_actions"), (actions, "_use_five_actions"),
+              (actions, "trade_actions"), (environmental_change, "environment_actions")]
+    saved = {(module, name): getattr(module, name) for module, name in cached}
     saved_resolve = game.TyrannoExState._resolve
 
     def resolve(self, attacker, defender, chips):
-        return game.resolve_fight(
-            game.strength(attacker.die), self.dice(attacker.card, chips),
-            game.strength(defender.die), self.dice(defender.card, chips), self.rules, rng=self.rng,
+        return resolve_fight(
+            strength(attacker.die), self.dice(attacker.card, chips),
+            strength(defender.die), self.dice(defender.card, chips), self.rules, rng=self.rng,
         )  # fmt: skip
 
-    for name in cached:
-        setattr(game, name, saved[name].__wrapped__)
+    for (module, name), value in saved.items():
+        setattr(module, name, value.__wrapped__)
     game.TyrannoExState._resolve = resolve
     try:
         yield
     finally:
-        for name, value in saved.items():
-            setattr(game, name, value)
+        for (module, name), value in saved.items():
+            setattr(module, name, value)
         game.TyrannoExState._resolve = saved_resolve
 
 
