@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import sys
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -29,7 +29,8 @@ class State(Protocol):
     def current_player(self) -> int:
         """The player to act; -1 when the game is over."""
 
-    def legal_actions(self) -> list[Action]: ...
+    def legal_actions(self) -> Sequence[Action]:
+        """The actions the player to move may choose (a list, or a shared tuple that is never changed)."""
 
     def apply(self, action: Action) -> None:
         """Play `action`; chance events are drawn from the state's own generator."""
