@@ -6,6 +6,7 @@ import numpy as np
 
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState, make_game
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.steps import Step
 
 
 def new_state(players: int = 2, seed: int = 0, **rules) -> TinyEpicDinosaursState:
@@ -37,7 +38,7 @@ def fence(state: TinyEpicDinosaursState, seat: int, *edges: str) -> None:
     state._legal = None
 
 
-def run(state: TinyEpicDinosaursState, *steps: tuple) -> None:
+def run(state: TinyEpicDinosaursState, *steps: Step) -> None:
     """Forget the current prompt and run exactly these steps (and whatever they schedule)."""
     state.prompt = None
     state._legal = None

@@ -6,6 +6,7 @@ import numpy as np
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.forecast import forecast
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.steps import END_ROUND
 
 PHASES = {"place_fence": "arrange", "enclose": "arrange", "feed": "feed"}
 
@@ -23,7 +24,7 @@ def test_the_forecast_at_phase_4_is_the_score_hunters_reach_at_the_round_end():
         forecasts = None
         while not state.is_terminal():
             round_ = state.round
-            if forecasts is None and ("end_round",) in state._todo and state.steps_left(0) == (True, True, True):
+            if forecasts is None and END_ROUND in state._todo and state.steps_left(0) == (True, True, True):
                 forecasts = [forecast(state, seat).points for seat in range(2)]
             state.apply(hunter.choose(state, rng))
             if forecasts is not None and (state.is_terminal() or state.round != round_):
@@ -51,7 +52,7 @@ def test_the_forecast_changes_nothing_and_knows_the_steps_left():
                       for p in state.players]) + repr(state.supply)  # fmt: skip
         assert after == before
         left = [state.steps_left(seat) for seat in range(2)]
-        if ("end_round",) not in state._todo:
+        if END_ROUND not in state._todo:
             assert left == [(True, True, True)] * 2  # ranchers are still being placed
         elif state.prompt.kind in PHASES:
             me = state.prompt.player

@@ -13,6 +13,7 @@ import ted_reference as reference
 from ted_scripted import fence, new_state, run
 
 from tyrsim.games.tiny_epic_dinosaurs.actions import Enclose
+from tyrsim.games.tiny_epic_dinosaurs.steps import ArrangeRanch
 
 KINDS = ("stegosaurus", "raptor", "brachiosaurus", "allosaurus")
 
@@ -99,7 +100,7 @@ def test_every_offered_layout_houses_the_most_dinosaurs_on_random_ranches():
         enclosures = reference.enclosures(state, state.players[0].ranch)
         most, best = best_layouts(enclosures, herd)
         escapes = state.players[0].counters["escapes"]
-        run(state, ("arrange", 0))
+        run(state, ArrangeRanch(0))
         prompts += explore(state, enclosures, herd, most, best, escapes_before=escapes)
     assert prompts > 2_000  # most positions ask at least once
 
@@ -111,7 +112,7 @@ def test_a_raptor_cannot_take_the_enclosure_the_stegosauruses_need():
     state = new_state(players=2)
     fence(state, 0, "0,2|N", "0,2|1,2")
     state.players[0].holding = ["stegosaurus"] * 4 + ["raptor"]
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     assert set(state.legal_actions()) == {Enclose("0,0", 4, "stegosaurus"), Enclose("0,2", 1, "raptor")}
     state.apply(Enclose("0,0", 4, "stegosaurus"))  # the Raptor then takes the 1-space enclosure by itself
     assert state.players[0].counters["escapes"] == 0

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
-from tyrsim.games.tiny_epic_dinosaurs.game import Feed, _feedings, _fits
+from tyrsim.games.tiny_epic_dinosaurs.actions import Feed
+from tyrsim.games.tiny_epic_dinosaurs.feeding import feedings, fits
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 VARIANTS = [
@@ -116,10 +117,10 @@ def maximal_feedings_by_brute_force(herd, diets, resources):
     found = []
     for counts in product(*(range(n, -1, -1) for _, n in herd)):
         leaf, meat, either = need(counts)
-        if not _fits((leaf, meat, either), resources):
+        if not fits((leaf, meat, either), resources):
             continue
         if any(
-            counts[j] < n and _fits((leaf + a, meat + b, either + c), resources)
+            counts[j] < n and fits((leaf + a, meat + b, either + c), resources)
             for j, ((_, n), (a, b, c)) in enumerate(zip(herd, diets, strict=True))
         ):
             continue
@@ -138,4 +139,4 @@ diet = st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2))
 def test_feeding_options_are_exactly_the_maximal_feedings(kinds, resources):
     herd = tuple((f"kind{i}", n) for i, (n, _) in enumerate(kinds))
     diets = tuple(d for _, d in kinds)
-    assert _feedings(herd, diets, resources) == maximal_feedings_by_brute_force(herd, diets, resources)
+    assert feedings(herd, diets, resources) == maximal_feedings_by_brute_force(herd, diets, resources)

@@ -4,8 +4,9 @@ and which food an omnivore's "either" units come from (`either_food`)."""
 import pytest
 from ted_scripted import new_state, put, run
 
-from tyrsim.games.tiny_epic_dinosaurs.game import eat_either
+from tyrsim.games.tiny_epic_dinosaurs.feeding import eat_either
 from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, load_ranch
+from tyrsim.games.tiny_epic_dinosaurs.steps import FeedHerd
 
 
 @pytest.mark.parametrize(
@@ -34,7 +35,7 @@ def test_the_cover_order_decides_the_income(order, kept):
     big = next(i for i, r in enumerate(enclosures) if r.capacity == 12)  # 4 leaves, 3 meat, 1 supply, 4 none
     ranch.lay_out(enclosures, {big: "raptor"}, {"raptor": 10}, [])
     corner = (1, 0, 0)  # the permanent enclosure, empty, keeps its leaf
-    assert ranch.survey()[2] == tuple(a + b for a, b in zip(kept, corner, strict=True))
+    assert ranch.survey().income == tuple(a + b for a, b in zip(kept, corner, strict=True))
 
 
 def test_a_bad_cover_order_is_refused_naming_the_allowed_orders():
@@ -64,5 +65,5 @@ def test_an_omnivore_eats_by_the_either_food_ruling_in_phase_5():
         player.learn()
         put(state, 0, omnivore, [12])
         player.resources = [5, 5, 0]
-        run(state, ("feed", 0))
+        run(state, FeedHerd(0))
         assert player.resources[:2] == left, food

@@ -3,6 +3,7 @@
 from ted_scripted import cell, fence, new_state, place, put, run
 
 from tyrsim.games.tiny_epic_dinosaurs.components import Contract
+from tyrsim.games.tiny_epic_dinosaurs.steps import BreedHerd
 
 
 def groups_on(state, space):
@@ -42,7 +43,7 @@ def test_no_space_where_you_already_are():
 def test_breeding_three_stegosauruses_give_one():
     state = new_state(2)
     put(state, 0, "stegosaurus", [cell(0, 0), cell(0, 1), cell(1, 0)])  # the permanent enclosure
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     assert state.players[0].ranch.count("stegosaurus") == 4
     assert state.players[0].counters["bred"] == 1
 
@@ -51,7 +52,7 @@ def test_breeding_four_stegosauruses_in_one_enclosure_give_two():
     state = new_state(2)
     put(state, 0, "stegosaurus", [cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1)])  # the permanent enclosure
     fence(state, 0, "0,4|N", "0,4|E", "1,4|E", "1,4|2,4")  # an empty enclosure for the newborns
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     assert state.players[0].counters["bred"] == 2
     assert state.players[0].ranch.count("stegosaurus") == 6
 
@@ -60,7 +61,7 @@ def test_breeding_two_and_two_stegosauruses_in_two_enclosures_give_two():
     state = new_state(2)
     fence(state, 0, "0,4|N", "0,4|E", "1,4|E", "1,4|2,4")  # a second enclosure: the corner beside the mountain
     put(state, 0, "stegosaurus", [cell(0, 0), cell(0, 1), cell(0, 4), cell(1, 4)])
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     assert state.players[0].ranch.count("stegosaurus") == 6
     assert state.players[0].counters["bred"] == 2
 

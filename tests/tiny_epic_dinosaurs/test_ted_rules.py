@@ -16,6 +16,14 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
 )
 from tyrsim.games.tiny_epic_dinosaurs.components import Contract
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.steps import (
+    ASSIGN_TURN,
+    END_ROUND,
+    START_ROUND,
+    ArrangeRanch,
+    BreedHerd,
+    FeedHerd,
+)
 
 BIG = [cell(2, 1), cell(2, 2), cell(2, 3), cell(3, 1), cell(3, 2), cell(3, 3)]  # in the 12-space enclosure
 PERMANENT = [cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1)]
@@ -39,7 +47,7 @@ def test_setup_for_four_players():
 def test_resources_never_exceed_thirteen():
     state = new_state(2)
     state.players[0].resources = [12, 13, 0]
-    run(state, ("start_round",))
+    run(state, START_ROUND)
     assert state.players[0].resources == [13, 13, 1]
 
 
@@ -48,7 +56,7 @@ def test_covered_symbols_yield_nothing():
     state.players[0].resources = [0, 0, 0]
     put(state, 0, "stegosaurus", [cell(0, 0)])  # a leaf symbol
     put(state, 0, "raptor", [cell(2, 4)])  # a meat symbol
-    run(state, ("start_round",))
+    run(state, START_ROUND)
     assert state.players[0].resources == [4, 2, 1]
 
 
@@ -91,7 +99,7 @@ def test_a_player_who_can_do_nothing_keeps_the_rest_home():
     state.occupancy = {space.id: {0: 1} for space in state.game.spaces}  # player 0 everywhere
     state.players[0].ranchers_left, state.players[0].owner_left = 0, False
     state.players[1].ranchers_left, state.players[1].owner_left = 1, False  # one rancher cannot bump
-    run(state, ("assign_turn",))
+    run(state, ASSIGN_TURN)
     assert state.round == 2 and state.players[1].counters["placements"] == 0
 
 
@@ -152,7 +160,7 @@ def test_first_player_marker_moves_and_stays():
     place(state, "C6", 1, False)
     place(state, "C5", 1, False)
     assert state.first_player == 1
-    run(state, ("end_round",))
+    run(state, END_ROUND)
     assert state.first_player == 1 and state.current_player() == 1  # round 2 starts with player 1
 
 
@@ -184,7 +192,7 @@ def test_one_kind_per_enclosure_and_unplaceable_dinosaurs_escape():
     state.supply["raptor"] -= 1
     state.supply["allosaurus"] -= 1
     fence(state, 0, "1,4|2,4")  # enclosures of 4, 2 and 10 spaces: room for three kinds
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     options = state.legal_actions()
     assert all(isinstance(a, Enclose) for a in options) and len(options) == 9
     state.apply(Enclose("0,4", 2, "allosaurus"))
@@ -201,7 +209,7 @@ def test_no_room_for_a_third_kind_escapes_with_its_penalty():
     put(state, 0, "raptor", BIG[:2])
     player.holding = ["brachiosaurus"]  # two enclosures, three kinds
     state.supply["brachiosaurus"] -= 1
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     while state.prompt and state.prompt.kind == "enclose":
         state.apply(
             Enclose("0,0", 4, "stegosaurus")
@@ -216,7 +224,7 @@ def test_no_room_for_a_third_kind_escapes_with_its_penalty():
 def test_dinosaurs_must_be_placed_when_they_can():
     state = new_state(2, border="fence")
     state.players[0].holding = ["stegosaurus"] * 5
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     # one kind, two enclosures: both get stegosauruses (the engine never leaves one empty while one escapes)
     while state.prompt and state.prompt.kind == "enclose":
         state.apply(state.legal_actions()[0])
@@ -228,7 +236,7 @@ def test_herbivore_penalty_once_per_round():
     player = state.players[0]
     fence(state, 0, "1,4|2,4", "2,1|2,2")
     player.holding = ["stegosaurus"] * 17  # one more than the 16 grass spaces
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     while state.prompt and state.prompt.kind == "enclose":
         state.apply(state.legal_actions()[0])
     assert player.counters["escapes"] == 1
@@ -236,7 +244,7 @@ def test_herbivore_penalty_once_per_round():
     state.apply(state.legal_actions()[0])
     assert len(player.ranch.fences) == 1 and player.paid_herbivore
     player.resources = [0, 0, 0]
-    run(state, ("feed", 0))  # nothing to eat: every stegosaurus escapes, no second fence lost
+    run(state, FeedHerd(0))  # nothing to eat: every stegosaurus escapes, no second fence lost
     assert player.counters["escapes"] == 17 and len(player.ranch.fences) == 1
     assert player.ranch.herd() == {}
 
@@ -248,7 +256,7 @@ def test_penalty_once_per_phase_variant():
     player.paid_herbivore = True
     put(state, 0, "stegosaurus", PERMANENT[:1])
     player.resources = [0, 0, 0]
-    run(state, ("feed", 0))
+    run(state, FeedHerd(0))
     assert state.prompt.kind == "lose_fence"
 
 
@@ -260,7 +268,7 @@ def test_carnivore_escape_costs_another_dinosaur():
     put(state, 0, "raptor", [cell(0, 4)])
     fence(state, 0, "1,4|2,4")
     player.resources = [5, 1, 0]  # the allosaurus (2 meat) cannot eat; the raptor (1 meat) can
-    run(state, ("feed", 0))
+    run(state, FeedHerd(0))
     # one way to feed the most (the stegosauruses and the raptor): the allosaurus escapes
     assert player.counters["unfed"] == 1 and state.supply["allosaurus"] == 15
     assert state.prompt.kind == "lose_dinosaur"
@@ -276,7 +284,7 @@ def test_unfed_dinosaur_escapes_and_feeding_is_compulsory():
     put(state, 0, "brachiosaurus", BIG[:1])
     put(state, 0, "stegosaurus", BIG[1:4])
     player.resources = [3, 0, 0]
-    run(state, ("feed", 0))
+    run(state, FeedHerd(0))
     plans = {a.fed for a in state.legal_actions()}
     # every plan feeds as many as it can: three stegosauruses, or the brachiosaurus and one stegosaurus
     assert plans == {(("stegosaurus", 3),), (("brachiosaurus", 1), ("stegosaurus", 1))}
@@ -296,7 +304,7 @@ def test_omnivore_counts_as_either():
     put(state, 0, "raptor", BIG[:1])
     fence(state, 0, "1,4|2,4")
     player.resources = [1, 1, 0]  # stegosaurus and raptor eat; nothing left for the Oviraptor
-    run(state, ("feed", 0))
+    run(state, FeedHerd(0))
     assert state.prompt.kind == "feed"  # the Oviraptor could eat the leaf or the meat instead
     state.apply(Feed((("stegosaurus", 1), ("raptor", 1))))
     assert state.prompt.kind == "escape_as"
@@ -313,7 +321,7 @@ def test_breeding_overflow_escapes():
     player = state.players[0]
     put(state, 0, "stegosaurus", PERMANENT)
     put(state, 0, "raptor", [c for c in range(20) if state.layout.terrain[c] == "grass" and c not in PERMANENT])
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     # 2 stegosaurus newborns and 3 raptors (the supply's last) find no room
     assert player.counters["bred"] == 5 and player.counters["escapes"] == 5
     assert state.supply["raptor"] == 3 and state.supply["stegosaurus"] == 11
@@ -323,14 +331,14 @@ def test_breeding_overflow_escapes():
 def test_unenclosed_dinosaurs_do_not_breed():
     state = new_state(2)  # the rulebook's open border: the grass outside the permanent enclosure is open
     put(state, 0, "stegosaurus", BIG[:4])
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     assert state.players[0].ranch.count("stegosaurus") == 4
 
 
 def test_breed_group_variant():
     state = new_state(2, breed_group=3, border="fence")
     put(state, 0, "stegosaurus", BIG[:5])
-    run(state, ("breed", 0))
+    run(state, BreedHerd(0))
     assert state.players[0].ranch.count("stegosaurus") == 6
 
 
@@ -341,7 +349,7 @@ def test_contract_refill_and_research_refresh_at_end_of_round():
     state = new_state(2)
     state.public_contracts.pop()
     shown = list(state.research_display)
-    run(state, ("end_round",))
+    run(state, END_ROUND)
     assert len(state.public_contracts) == 3
     assert not set(c.name for c in shown) & set(c.name for c in state.research_display)
     assert shown == state.research_discard[-3:]
@@ -351,7 +359,7 @@ def test_contract_refill_and_research_refresh_at_end_of_round():
 def test_fourth_rancher_arrives_in_round_four():
     state = new_state(2)
     state.round = 3
-    run(state, ("end_round",))
+    run(state, END_ROUND)
     assert state.round == 4 and all(p.ranchers == 4 and p.ranchers_left == 4 for p in state.players)
 
 
@@ -361,7 +369,7 @@ def test_private_contract_at_end_of_round_variant():
     cells = iter([*PERMANENT, *BIG])
     for kind, n in wanted:
         put(state, 0, kind, [next(cells) for _ in range(n)])
-    run(state, ("end_round",))
+    run(state, END_ROUND)
     assert state.players[0].counters["contracts_private"] == 1
 
 
@@ -414,9 +422,9 @@ def test_research_abilities_income_cheaper_feed_less_and_points():
     give_card(state, 0, "Predator Studies")  # 1 point per allosaurus, 1 point printed
     player = state.players[0]
     player.resources = [0, 0, 0]
-    run(state, ("start_round",))
+    run(state, START_ROUND)
     assert player.resources == [5, 3, 2]
-    assert state._cost(player, state.game.space_by_id["D5"]) == [0, 0, 0]
+    assert player.cost(state.game.space_by_id["D5"]) == [0, 0, 0]
     assert state.diet(player, "allosaurus") == (0, 1, 0)
     put(state, 0, "allosaurus", BIG[:2])
     parts = state.score_parts(0)
@@ -432,7 +440,7 @@ def test_unique_dinosaur_arrives_in_holding_and_scores_on_the_ranch():
     place(state, "D1", 1, False)
     state.apply(PickResearch("Tyrannosaurus"))
     assert state.players[0].holding == ["Tyrannosaurus"]
-    run(state, ("arrange", 0))
+    run(state, ArrangeRanch(0))
     assert state.players[0].ranch.count("Tyrannosaurus") == 1
     assert state.score_parts(0)["unique"] == card.points and state.score_parts(0)["research"] == 0
 

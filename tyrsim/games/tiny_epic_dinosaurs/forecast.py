@@ -2,8 +2,8 @@
 
 The rest of the round for one player (Phase 4: the fences in Holding, the layout of the herd;
 Phase 5: feeding; Phase 6: breeding; the escapes with the carnivore penalty) is played out on a
-scratch copy of the ranch by the engine's own rules (`Ranch.lay_out`, the engine's feeding
-plans, `Ranch.breeding`), each choice made as hunter makes it, in short: a fence goes where
+scratch copy of the ranch by the engine's own rules (`Ranch.to_lay_out` and `Ranch.lay_out`,
+`feeding.py`, `Ranch.breeding`), each choice made as hunter makes it (`heuristics.py`): a fence goes where
 the enclosures hold the most of the herd, an enclosure goes to the kind that puts the most
 points in it, food feeds the most points, the penalty takes the cheapest dinosaur. Steps the
 player has already taken this round are not taken again. Nothing of the state changes.
@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 from typing import Any, NamedTuple
 
-from tyrsim.games.tiny_epic_dinosaurs.game import _feedings, _fits, eat_either
+from tyrsim.games.tiny_epic_dinosaurs import feeding
+from tyrsim.games.tiny_epic_dinosaurs.heuristics import enclosure_value, fed_points, ranch_quality
 from tyrsim.games.tiny_epic_dinosaurs.ranch import Ranch, RanchBoard, enclosure_choices
 
 
@@ -37,26 +38,25 @@ def forecast(state: Any, seat: int) -> Forecast:
     escaped: set[str] = set()  # the kinds that escape (a unique dinosaur takes its card along)
     if arrange:
         if player.holding_fences:
-            counts = tuple(_herd_counts(state, ranch, player.holding))
+            herd = ranch.to_lay_out(player.holding, state.game.unique_kinds).herd
+            counts = tuple(sorted(herd.values(), reverse=True))
             bits = _fenced(ranch.board, ranch.fence_bits, player.holding_fences, counts, state.rules.breed_group)
             ranch.fences = [edge for edge in range(bits.bit_length()) if bits >> edge & 1]
         escaped.update(_lay_out(state, ranch, player.holding))
     leaf, meat, supply = player.resources
     if feed:
-        herd = ranch.survey()[0]
-        need = state._need(player, herd)
-        if not _fits(need, player.resources):
+        herd = ranch.survey().herd
+        need = state.food_needed(player, herd)
+        if not feeding.fits(need, player.resources):
             # the plan feeding the most points (hunter's choice); the unfed escape
-            plans = _feedings(herd, tuple(state.diet(player, kind) for kind, _ in herd), tuple(player.resources))
-            fed = max(plans, key=lambda plan: sum(dinosaurs[kind].points * n for kind, n in plan.fed)).fed
-            eaten = dict(fed)
-            for kind, n in herd:
-                if n > eaten.get(kind, 0):
-                    ranch.remove(kind, n - eaten.get(kind, 0))
-                    escaped.add(kind)
-            need = state._need(player, fed)
-        a, b, either = need
-        leaf, meat = eat_either(leaf - a, meat - b, either, state.rules.either_food)  # as the engine eats
+            diets = tuple(state.diet(player, kind) for kind, _ in herd)
+            plans = feeding.feedings(herd, diets, tuple(player.resources))
+            fed = max(plans, key=lambda plan: fed_points(plan.fed, dinosaurs)).fed
+            for kind, n in feeding.unfed(herd, fed).items():
+                ranch.remove(kind, n)
+                escaped.add(kind)
+            need = state.food_needed(player, fed)
+        leaf, meat = feeding.food_left(leaf, meat, need, state.rules.either_food)  # as the engine eats
     if not player.paid_carnivore and any(dinosaurs[kind].carnivore for kind in escaped):
         on_ranch = [kind for kind in ranch.cells if kind is not None]
         if on_ranch:  # the penalty takes the dinosaur worth the fewest points
@@ -70,7 +70,7 @@ def forecast(state: Any, seat: int) -> Forecast:
         kind, count = region.contents(ranch.cells)
         if kind is not None and not dinosaurs[kind].unique:
             pairs += count // group
-    herd = dict(ranch.survey()[0])
+    herd = ranch.herd()
     points = sum(contract.points for contract in player.contracts)
     points += sum(dinosaurs[kind].points * n for kind, n in herd.items())
     for card in player.research:
@@ -83,24 +83,13 @@ def forecast(state: Any, seat: int) -> Forecast:
     return Forecast(points, max(leaf, 0) + max(meat, 0), supply, pairs)
 
 
-def _herd_counts(state: Any, ranch: Ranch, holding: list[str]) -> list[int]:
-    """The basic dinosaurs on the ranch and in Holding, by kind, most numerous first."""
-    counts: dict[str, int] = {}
-    for kind in (*ranch.cells, *holding):
-        if kind is not None and not state.dinosaurs[kind].unique:
-            counts[kind] = counts.get(kind, 0) + 1
-    return sorted(counts.values(), reverse=True)
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _fenced(board: RanchBoard, bits: int, fences: int, counts: tuple[int, ...], group: int) -> int:
     """The fence set (`fence_bits`) after `fences` fences from Holding, each put where the enclosures would hold
     the most of a herd of these `counts` (hunter's fence value with no breeding bonus). A search values the same
     ranch again and again, so the answers are remembered (the board's layout never changes)."""
     def quality(fenced: int) -> float:
-        sizes = board.capacities(fenced)
-        held = [min(c, n) for c, n in zip(sizes, counts, strict=False)]
-        return sum(held) + 0.5 * sum(h // group for h in held) + 0.1 * len(sizes)
+        return ranch_quality(board.capacities(fenced), counts, group, 0.5)
 
     for _ in range(fences):
         free = board.free_slots(bits)
@@ -115,27 +104,17 @@ def _lay_out(state: Any, ranch: Ranch, holding: list[str]) -> dict[str, int]:
     most points into it (hunter's choice) among the engine's choices (`enclosure_choices`, those housing the
     most dinosaurs), while dinosaurs lack room; the dinosaurs that escape, by kind."""
     dinosaurs = state.dinosaurs
-    herd: dict[str, int] = {}
-    uniques = []
-    for kind in (*ranch.cells, *holding):
-        if kind is None:
-            continue
-        if dinosaurs[kind].unique:
-            uniques.append(kind)
-        else:
-            herd[kind] = herd.get(kind, 0) + 1
+    herd, uniques = ranch.to_lay_out(holding, state.game.unique_kinds)
     enclosures = ranch.enclosures()
     assignment: dict[int, str] = {}
     unplaced = dict(herd)
 
     def value(choice: tuple[int, str]) -> float:
         index, kind = choice
-        size = enclosures[index].capacity
-        placed = min(unplaced[kind], size)
-        return placed * dinosaurs[kind].points - 0.05 * (size - placed)
+        return enclosure_value(unplaced[kind], enclosures[index].capacity, dinosaurs[kind].points)
 
     while any(unplaced.values()) and len(assignment) < len(enclosures):
         index, kind = max(enclosure_choices(enclosures, assignment, unplaced), key=value)
         assignment[index] = kind
         unplaced[kind] = max(0, unplaced[kind] - enclosures[index].capacity)
-    return ranch.lay_out(enclosures, assignment, herd, uniques)
+    return ranch.lay_out(enclosures, assignment, herd, list(uniques))

@@ -1,7 +1,7 @@
 """The Tiny Epic Dinosaurs game engine: set-up, the seven phases of a round, scoring.
 
-A round runs as a stack of steps (`_todo`, each a step's name and its arguments); a
-step either does its work at once (collecting, returning ranchers, breeding...) or
+A round runs as a stack of steps (`_todo`, the records of `steps.py`, each run by the
+method its `name` names, `_STEPS`); a step either does its work at once (collecting, returning ranchers, breeding...) or
 asks the current player a question: a prompt record (`prompts.py`). Each kind of
 prompt has one method listing its options and one carrying out the answer
 (`_PROMPTS`). A decision with a single legal option is taken automatically, so the
@@ -34,6 +34,7 @@ import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
 from tyrsim.core.rng import uniform
+from tyrsim.games.tiny_epic_dinosaurs import feeding
 from tyrsim.games.tiny_epic_dinosaurs import narration as words
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
@@ -59,6 +60,7 @@ from tyrsim.games.tiny_epic_dinosaurs.components import (
     load_spaces,
     remember,
 )
+from tyrsim.games.tiny_epic_dinosaurs.feeding import Food
 from tyrsim.games.tiny_epic_dinosaurs.prompts import (
     DinosaurLoss,
     DrawnResearch,
@@ -77,10 +79,28 @@ from tyrsim.games.tiny_epic_dinosaurs.ranch import (
     RanchBoard,
     RanchLayout,
     Region,
+    Survey,
     enclosure_choices,
     load_ranch,
 )
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.steps import (
+    ASSIGN_TURN,
+    END_ROUND,
+    RETURN_RANCHERS,
+    START_ROUND,
+    STEPS,
+    ArrangeRanch,
+    AssignTurn,
+    BreedHerd,
+    EndRound,
+    FeedHerd,
+    LoseDinosaurPenalty,
+    PayPenalties,
+    ReturnRanchers,
+    StartRound,
+    Step,
+)
 
 HUNT_NET, HUNT_INJURY, HUNT_EGG = "net", "injury", "egg"
 STOP_REARRANGING = StopRearranging()
@@ -218,6 +238,24 @@ class Player:
         """Add `amount` of a resource (by index); the stock stays within 0..cap, the rest is lost."""
         self.resources[resource] = max(0, min(cap, self.resources[resource] + amount))
 
+    def cost(self, space: Space) -> tuple[int, ...] | list[int]:
+        """The (leaf, meat, supply) this player pays for `space`, after the discounts of their research cards."""
+        if not self.discounts:
+            return space.cost
+        off = self.discounts.get(space.action)
+        if off is None:
+            return space.cost
+        return [max(0, c - o) for c, o in zip(space.cost, off, strict=True)]
+
+
+class PlacementKey(NamedTuple):
+    """What a set of `Place` actions is built from (`TinyEpicDinosaursGame.placements`)."""
+
+    space: str  # the action space's id
+    ways: tuple[tuple[str, str], ...]  # its (choice, extra) ways of acting
+    need: int  # ranchers needed
+    send_owner: bool | None  # also with the owner (True), never (False), only with the owner (None)
+
 
 class TinyEpicDinosaursGame:
     """Tiny Epic Dinosaurs for 2-4 players under one rule set."""
@@ -248,8 +286,8 @@ class TinyEpicDinosaursGame:
                 self.full_ways[s.id] = (("", ""),)
         # every player's ranch board: the layout, the placing rules and what follows from a set of fences
         self.board = RanchBoard(self.components.layout, rules.breed_group, rules.unique_terrain == "any")
-        # (space id, ways of acting, ranchers needed, owner) -> its Place actions: see `placements`
-        self._placements: dict[tuple, tuple[Place, ...]] = {}
+        # what a set of placements is built from -> its Place actions: see `placements`
+        self._placements: dict[PlacementKey, tuple[Place, ...]] = {}
         # the spaces whose ways of acting are all available while `_stocked` (hunt, buy, gain, first player,
         # research): space id -> {send_owner: its placements while empty} (see `_options_assign`)
         self.on_empty = {
@@ -282,7 +320,7 @@ class TinyEpicDinosaursGame:
         """The placements on `space` for these (choice, extra) ways of acting: `need` ranchers, and when
         `send_owner` is True also the owner (worth `owner_strength`) with fewer; `send_owner` None: only
         with the owner. Place actions are immutable, so each set is built once per game and shared."""
-        key = (space.id, ways, need, send_owner)
+        key = PlacementKey(space.id, ways, need, send_owner)
         found = self._placements.get(key)
         if found is None:
             groups = [] if send_owner is None else [(need, False)]
@@ -334,7 +372,7 @@ class TinyEpicDinosaursState:
         self.turn = 0
         self.prompt: Prompt | None = None  # the current player's question; None when the game is over
         self._legal: list | None = None  # its options, once listed
-        self._todo: list[tuple] = [("start_round",)]  # steps still to run, the next one last
+        self._todo: list[Step] = [START_ROUND]  # steps still to run, the next one last
         self._advance()
 
     # --- the State protocol ---
@@ -357,6 +395,10 @@ class TinyEpicDinosaursState:
         if action not in legal:
             raise ValueError(f"illegal action {action!r} at {self.prompt.kind if self.prompt else 'game end'}")
         self._advance(action)
+
+    def offer_only(self, actions: list) -> None:
+        """Let the current decision offer only these of its legal actions (a search pruning at its root)."""
+        self._legal = list(actions)
 
     def clone(self) -> TinyEpicDinosaursState:
         """An independent copy, its chance generator at the same position as this one's."""
@@ -427,12 +469,12 @@ class TinyEpicDinosaursState:
         """Whether `seat` has still to arrange its ranch, feed and breed this round (Phases 4 to 6; all three
         while ranchers are being placed)."""
         todo = self._todo
-        if ("end_round",) not in todo:
+        if END_ROUND not in todo:
             return True, True, True
         prompt = self.prompt
         now = prompt.kind if prompt is not None and prompt.player == seat else ""
-        arrange = ("arrange", seat) in todo or now in ("place_fence", "enclose")
-        return arrange, ("feed", seat) in todo or now == "feed", ("breed", seat) in todo
+        arrange = ArrangeRanch(seat) in todo or now in ("place_fence", "enclose")
+        return arrange, FeedHerd(seat) in todo or now == "feed", BreedHerd(seat) in todo
 
     def describe(self, action: Any) -> str:
         """The current player's `action` in plain words, for a play log (asked before it is applied)."""
@@ -547,7 +589,7 @@ class TinyEpicDinosaursState:
 
     # --- the round as steps ---
 
-    def _then(self, *steps: tuple) -> None:
+    def _then(self, *steps: Step) -> None:
         """Do `steps` next, in this order (before anything already scheduled)."""
         self._todo.extend(reversed(steps))
 
@@ -575,8 +617,8 @@ class TinyEpicDinosaursState:
             if not todo:
                 self._legal = []
                 return
-            name, *args = todo.pop()
-            _STEPS[name](self, *args)
+            step = todo.pop()
+            _STEPS[type(step)](self, step)
 
     def _ask(self, prompt: Prompt) -> None:
         self.prompt = prompt
@@ -589,14 +631,14 @@ class TinyEpicDinosaursState:
 
     # Phase 1: collect resources
 
-    def _step_start_round(self) -> None:
+    def _step_start_round(self, step: StartRound) -> None:
         cap = self.rules.resource_cap
         narration = self.narration
         if narration is not None:
             narration.append(f"Round {self.round} begins; P{self.first_player} holds the first-player marker.")
         for seat, player in enumerate(self.players):
             player.paid_herbivore = player.paid_carnivore = False
-            printed, extra = player.ranch.survey()[2], player.extra_income
+            printed, extra = player.ranch.survey().income, player.extra_income
             for resource in range(3):  # leaf, meat, supply
                 player.gain(resource, printed[resource] + extra[resource], cap)
             player.ranchers_left = player.ranchers
@@ -607,11 +649,11 @@ class TinyEpicDinosaursState:
                 narration.append(f"P{seat} collects {words.resources(income)} and has {have}.")
         self.players[self.first_player].counters["first_player_rounds"] += 1
         self.turn = self.first_player
-        self._then(("assign_turn",))
+        self._then(ASSIGN_TURN)
 
     # Phase 2: assign ranchers
 
-    def _step_assign_turn(self) -> None:
+    def _step_assign_turn(self, step: AssignTurn) -> None:
         n = len(self.players)
         for i in range(n):
             seat = (self.turn + i) % n
@@ -626,15 +668,7 @@ class TinyEpicDinosaursState:
                     return
                 # a player who cannot carry out any action keeps the rest of their ranchers home
                 player.ranchers_left, player.owner_left = 0, False
-        self._then(("return_ranchers",))
-
-    def _cost(self, player: Player, space: Space) -> tuple[int, ...] | list[int]:
-        if not player.discounts:
-            return space.cost
-        off = player.discounts.get(space.action)
-        if off is None:
-            return space.cost
-        return [max(0, c - o) for c, o in zip(space.cost, off, strict=True)]
+        self._then(RETURN_RANCHERS)
 
     def _options_assign(self, prompt: Placement) -> list[Place]:
         """Every placement: a space the player is not on yet, with a group that may go there (an empty space
@@ -669,7 +703,7 @@ class TinyEpicDinosaursState:
                 send_owner = None  # only with the owner
             else:
                 continue
-            pay_leaf, pay_meat, pay_supply = self._cost(player, space) if discounts else space.cost
+            pay_leaf, pay_meat, pay_supply = player.cost(space) if discounts else space.cost
             if pay_leaf > leaf or pay_meat > meat or pay_supply > supply:
                 continue
             if need == 1 and space.id in on_empty:
@@ -685,46 +719,45 @@ class TinyEpicDinosaursState:
         return research and self.fence_supply > 0 and min(self.supply.values()) > 0
 
     # The (choice, extra) ways `player` can carry out a space's action, by action (empty: it cannot be
-    # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`:
-    # (the herd as (kind, n) pairs, whether a grass space is free, income).
+    # carried out). `research`: whether a research card can be taken; `survey` is `player.ranch.survey()`.
 
-    def _ways_place_now(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_place_now(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         if not player.holding:
             return ()
-        if survey[1]:  # a free grass space: any dinosaur in Holding
+        if survey.free_grass:  # any dinosaur in Holding
             return tuple((kind, "") for kind in dict.fromkeys(player.holding))
         # no free grass: only a unique dinosaur, on a free mountain or water space (rule `unique_terrain`)
         if not (player.ranch.board.unique_anywhere and None in player.ranch.cells):
             return ()
         return tuple((kind, "") for kind in dict.fromkeys(player.holding) if self.dinosaurs[kind].unique)
 
-    def _ways_research_remove(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
-        return tuple((kind, "") for kind, _ in survey[0]) if research else ()
+    def _ways_research_remove(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
+        return tuple((kind, "") for kind, _ in survey.herd) if research else ()
 
-    def _ways_hunt(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_hunt(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         return self.game.full_ways[space.id] if self.supply[space.dinosaur] > 0 else ()
 
-    def _ways_buy(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_buy(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         ways = self.game.full_ways[space.id]
         stock = self.supply
         if all(stock[kind] > 0 for kind, _ in ways):
             return ways
         return tuple(way for way in ways if stock[way[0]] > 0)
 
-    def _ways_gain(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_gain(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         if space.fences and not any(space.gain) and self.fence_supply == 0:
             return ()  # a space giving only fences needs at least one fence left
         return self.game.full_ways[space.id]
 
-    def _ways_first_player(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_first_player(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         return self.game.full_ways[space.id]
 
-    def _ways_research(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_research(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         return self.game.full_ways[space.id] if research else ()
 
-    def _ways_contract(self, player: Player, space: Space, research: bool, survey: tuple) -> tuple:
+    def _ways_contract(self, player: Player, space: Space, research: bool, survey: Survey) -> tuple:
         """Pay a public contract from the ranch, perhaps the private one alongside."""
-        herd_pairs = survey[0]
+        herd_pairs = survey.herd
         if not herd_pairs:
             return ()  # every contract asks for at least one dinosaur
         herd = dict(herd_pairs)
@@ -756,13 +789,13 @@ class TinyEpicDinosaursState:
         player.ranchers_left -= ranchers
         if owner:
             player.owner_left = False
-        leaf, meat, supply = self._cost(player, space) if player.discounts else space.cost
+        leaf, meat, supply = player.cost(space) if player.discounts else space.cost
         resources = player.resources
         resources[0] -= leaf
         resources[1] -= meat
         resources[2] -= supply
         self.turn = (seat + 1) % len(self.players)
-        self._todo.append(("assign_turn",))
+        self._todo.append(ASSIGN_TURN)
         _ACT[space.action](self, seat, player, space, action)
 
     def _take_dinosaurs(self, player: Player, kind: str, n: int) -> None:
@@ -939,16 +972,16 @@ class TinyEpicDinosaursState:
 
     # Phase 3: return ranchers; then phases 4-7 for every player
 
-    def _step_return_ranchers(self) -> None:
+    def _step_return_ranchers(self, step: ReturnRanchers) -> None:
         self.occupancy = {sid: {} for sid in self.game.space_by_id}
         if self.narration is not None:
             self.narration.append("Every rancher returns home; the players arrange their ranches, feed and breed.")
         order = self.turn_order()
         self._then(
-            *(("arrange", seat) for seat in order),
-            *(("feed", seat) for seat in order),
-            *(("breed", seat) for seat in order),
-            ("end_round",),
+            *(ArrangeRanch(seat) for seat in order),
+            *(FeedHerd(seat) for seat in order),
+            *(BreedHerd(seat) for seat in order),
+            END_ROUND,
         )
 
     # Phase 4: arrange the ranch
@@ -957,7 +990,8 @@ class TinyEpicDinosaursState:
         if self.rules.penalty_once_per == "phase":
             player.paid_herbivore = player.paid_carnivore = False
 
-    def _step_arrange(self, seat: int) -> None:
+    def _step_arrange(self, step: ArrangeRanch) -> None:
+        seat = step.seat
         player = self.players[seat]
         if player.holding_fences:
             if player.ranch.free_slots():
@@ -970,21 +1004,8 @@ class TinyEpicDinosaursState:
             self.fence_supply += player.holding_fences
             player.holding_fences = 0
         self._new_phase(player)
-        # the basic dinosaurs by kind and the unique ones, on the ranch and then in Holding
-        dinosaurs = self.dinosaurs
-        herd: dict[str, int] = {}
-        uniques = []
-        for kind, n in player.ranch.survey()[0]:
-            if dinosaurs[kind].unique:
-                uniques.append(kind)  # one figure of each unique dinosaur
-            else:
-                herd[kind] = n
-        for kind in player.holding:
-            if dinosaurs[kind].unique:
-                uniques.append(kind)
-            else:
-                herd[kind] = herd.get(kind, 0) + 1
-        self._step_enclose(seat, player.ranch.enclosures(), {}, herd, dict(herd), tuple(uniques))
+        herd, uniques = player.ranch.to_lay_out(player.holding, self.game.unique_kinds)
+        self._enclose(seat, player.ranch.enclosures(), {}, herd, dict(herd), uniques)
 
     def _options_place_fence(self, prompt: FencePlacement) -> list[PlaceFence]:
         place = self.game.place_fence
@@ -995,9 +1016,9 @@ class TinyEpicDinosaursState:
         player = self.players[seat]
         player.ranch.add_fence(self.layout.edge_id(action.edge))
         player.holding_fences -= 1
-        self._step_arrange(seat)
+        self._step_arrange(ArrangeRanch(seat))  # the next fence, or the layout
 
-    def _step_enclose(
+    def _enclose(
         self,
         seat: int,
         enclosures: tuple[Region, ...],
@@ -1006,6 +1027,7 @@ class TinyEpicDinosaursState:
         unplaced: dict[str, int],
         uniques: tuple[str, ...],
     ) -> None:
+        """Ask for the next enclosure while dinosaurs lack room and enclosures are free; else lay the ranch out."""
         if any(unplaced.values()) and len(assignment) < len(enclosures):
             self._ask(Enclosing(seat, enclosures, assignment, herd, unplaced, uniques))
             return
@@ -1014,7 +1036,7 @@ class TinyEpicDinosaursState:
         ranch = self.players[seat].ranch
         escaped = ranch.lay_out(enclosures, assignment, herd, list(uniques))
         if self.narration is not None and (herd or uniques):
-            self.narration.append(f"P{seat}'s ranch holds {words.herd(ranch.survey()[0])}.")
+            self.narration.append(f"P{seat}'s ranch holds {words.herd(ranch.survey().herd)}.")
         self._escape(seat, escaped)
 
     def _options_enclose(self, prompt: Enclosing) -> list[Enclose]:
@@ -1033,7 +1055,7 @@ class TinyEpicDinosaursState:
                 break
         assignment = {**prompt.assignment, index: action.kind}
         unplaced = {**unplaced, action.kind: max(0, unplaced[action.kind] - enclosures[index].capacity)}
-        self._step_enclose(prompt.player, enclosures, assignment, prompt.herd, unplaced, prompt.uniques)
+        self._enclose(prompt.player, enclosures, assignment, prompt.herd, unplaced, prompt.uniques)
 
     # escapes and their penalties
 
@@ -1051,9 +1073,10 @@ class TinyEpicDinosaursState:
                 self._return_figure(player, kind)
             player.counters["escapes"] += n
             groups.add(self.dinosaurs[kind].group)
-        self._then(("penalties", seat, "herbivore" in groups, "carnivore" in groups, "omnivore" in groups))
+        self._then(PayPenalties(seat, "herbivore" in groups, "carnivore" in groups, "omnivore" in groups))
 
-    def _step_penalties(self, seat: int, herbivore: bool, carnivore: bool, omnivore: bool) -> None:
+    def _step_penalties(self, step: PayPenalties) -> None:
+        seat, herbivore, carnivore, omnivore = step.seat, step.herbivore, step.carnivore, step.omnivore
         player = self.players[seat]
         herbivore_due = herbivore and not player.paid_herbivore
         carnivore_due = carnivore and not player.paid_carnivore
@@ -1069,7 +1092,7 @@ class TinyEpicDinosaursState:
         if carnivore_due:
             player.paid_carnivore = True
             if any(k is not None for k in player.ranch.cells):
-                self._then(("lose_dinosaur", seat))
+                self._then(LoseDinosaurPenalty(seat))
 
     def _options_escape_as(self, prompt: OmnivoreEscape) -> list[EscapeAs]:
         return [EscapeAs("herbivore"), EscapeAs("carnivore")]
@@ -1077,7 +1100,7 @@ class TinyEpicDinosaursState:
     def _resolve_escape_as(self, prompt: OmnivoreEscape, action: EscapeAs) -> None:
         herbivore = prompt.herbivore or action.group == "herbivore"
         carnivore = prompt.carnivore or action.group == "carnivore"
-        self._then(("penalties", prompt.player, herbivore, carnivore, False))
+        self._then(PayPenalties(prompt.player, herbivore, carnivore, False))
 
     def _options_lose_fence(self, prompt: FenceLoss) -> list[LoseFence]:
         lose = self.game.lose_fence
@@ -1090,12 +1113,12 @@ class TinyEpicDinosaursState:
         self.fence_supply += 1
         player.counters["penalty_fences"] += 1
 
-    def _step_lose_dinosaur(self, seat: int) -> None:
-        self._ask(DinosaurLoss(seat))
+    def _step_lose_dinosaur(self, step: LoseDinosaurPenalty) -> None:
+        self._ask(DinosaurLoss(step.seat))
 
     def _options_lose_dinosaur(self, prompt: DinosaurLoss) -> list[LoseDinosaur]:
         lose = self.game.lose_dinosaur
-        return [lose[kind] for kind, _ in self.players[prompt.player].ranch.survey()[0]]
+        return [lose[kind] for kind, _ in self.players[prompt.player].ranch.survey().herd]
 
     def _resolve_lose_dinosaur(self, prompt: DinosaurLoss, action: LoseDinosaur) -> None:
         # Ruling: the removed dinosaur is not an escape itself (no further penalty).
@@ -1105,25 +1128,21 @@ class TinyEpicDinosaursState:
 
     # Phase 5: feed
 
-    def diet(self, player: Player, kind: str) -> tuple[int, int, int]:
-        """(leaf, meat, either) one dinosaur of `kind` eats, after the player's feed_less abilities."""
-        dino = self.dinosaurs[kind]
-        leaf, meat, either = dino.leaf, dino.meat, dino.either
-        for _ in range(player.feed_less.get(kind, 0)):
-            if leaf:
-                leaf -= 1
-            elif meat:
-                meat -= 1
-            elif either:
-                either -= 1
-        return leaf, meat, either
+    def diet(self, player: Player, kind: str) -> Food:
+        """The food one dinosaur of `kind` eats, after the player's feed_less abilities."""
+        return feeding.diet(self.dinosaurs[kind], player.feed_less.get(kind, 0))
 
-    def _step_feed(self, seat: int) -> None:
+    def food_needed(self, player: Player, fed: tuple[tuple[str, int], ...]) -> Food:
+        """The food the dinosaurs in `fed` ((kind, n) pairs) of `player` eat together."""
+        return feeding.food_needed(fed, functools.partial(self.diet, player))
+
+    def _step_feed(self, step: FeedHerd) -> None:
+        seat = step.seat
         player = self.players[seat]
         self._new_phase(player)
-        herd = player.ranch.survey()[0]
-        need = self._need(player, herd)
-        if _fits(need, player.resources):
+        herd = player.ranch.survey().herd
+        need = self.food_needed(player, herd)
+        if feeding.fits(need, player.resources):
             before = list(player.resources)
             self._eat(player, need)
             if self.narration is not None and herd:
@@ -1133,34 +1152,22 @@ class TinyEpicDinosaursState:
         else:
             self._ask(Feeding(seat, herd))
 
-    def _need(self, player: Player, fed: tuple[tuple[str, int], ...]) -> tuple[int, int, int]:
-        """(leaf, meat, either) the dinosaurs in `fed` ((kind, n) pairs) eat together."""
-        leaf = meat = either = 0
-        for kind, n in fed:
-            a, b, c = self.diet(player, kind)
-            leaf, meat, either = leaf + a * n, meat + b * n, either + c * n
-        return leaf, meat, either
-
-    def _eat(self, player: Player, need: tuple[int, int, int]) -> None:
-        """Pay the (leaf, meat, either) food `need` (see `_need`) from the player's resources."""
-        leaf, meat, either = need
+    def _eat(self, player: Player, need: Food) -> None:
+        """Pay the food `need` (see `food_needed`) from the player's resources."""
         resources = player.resources
-        resources[0] -= leaf
-        resources[1] -= meat
-        resources[0], resources[1] = eat_either(resources[0], resources[1], either, self.rules.either_food)
+        resources[0], resources[1] = feeding.food_left(resources[0], resources[1], need, self.rules.either_food)
 
     def _options_feed(self, prompt: Feeding) -> list[Feed]:
         """Every way to feed that leaves no dinosaur unfed that could still be fed."""
         player = self.players[prompt.player]
         diets = tuple(self.diet(player, kind) for kind, _ in prompt.herd)
-        return _feedings(prompt.herd, diets, tuple(player.resources))
+        return feeding.feedings(prompt.herd, diets, tuple(player.resources))
 
     def _resolve_feed(self, prompt: Feeding, action: Feed) -> None:
         seat, herd = prompt.player, prompt.herd
         player = self.players[seat]
-        self._eat(player, self._need(player, action.fed))
-        fed = dict(action.fed)
-        escaped = {kind: n - fed.get(kind, 0) for kind, n in herd if n > fed.get(kind, 0)}
+        self._eat(player, self.food_needed(player, action.fed))
+        escaped = feeding.unfed(herd, action.fed)
         for kind, n in escaped.items():
             player.ranch.remove(kind, n)
             player.counters["unfed"] += n
@@ -1168,7 +1175,8 @@ class TinyEpicDinosaursState:
 
     # Phase 6: breed
 
-    def _step_breed(self, seat: int) -> None:
+    def _step_breed(self, step: BreedHerd) -> None:
+        seat = step.seat
         player = self.players[seat]
         self._new_phase(player)
         escaped = {}
@@ -1187,7 +1195,7 @@ class TinyEpicDinosaursState:
 
     # Phase 7: end of round
 
-    def _step_end_round(self) -> None:
+    def _step_end_round(self, step: EndRound) -> None:
         if self.rules.private_contract_timing == "also_end_of_round":
             # Variant: a private contract the ranch can pay is fulfilled at the end of the round.
             for seat in self.turn_order():
@@ -1206,7 +1214,7 @@ class TinyEpicDinosaursState:
         if self.round == self.rules.extra_rancher_round:
             for player in self.players:
                 player.ranchers += 1
-        self._then(("start_round",))
+        self._then(START_ROUND)
 
     def _narrate_scores(self) -> None:
         """The end of a round in the play log: the points so far by source, or the final scoring."""
@@ -1260,7 +1268,7 @@ def _methods(prefix: str) -> dict[str, Callable]:
     }
 
 
-_STEPS = _methods("_step_")  # by the step's name in `_todo`
+_STEPS: dict[type, Callable] = {step: getattr(TinyEpicDinosaursState, f"_step_{step.name}") for step in STEPS}
 _WAYS = _methods("_ways_")  # by a space's action: its ways of acting (`_options_assign`)
 _ACT = _methods("_act_")  # by a space's action: carrying it out (`_resolve_assign`)
 _OPTIONS = _methods("_options_")
@@ -1283,100 +1291,9 @@ _PROMPTS: dict[type, _PromptMethods] = {
 }
 
 
-def eat_either(leaf: int, meat: int, either: int, food: str) -> tuple[int, int]:
-    """(leaf, meat) left after `either` units of either food are eaten from these stocks (enough for them).
-
-    Ruling (rule `either_food`): each unit comes from the more plentiful of leaf and meat ('plentiful', leaf
-    on a tie), or from leaf while there is any ('leaf'), or from meat while there is any ('meat')."""
-    for _ in range(either):
-        if food == "leaf":
-            from_leaf = leaf > 0
-        elif food == "meat":
-            from_leaf = meat == 0
-        else:
-            from_leaf = leaf >= meat
-        if from_leaf:
-            leaf -= 1
-        else:
-            meat -= 1
-    return leaf, meat
-
-
 def _pays(herd: dict[str, int], dinosaurs: tuple[tuple[str, int], ...]) -> bool:
     """Whether a herd (kind -> n) holds the (kind, n) dinosaurs a contract asks for."""
     for kind, n in dinosaurs:
         if herd.get(kind, 0) < n:
             return False
     return True
-
-
-def _fits(need: tuple[int, int, int], resources: list[int]) -> bool:
-    """Whether (leaf, meat, either) can be eaten from these resources."""
-    leaf, meat, either = need
-    return leaf <= resources[0] and meat <= resources[1] and either <= resources[0] - leaf + resources[1] - meat
-
-
-def _feedings(
-    herd: tuple[tuple[str, int], ...], diets: tuple[tuple[int, int, int], ...], resources: tuple[int, int, int]
-) -> list[Feed]:
-    """Every maximal way to feed `herd` ((kind, n) pairs eating `diets`) from `resources`, most fed first.
-
-    A depth-first search over how many of each kind are fed (from as many as fit down to none)
-    that keeps the choices where no unfed dinosaur could still be fed. Food is counted as
-    (leaves, meat, units of either kind): a choice fits when the leaves and the meat are in
-    stock and all units together do not exceed leaves plus meat (as `_fits`).
-    """
-    have_leaf, have_meat = resources[0], resources[1]
-    have_food = have_leaf + have_meat
-    wanted = [n for _, n in herd]
-    # per kind: (leaves, meat, all units) one dinosaur eats
-    eats = [(a, b, a + b + c) for a, b, c in diets]
-    counts = [0] * len(herd)
-    last = len(herd) - 1
-    # (leaves, meat, units) the kinds after i eat when all of them are fed: the most they can still take
-    later = [(0, 0, 0)] * len(herd)
-    for i in range(last - 1, -1, -1):
-        (a, b, t), n, (leaf, meat, food) = eats[i + 1], wanted[i + 1], later[i + 1]
-        later[i] = (leaf + a * n, meat + b * n, food + t * n)
-    options = []
-
-    def extend(i: int, leaf: int, meat: int, food: int) -> None:
-        # the food eaten so far fits; every constraint grows with the number fed, so the numbers
-        # of this kind that still fit are 0 up to `most`
-        a, b, t = eats[i]
-        most = wanted[i]
-        if a:
-            most = min(most, (have_leaf - leaf) // a)
-        if b:
-            most = min(most, (have_meat - meat) // b)
-        if t:
-            most = min(most, (have_food - food) // t)
-        if i < last:
-            later_leaf, later_meat, later_food = later[i]
-            for fed in range(most, -1, -1):
-                counts[i] = fed
-                leaf_now, meat_now, food_now = leaf + a * fed, meat + b * fed, food + t * fed
-                if (
-                    fed < most
-                    and leaf_now + a + later_leaf <= have_leaf
-                    and meat_now + b + later_meat <= have_meat
-                    and food_now + t + later_food <= have_food
-                ):
-                    # one more of this kind would fit even if every later dinosaur ate: this and every
-                    # smaller number leave it unfed though it could be fed, so none is maximal
-                    return
-                extend(i + 1, leaf_now, meat_now, food_now)
-            return
-        # fewer of the last kind would leave one that could still be fed: only `most` can be maximal
-        counts[i] = most
-        leaf, meat, food = leaf + a * most, meat + b * most, food + t * most
-        for j, (a2, b2, t2) in enumerate(eats):
-            if counts[j] < wanted[j] and leaf + a2 <= have_leaf and meat + b2 <= have_meat and food + t2 <= have_food:
-                return  # not maximal: this dinosaur could still be fed
-        options.append(Feed(tuple([(kind, n) for (kind, _), n in zip(herd, counts, strict=True) if n])))
-
-    if herd:
-        extend(0, 0, 0, 0)
-    else:
-        options.append(Feed(()))
-    return options

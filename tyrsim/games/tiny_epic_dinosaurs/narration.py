@@ -153,7 +153,7 @@ def _place(state: Any, action: Place) -> str:
         if action.extra == "private":
             what += f" and the private {contract(player.private)}"
     text = f"send {group(action.ranchers, action.owner)} to {space.id} to {what}"
-    paid = state._cost(player, space)
+    paid = player.cost(space)
     if any(paid):
         text += f", paying {resources(paid)}"
     occupied = state.occupancy[space.id]

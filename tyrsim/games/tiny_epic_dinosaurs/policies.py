@@ -32,7 +32,9 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
     PlaceFence,
 )
 from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
+from tyrsim.games.tiny_epic_dinosaurs.feeding import fits, food_needed
 from tyrsim.games.tiny_epic_dinosaurs.forecast import forecast
+from tyrsim.games.tiny_epic_dinosaurs.heuristics import enclosure_value, fed_points, ranch_quality
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 
 
@@ -105,7 +107,7 @@ class GreedyPolicy:
         if isinstance(action, Enclose):
             return self.enclose_value(view, action)
         if isinstance(action, Feed):
-            return sum(view.dinosaurs[kind].points * n for kind, n in action.fed)
+            return fed_points(action.fed, view.dinosaurs)
         if isinstance(action, LoseDinosaur):
             return -self.dinosaur_value(view, action.kind)
         if isinstance(action, EscapeAs):
@@ -138,12 +140,7 @@ class GreedyPolicy:
         """Whether my food in stock would still feed the herd (Phase 5 of this round) with `n` more `kind`."""
         herd = dict(view.herd)
         herd[kind] = herd.get(kind, 0) + n
-        leaf = meat = either = 0
-        for k, count in herd.items():
-            a, b, c = view.diet(k)
-            leaf, meat, either = leaf + a * count, meat + b * count, either + c * count
-        have_leaf, have_meat, _ = view.players[view.me].resources
-        return leaf <= have_leaf and meat <= have_meat and leaf + meat + either <= have_leaf + have_meat
+        return fits(food_needed(herd.items(), view.diet), view.players[view.me].resources)
 
     def new_dinosaurs_value(self, view: Any, kind: str, n: float) -> float:
         key = ("new", kind, n)
@@ -228,9 +225,8 @@ class GreedyPolicy:
         key = ("ranch", capacities)  # many fence sets give the same sizes
         if key not in view.memo:
             counts = sorted((n for k, n in view.herd.items() if not view.dinosaurs[k].unique), reverse=True)
-            held = [min(c, n) for c, n in zip(capacities, counts, strict=False)]
-            pairs = sum(h // view.rules.breed_group for h in held)
-            view.memo[key] = sum(held) + (0.5 + self.breed_bonus / 2) * pairs + 0.1 * len(capacities)
+            pair_value = 0.5 + self.breed_bonus / 2
+            view.memo[key] = ranch_quality(capacities, counts, view.rules.breed_group, pair_value)
         return view.memo[key]
 
     def fence_value(self, view: Any, action: Any) -> float:
@@ -251,9 +247,7 @@ class GreedyPolicy:
         return self.ranch_quality(view, fences)
 
     def enclose_value(self, view: Any, action: Enclose) -> float:
-        unplaced = view.decision.unplaced
-        placed = min(unplaced[action.kind], action.size)
-        return placed * view.dinosaurs[action.kind].points - 0.05 * (action.size - placed)
+        return enclosure_value(view.decision.unplaced[action.kind], action.size, view.dinosaurs[action.kind].points)
 
 
 @dataclass(frozen=True)
@@ -354,7 +348,7 @@ class _Candidates:
 
     def determinize(self, player: int, rng: np.random.Generator) -> Any:
         world = self.state.determinize(player, rng)
-        world._legal = list(self.actions)
+        world.offer_only(self.actions)
         return world
 
 

@@ -24,6 +24,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import NamedTuple
 
 from tyrsim.core.datafile import data_file_cache
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml, remember
@@ -37,6 +38,21 @@ SIDES = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 # this order (by default leaf, meat, supply: the ranch yields most leaves, fewest supply), and they
 # leave a space in the reverse order.
 COVER_ORDER = ("leaf", "meat", "supply")
+
+
+class Survey(NamedTuple):
+    """What stands on a ranch's spaces and what they yield (`Ranch.survey`)."""
+
+    herd: tuple[tuple[str, int], ...]  # the dinosaurs as (kind, n) pairs, in the order of the spaces
+    free_grass: bool  # whether a grass space is free
+    income: tuple[int, int, int]  # (leaf, meat, supply) from the resource symbols not covered
+
+
+class ToLayOut(NamedTuple):
+    """The dinosaurs Phase 4 lays out: those on the ranch, then those in Holding (`Ranch.to_lay_out`)."""
+
+    herd: dict[str, int]  # the basic dinosaurs by kind
+    uniques: tuple[str, ...]  # the unique dinosaurs, one figure each
 
 
 @dataclass(frozen=True)
@@ -166,16 +182,15 @@ class RanchLayout:
         enclosed = {cell for region in enclosures for cell in region.cells}
         return [cell for cell in self.fill_order if cell not in enclosed]
 
-    def survey(self, cells: tuple[str | None, ...]) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
-        """For these dinosaurs on the spaces: (herd as (kind, n) pairs in the order first met, whether a grass
-        space is free, (leaf, meat, supply) from the resource symbols not covered)."""
+    def survey(self, cells: tuple[str | None, ...]) -> Survey:
+        """What these dinosaurs on the spaces leave: the herd, whether a grass space is free, the income."""
         herd: dict[str, int] = {}
         for kind in cells:
             if kind is not None:
                 herd[kind] = herd.get(kind, 0) + 1
         leaf, meat, supply = self.on_symbols
         income = (leaf(cells).count(None), meat(cells).count(None), supply(cells).count(None))
-        return tuple(herd.items()), None in self.on_grass(cells), income
+        return Survey(tuple(herd.items()), None in self.on_grass(cells), income)
 
 
 def fence_bits(edges: Iterable[int]) -> int:
@@ -460,15 +475,28 @@ class Ranch:
 
     def herd(self) -> dict[str, int]:
         """Dinosaurs on the ranch by kind (a new dict)."""
-        return dict(self.survey()[0])
+        return dict(self.survey().herd)
 
-    def survey(self) -> tuple[tuple[tuple[str, int], ...], bool, tuple[int, ...]]:
-        """(dinosaurs on the ranch as (kind, n) pairs in the order of the spaces, whether a grass space is free,
-        income)."""
+    def survey(self) -> Survey:
+        """The herd on the ranch (in the order of the spaces), whether a grass space is free, the income."""
         found = self._survey
         if found is None:
             found = self._survey = self.layout.survey(self._cells)
         return found
+
+    def to_lay_out(self, holding: list[str], unique: frozenset[str] | set[str]) -> ToLayOut:
+        """The dinosaurs on the ranch and in `holding` that Phase 4 lays out: the basic ones by kind, the
+        `unique` kinds one figure each, the ranch's first (in the order of its spaces)."""
+        herd: dict[str, int] = {}
+        uniques = []
+        for kind in (*self._cells, *holding):
+            if kind is None:
+                continue
+            if kind in unique:
+                uniques.append(kind)
+            else:
+                herd[kind] = herd.get(kind, 0) + 1
+        return ToLayOut(herd, tuple(uniques))
 
     def count(self, kind: str) -> int:
         return self._cells.count(kind)
