@@ -612,7 +612,7 @@ class TinyEpicDinosaursState:
                     return
                 action = legal[0]
                 if self.narration is not None:
-                    self.narration.append(f"P{prompt.player} has a single choice: {self.describe(action)}.")
+                    self.narration.append(words.single_choice(prompt.player, self.describe(action)))
                 continue
             if not todo:
                 self._legal = []
@@ -635,7 +635,7 @@ class TinyEpicDinosaursState:
         cap = self.rules.resource_cap
         narration = self.narration
         if narration is not None:
-            narration.append(f"Round {self.round} begins; P{self.first_player} holds the first-player marker.")
+            narration.append(words.round_begins(self.round, self.first_player))
         for seat, player in enumerate(self.players):
             player.paid_herbivore = player.paid_carnivore = False
             printed, extra = player.ranch.survey().income, player.extra_income
@@ -645,8 +645,7 @@ class TinyEpicDinosaursState:
             player.owner_left = True
             if narration is not None:
                 income = [a + b for a, b in zip(printed, extra, strict=True)]
-                have = words.resources(player.resources)
-                narration.append(f"P{seat} collects {words.resources(income)} and has {have}.")
+                narration.append(words.collects(seat, income, player.resources))
         self.players[self.first_player].counters["first_player_rounds"] += 1
         self.turn = self.first_player
         self._then(ASSIGN_TURN)
@@ -818,12 +817,7 @@ class TinyEpicDinosaursState:
                 del self.occupancy[space.id][seat]
         if self.narration is not None:
             caught = len(player.holding) - held
-            catch = f"P{seat} catches {words.herd([(space.dinosaur, caught)])}" if caught else "none is left to catch"
-            hurt = ""
-            if face == HUNT_INJURY:
-                holds = "still holding" if self.rules.injured_rancher == "stays" else "leaving"
-                hurt = f"; the group is injured and goes to the hospital, {holds} the space"
-            self.narration.append(f"The hunt die shows {words.HUNT_WORDS[face]}: {catch} into Holding{hurt}.")
+            self.narration.append(words.hunt(seat, face, space.dinosaur, caught, self.rules.injured_rancher))
 
     def _act_buy(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self._take_dinosaurs(player, action.choice, 1)
@@ -843,8 +837,7 @@ class TinyEpicDinosaursState:
             self.fence_supply -= got
             player.holding_fences += got
             if self.narration is not None and got != space.fences:
-                self.narration.append(f"P{seat} gets {words.count(got, 'fence')} into Holding "
-                                      f"({self.fence_supply} left in the supply).")
+                self.narration.append(words.fences_gained(seat, got, self.fence_supply))
 
     def _act_first_player(self, seat: int, player: Player, space: Space, action: Place) -> None:
         self.first_player = seat
@@ -871,16 +864,14 @@ class TinyEpicDinosaursState:
             self.supply[kind] += n
         player.contracts.append(contract)
         if self.narration is not None:
-            seat = self.players.index(player)
-            self.narration.append(f"P{seat} scores {words.contract(contract)}; the dinosaurs go back to the supply.")
+            self.narration.append(words.contract_scored(self.players.index(player), contract))
 
     def _fulfil_private(self, player: Player) -> None:
         self._fulfil(player, player.private)
         player.counters["contracts_private"] += 1
         player.private = self._draw_contract()
         if self.narration is not None:
-            new = "draws a new private contract" if player.private else "has no new private contract: the deck is empty"
-            self.narration.append(f"P{self.players.index(player)} {new}.")
+            self.narration.append(words.new_private_contract(self.players.index(player), player.private is not None))
 
     def _remove_from_ranch(self, player: Player, kind: str) -> None:
         """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
@@ -910,7 +901,7 @@ class TinyEpicDinosaursState:
         if choice == "draw":
             drawn = self._draw_research(self.rules.research_draw)
             if self.narration is not None:
-                self.narration.append(f"P{seat} draws {words.listing([card.name for card in drawn])}.")
+                self.narration.append(words.research_drawn(seat, drawn))
             self._ask(DrawnResearch(seat, tuple(drawn)))
         else:
             card = next(c for c in self.research_display if c.name == choice)
@@ -935,8 +926,7 @@ class TinyEpicDinosaursState:
         if card.dinosaur is not None:
             player.holding.append(card.dinosaur.name)  # the unique dinosaur comes with its card
             if self.narration is not None:
-                seat = self.players.index(player)
-                self.narration.append(f"The unique {card.dinosaur.name} joins P{seat}'s Holding.")
+                self.narration.append(words.unique_joins(self.players.index(player), card.dinosaur.name))
 
     # fence rearranging (place-now and first-player spaces)
 
@@ -975,7 +965,7 @@ class TinyEpicDinosaursState:
     def _step_return_ranchers(self, step: ReturnRanchers) -> None:
         self.occupancy = {sid: {} for sid in self.game.space_by_id}
         if self.narration is not None:
-            self.narration.append("Every rancher returns home; the players arrange their ranches, feed and breed.")
+            self.narration.append(words.RANCHERS_RETURN)
         order = self.turn_order()
         self._then(
             *(ArrangeRanch(seat) for seat in order),
@@ -999,8 +989,7 @@ class TinyEpicDinosaursState:
                 return
             # Ruling: a fence with no free edge on the ranch goes back to the supply.
             if self.narration is not None:
-                self.narration.append(f"P{seat} has no free edge: {words.count(player.holding_fences, 'fence')} "
-                                      "from Holding go back to the supply.")
+                self.narration.append(words.no_free_edge(seat, player.holding_fences))
             self.fence_supply += player.holding_fences
             player.holding_fences = 0
         self._new_phase(player)
@@ -1036,7 +1025,7 @@ class TinyEpicDinosaursState:
         ranch = self.players[seat].ranch
         escaped = ranch.lay_out(enclosures, assignment, herd, list(uniques))
         if self.narration is not None and (herd or uniques):
-            self.narration.append(f"P{seat}'s ranch holds {words.herd(ranch.survey().herd)}.")
+            self.narration.append(words.ranch_holds(seat, ranch.survey().herd))
         self._escape(seat, escaped)
 
     def _options_enclose(self, prompt: Enclosing) -> list[Enclose]:
@@ -1065,8 +1054,7 @@ class TinyEpicDinosaursState:
             return
         player = self.players[seat]
         if self.narration is not None:
-            verb = "escapes" if sum(escaped.values()) == 1 else "escape"
-            self.narration.append(f"{words.herd(escaped.items())} {verb} from P{seat}'s ranch.")
+            self.narration.append(words.escape(seat, escaped))
         groups = set()
         for kind, n in escaped.items():
             for _ in range(n):
@@ -1147,8 +1135,7 @@ class TinyEpicDinosaursState:
             self._eat(player, need)
             if self.narration is not None and herd:
                 eaten = [a - b for a, b in zip(before, player.resources, strict=True)]
-                self.narration.append(f"P{seat}'s herd eats {words.resources(eaten)}; "
-                                      f"{words.resources(player.resources)} left.")
+                self.narration.append(words.herd_eats(seat, eaten, player.resources))
         else:
             self._ask(Feeding(seat, herd))
 
@@ -1187,8 +1174,7 @@ class TinyEpicDinosaursState:
             player.counters["bred"] += n
             lost = player.ranch.place_newborns(kind, n)
             if self.narration is not None:
-                room = f", {lost} with no room" if lost else ""
-                self.narration.append(f"P{seat}'s {kind} breed: {words.count(n, 'newborn')}{room}.")
+                self.narration.append(words.breed(seat, kind, n, lost))
             if lost:
                 escaped[kind] = lost
         self._escape(seat, escaped)
@@ -1207,7 +1193,9 @@ class TinyEpicDinosaursState:
         self.research_discard.extend(self.research_display)
         self.research_display = self._draw_research(self.rules.research_display)
         if self.narration is not None:
-            self._narrate_scores()
+            parts = [self.score_parts(seat) for seat in range(len(self.players))]
+            final = self.round == self.rules.rounds
+            self.narration.extend(words.round_ends(self.round, final, parts, self.research_display))
         if self.round == self.rules.rounds:
             return  # the game ends: no more steps, no prompt
         self.round += 1
@@ -1215,19 +1203,6 @@ class TinyEpicDinosaursState:
             for player in self.players:
                 player.ranchers += 1
         self._then(START_ROUND)
-
-    def _narrate_scores(self) -> None:
-        """The end of a round in the play log: the points so far by source, or the final scoring."""
-        final = self.round == self.rules.rounds
-        head = f"Round {self.round} ends{' and the game with it' if final else ''}"
-        self.narration.append(f"{head}; {'final scores' if final else 'points so far'}:")
-        for seat in range(len(self.players)):
-            parts = self.score_parts(seat)
-            by_source = ", ".join(f"{words.PART_WORDS[source]} {points}" for source, points in parts.items())
-            self.narration.append(f"  P{seat}: {words.count(sum(parts.values()), 'point')} ({by_source}).")
-        if not final:
-            display = words.listing([card.name for card in self.research_display])
-            self.narration.append(f"Face-up research for the next round: {display}.")
 
 
 class _GivenWords(ISeedSequence):

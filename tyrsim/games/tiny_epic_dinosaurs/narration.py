@@ -1,7 +1,8 @@
-"""Plain words for Tiny Epic Dinosaurs' play log: the decisions (`describe`) and the things in a game.
+"""Plain words for Tiny Epic Dinosaurs' play log: the decisions (`describe`), the things in a game and the
+sentences for what follows a decision.
 
-The engine (`game.py`) asks `describe(state, action)` for the action about to be taken and
-appends sentences made with these words to `state.narration` while a play log listens. A
+The engine (`game.py`) asks `describe(state, action)` for the action about to be taken and, while a
+play log listens, appends the sentences these functions make to `state.narration`. A
 space of the ranch is named by its row and column from the top left, counting from 0
 ("space 1,2"), as the data files name them.
 """
@@ -161,3 +162,92 @@ def _place(state: Any, action: Place) -> str:
         strongest = max(occupied.values())
         text += f" (outbidding {listing([f'P{seat}' for seat, n in occupied.items() if n == strongest])})"
     return text
+
+
+# --- what follows a decision: the engine's sentences, in the order of a round ---
+
+
+def single_choice(seat: int, described: str) -> str:
+    return f"P{seat} has a single choice: {described}."
+
+
+def round_begins(round_: int, first_player: int) -> str:
+    return f"Round {round_} begins; P{first_player} holds the first-player marker."
+
+
+def collects(seat: int, income: Sequence[int], have: Sequence[int]) -> str:
+    """Phase 1: what a player collects and then has."""
+    return f"P{seat} collects {resources(income)} and has {resources(have)}."
+
+
+def hunt(seat: int, face: str, dinosaur: str, caught: int, injured_rancher: str) -> str:
+    """The hunt die's face and the catch; an injured group leaves its space or stays (rule `injured_rancher`)."""
+    catch = f"P{seat} catches {herd([(dinosaur, caught)])}" if caught else "none is left to catch"
+    hurt = ""
+    if face == "injury":
+        holds = "still holding" if injured_rancher == "stays" else "leaving"
+        hurt = f"; the group is injured and goes to the hospital, {holds} the space"
+    return f"The hunt die shows {HUNT_WORDS[face]}: {catch} into Holding{hurt}."
+
+
+def fences_gained(seat: int, got: int, left: int) -> str:
+    """A fence space gave another number of fences than it shows (research, or a short supply)."""
+    return f"P{seat} gets {count(got, 'fence')} into Holding ({left} left in the supply)."
+
+
+def contract_scored(seat: int, card: Contract) -> str:
+    return f"P{seat} scores {contract(card)}; the dinosaurs go back to the supply."
+
+
+def new_private_contract(seat: int, drawn: bool) -> str:
+    new = "draws a new private contract" if drawn else "has no new private contract: the deck is empty"
+    return f"P{seat} {new}."
+
+
+def research_drawn(seat: int, cards: Sequence[ResearchCard]) -> str:
+    return f"P{seat} draws {listing([card.name for card in cards])}."
+
+
+def unique_joins(seat: int, name: str) -> str:
+    return f"The unique {name} joins P{seat}'s Holding."
+
+
+RANCHERS_RETURN = "Every rancher returns home; the players arrange their ranches, feed and breed."
+
+
+def no_free_edge(seat: int, fences: int) -> str:
+    return f"P{seat} has no free edge: {count(fences, 'fence')} from Holding go back to the supply."
+
+
+def ranch_holds(seat: int, pairs: Iterable[tuple[str, int]]) -> str:
+    """Phase 4: the ranch's layout."""
+    return f"P{seat}'s ranch holds {herd(pairs)}."
+
+
+def escape(seat: int, escaped: dict[str, int]) -> str:
+    verb = "escapes" if sum(escaped.values()) == 1 else "escape"
+    return f"{herd(escaped.items())} {verb} from P{seat}'s ranch."
+
+
+def herd_eats(seat: int, eaten: Sequence[int], left: Sequence[int]) -> str:
+    """Phase 5 with food enough: what the herd eats and what is left."""
+    return f"P{seat}'s herd eats {resources(eaten)}; {resources(left)} left."
+
+
+def breed(seat: int, kind: str, born: int, lost: int) -> str:
+    """Phase 6: one kind's newborns, and how many of them found no room."""
+    room = f", {lost} with no room" if lost else ""
+    return f"P{seat}'s {kind} breed: {count(born, 'newborn')}{room}."
+
+
+def round_ends(round_: int, final: bool, parts: Sequence[dict[str, int]], display: Sequence[ResearchCard]) -> list[str]:
+    """Phase 7: each player's points by source (`parts`, by seat) so far, or the final scores; then, unless
+    the game ends, the research cards face up for the next round."""
+    head = f"Round {round_} ends{' and the game with it' if final else ''}"
+    lines = [f"{head}; {'final scores' if final else 'points so far'}:"]
+    for seat, by_source in enumerate(parts):
+        points = ", ".join(f"{PART_WORDS[source]} {n}" for source, n in by_source.items())
+        lines.append(f"  P{seat}: {count(sum(by_source.values()), 'point')} ({points}).")
+    if not final:
+        lines.append(f"Face-up research for the next round: {listing([card.name for card in display])}.")
+    return lines
