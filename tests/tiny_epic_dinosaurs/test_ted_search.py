@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
-from tyrsim.games.tiny_epic_dinosaurs.game import Player, TinyEpicDinosaursState
+from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState
+from tyrsim.games.tiny_epic_dinosaurs.player import Player
 from tyrsim.games.tiny_epic_dinosaurs.policies import IsmctsPolicy
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules

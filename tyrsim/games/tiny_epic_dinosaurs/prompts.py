@@ -3,6 +3,11 @@
 Each prompt names the deciding `player` and the data its options are worked out from;
 `kind` names it in messages and tests. A policy reads its own prompt through
 `state.view(me).decision`. The answers are the actions of `actions.py`.
+
+The prompts are a module of their own, beside `actions.py` rather than in it: the actions
+are what every game has (the records a policy returns and a play log describes), the
+prompts are this engine's own way of running a round (a stack of steps that stops at a
+question), part of the state a search copies and a determinization may resample.
 """
 
 from __future__ import annotations
