@@ -10,11 +10,11 @@ import numpy as np
 from tyrsim.core.rng import task_rng
 from tyrsim.core.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.actions import DISPOSE, Donate, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import SPECIES
-from tyrsim.games.zooloretto_duell.game import DISPOSE, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.rules import Rules
 
-BISON, BEAR = SPECIES.index("bison"), SPECIES.index("bear")
+BISON, BEAR, ANTELOPE, TIGER = (SPECIES.index(s) for s in ("bison", "bear", "antelope", "tiger"))
 PYTHON_REPR = re.compile(r"[A-Za-z_]\(|[\[\]{}=]|\bnan\b|None")  # Class(...), card(symbol), lists, key=value
 
 
@@ -141,3 +141,65 @@ def test_a_tie_on_points_goes_to_the_most_coins(state, pick):
     state.won[0] = [state.markers.pop(1)]  # the 3-point marker
     end_final_round(state, pick, minus0=1)  # P0: 3 + 2 + 1 - 1 = 5, like P1
     assert state.narration[-1] == "P0 and P1 tie on 5 points; P0 wins with more coins (3 to 1)"
+
+
+def test_each_symbol_action_is_narrated_with_what_it_did(table):
+    # a heart whose offspring is gone, and a square with nothing on the discard pile to take
+    state, pick = table(Rules())
+    narrate(state)
+    state.offspring[TIGER] = None
+    state.pens[0][TIGER], state.pens[0][ANTELOPE] = [pick("tiger", "heart")], [pick("antelope", "square")]
+    state.trucks[1] = [pick("tiger", "heart"), pick("antelope", "square")]
+    take(state, 1)
+    assert state.narration == [
+        "P0's second tiger with heart: the tiger offspring is already gone",
+        "P0's second antelope with square: the square goes to waste (the discard pile is empty)",
+    ]
+    # a square's donation, whose own square goes to waste
+    state, pick = table(Rules())
+    narrate(state)
+    tiger = pick("tiger", "square")
+    state.discard = [tiger]
+    state.pens[0][TIGER] = [pick("tiger", "square")]
+    state.trucks[1] = [pick("hyena", "square"), pick("hyena", "square")]
+    take(state, 1)
+    state.apply(Donate(tiger))
+    assert state.narration == [
+        "P0's second hyena with square: P0 takes a card of their choice from the discard pile",
+        "P0's second tiger with square: the square goes to waste (the card came by a square)",
+    ]
+    # the other reading of "an additional square": the truck's second square goes to waste
+    state, pick = table(Rules(one_square_per_turn=True))
+    narrate(state)
+    gorilla = pick("gorilla")
+    state.discard = [gorilla, pick("bison")]
+    state.pens[0][ANTELOPE], state.pens[0][TIGER] = [pick("antelope", "square")], [pick("tiger", "square")]
+    state.trucks[1] = [pick("antelope", "square"), pick("tiger", "square")]
+    take(state, 1)
+    state.apply(Donate(gorilla))
+    assert state.narration == [
+        "P0's second antelope with square: P0 takes a card of their choice from the discard pile",
+        "P0's second tiger with square: the square goes to waste (only the turn's first square is carried out)",
+    ]
+
+
+def test_the_third_symbol_and_the_vending_stands_are_narrated(state, pick):
+    narrate(state)
+    state.pens[0][BEAR] = [pick("bear", "lightning"), pick("bear", "lightning")]
+    state.stands[0] = [pick("red", "drink"), pick("green", "drink"), pick("blue", "pretzel")]
+    state.trucks[1] = [pick("bear", "lightning"), pick("yellow", "drink")]
+    take(state, 1)
+    assert state.narration == [
+        "P0's third bear with lightning goes to the discard pile: 1 minus point",
+        "P0's third drink stand goes to the discard pile: 1 minus point",
+    ]
+    state.narration.clear()
+    state.taken, state.to_move = [None, None], 0  # P0 moves again
+    marker = state.markers[0]
+    state.trucks[0] = [pick("yellow", "pretzel")]
+    take(state, 0)
+    assert state.narration == [
+        "P0's second pretzel stand: 1 coin",
+        "Interim scoring: P0 is the first with stands of all four colours",
+        f"P0 takes the top scoring marker: {marker.points} points" + (" and a coin" if marker.coin else ""),
+    ]

@@ -8,8 +8,9 @@ import pytest
 from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.actions import Draw, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
-from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, Draw, TakeTruck, ZooGame, ZooState
+from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 

@@ -7,14 +7,9 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND, SPECIES
-from tyrsim.games.zooloretto_duell.game import (
-    COUNTERS,
+from tyrsim.games.zooloretto_duell.actions import (
     DISPOSE,
-    DONATION,
     DRAW,
-    OVER,
-    PLACE,
     QUIT_EMPTY,
     Connect,
     DiscardDrawn,
@@ -23,6 +18,8 @@ from tyrsim.games.zooloretto_duell.game import (
     Steal,
     TakeTruck,
 )
+from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND, SPECIES
+from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, OVER, PLACE
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 BEAR, TIGER, HYENA = SPECIES.index("bear"), SPECIES.index("tiger"), SPECIES.index("hyena")

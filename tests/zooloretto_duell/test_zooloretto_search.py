@@ -12,9 +12,10 @@ from test_zooloretto_policies import discard_swapped, win_rate
 from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.search import terminal_values
 from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.actions import Draw, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
 from tyrsim.games.zooloretto_duell.evaluation import margin
-from tyrsim.games.zooloretto_duell.game import DONATION, TURN, Draw, TakeTruck, ZooGame, ZooState
+from tyrsim.games.zooloretto_duell.game import DONATION, TURN, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy, IsmctsPolicy, MctsPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from tyrsim.games.zooloretto_duell.cards import STAND, Card
-from tyrsim.games.zooloretto_duell.game import (
-    DONATION,
-    OVER,
-    PLACE,
+from tyrsim.games.zooloretto_duell.actions import (
     Connect,
     DiscardDrawn,
     DisposeMinus,
@@ -26,8 +22,9 @@ from tyrsim.games.zooloretto_duell.game import (
     QuitEmptyHanded,
     Steal,
     TakeTruck,
-    ZooState,
 )
+from tyrsim.games.zooloretto_duell.cards import STAND, Card
+from tyrsim.games.zooloretto_duell.game import DONATION, OVER, PLACE, ZooState
 
 
 def legal_actions(state: ZooState) -> list:

@@ -26,8 +26,7 @@ from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
 from tyrsim.core.substitutions import Substitution, engine_refused, no_form_of
 from tyrsim.games.zooloretto_duell import findings
-from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
-from tyrsim.games.zooloretto_duell.game import NAME as GAME
+from tyrsim.games.zooloretto_duell.game import END_TRIGGERS, NAME
 from tyrsim.games.zooloretto_duell.policies import POLICIES
 
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
@@ -269,7 +268,7 @@ def batch_forms(texts) -> list | None:
     """The batch form of each seat's policy, or None if any has none."""
     from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
 
-    forms = [batch_policy(make_policy(POLICIES, GAME, text)) for text in texts]
+    forms = [batch_policy(make_policy(POLICIES, NAME, text)) for text in texts]
     return None if any(f is None for f in forms) else forms
 
 
@@ -277,7 +276,7 @@ def without_batch_form(texts) -> list[str]:
     """The policy texts among `texts` whose policy has no batch form (the searches)."""
     from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
 
-    return [t for t in texts if batch_policy(make_policy(POLICIES, GAME, t)) is None]
+    return [t for t in texts if batch_policy(make_policy(POLICIES, NAME, t)) is None]
 
 
 def batch_refusal(rules: Any, texts) -> str | None:

@@ -9,6 +9,7 @@ discard pile. The only chance is at set-up, drawn from the generator given to
 of scoring markers that share a letter. Policies never read the draw pile's
 order, nor (rule `discard_pile_open`) the discard pile below its top card outside a
 square's donation: search policies use `determinize`. The stockpile lies face up.
+The action records are in `actions.py`, the play log's words in `narration.py`.
 """
 
 from __future__ import annotations
@@ -528,8 +529,8 @@ class ZooState:
 
         The rulebook's steps: the third card with the same symbol goes to the discard pile instead
         (`_third_symbol`); else the card is placed, a second card with the same symbol triggers its symbol
-        action (`_symbol_action`: lightning, heart, square; a stand's coin), and the interim scoring is
-        checked (`_check_species`, `_check_vending_area`).
+        action (`_symbol_action`: lightning, heart, square; a vending stand's coin: `_place_stand`), and the
+        interim scoring is checked (`_check_species`; the vending area's: `_check_vending_area`).
 
         `donated`: the card came from the discard pile by a square, so a further
         square goes to waste (a different symbol is carried out). Ruling: only the donated

@@ -227,7 +227,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
     on the table are worth to whoever takes them), and the position is valued 0.5 + 0.5 tanh(margin / `scale`)
     for seat 0, the rest for seat 1."""
 
-    iterations: int = 25  # the smallest budget measured to reach the strength target (docs/zooloretto_duell.md)
+    iterations: int = 25  # the smallest budget measured to reach the strength target (docs/performance.md)
     rollout: str = "heuristic"
     rollout_depth: int = 0
     scale: float = 3.0  # margin that counts as a near-certain win at a cut-off
