@@ -23,7 +23,7 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
-from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, WORK, Chance, choose, play_chunk
+from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, choose, compiled_form, new_workspace, play_chunk
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -61,19 +61,33 @@ def test_whole_games_are_the_object_engines(name):
     pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], WHOLE_GAMES, 11))
 
 
+def test_the_shuffle_draws_numpys_permutation():
+    """`compiled.shuffle` stands in for the object engine's rng.permutation: the same order, and the generator
+    left in the same state (its buffered 32-bit half included), for the deck and every run of markers."""
+    for seed in range(300):
+        for n, dtype in ((C.DECK, np.int8), (C.MARKERS, np.int64), (5, np.int64), (2, np.int64), (1, np.int64)):
+            ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+            for _ in range(2):
+                cards = np.arange(n, dtype=dtype)
+                C.shuffle(ours, cards, n)
+                assert cards.tolist() == numpys.permutation(n).tolist(), (seed, n)
+            assert ours.bit_generator.state == numpys.bit_generator.state
+
+
 def step_through(rules: Rules, seeds: range) -> int:
     """Play random games on both engines side by side, comparing after every action; returns the positions
     compared."""
     game, tables = ZooGame(rules), C.rule_tables(rules).view(np.ndarray)
-    actions, work = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK)
-    scratch, weights, policy = C.new_position().view(np.ndarray), np.zeros(7), RandomPolicy()
+    policy = RandomPolicy()
+    weights = compiled_form(policy)[1].view(np.ndarray)
+    actions = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64)
     compared = 0
     for seed in seeds:
         object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
         state = game.new_state(object_rng)
         position = C.new_position().view(np.ndarray)
         C.set_up(position, tables, compiled_rng)
-        chance = Chance(compiled_rng)
+        work = new_workspace().view(np.ndarray)  # the uniform doubles of this game's generator
         while True:
             differ = C.differences(C.position_of(state), position)
             assert not differ, f"seed {seed}, after {compared} actions: the positions differ in {differ}"
@@ -83,8 +97,8 @@ def step_through(rules: Rules, seeds: range) -> int:
             legal = state.legal_actions()
             n = C.list_actions(position, tables, actions)
             assert [C.action_of(state, a) for a in legal] == [C.action_row(position, tables, r) for r in actions[:n]]
-            i = choose(RANDOM, weights, position, tables, compiled_rng, chance.block, chance.left, actions, scratch,
-                       work)
+            i = choose(RANDOM, weights, position, tables, compiled_rng, work)
+            assert (work[0]["actions"][:n] == actions[:n]).all()
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
             state.apply(action)

@@ -21,11 +21,10 @@ from tyrsim.games.zooloretto_duell.compiled_policies import (
     GREEDY,
     HEURISTIC,
     WEIGHTS,
-    WORK,
-    Chance,
     choose,
     compiled_form,
     margin,
+    new_workspace,
     play_chunk,
 )
 from tyrsim.games.zooloretto_duell.evaluation import margin as object_margin
@@ -43,8 +42,7 @@ def decisions(rules: Rules, policy_text: str, seeds: range) -> tuple[int, int]:
     game, tables = ZooGame(rules), C.rule_tables(rules).view(np.ndarray)
     policy = SPEC.make_policy(policy_text)
     kind, weights = compiled_form(policy)
-    actions, work = np.zeros((C.MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK)
-    scratch, walker = C.new_position().view(np.ndarray), RandomPolicy()
+    weights, walker = weights.view(np.ndarray), RandomPolicy()
     compared = placements = 0
     for seed in seeds:
         rng = np.random.default_rng(seed)
@@ -54,9 +52,9 @@ def decisions(rules: Rules, policy_text: str, seeds: range) -> tuple[int, int]:
             if len(legal) > 1:
                 position = C.position_of(state).view(np.ndarray)
                 decide_rng = np.random.default_rng(seed * 1000 + compared)
-                chance = Chance(np.random.default_rng(seed * 1000 + compared))
-                i = choose(kind, weights, position, tables, chance.rng, chance.block, chance.left, actions, scratch,
-                           work)
+                work = new_workspace().view(np.ndarray)
+                i = choose(kind, weights, position, tables, np.random.default_rng(seed * 1000 + compared), work)
+                actions = work[0]["actions"]
                 expected = legal.index(policy.choose(state, decide_rng))
                 assert i == expected, (f"seed {seed}: {policy_text} chose {legal[i]!r}, the object policy "
                                        f"{legal[expected]!r} in\n{state!r}")
@@ -90,7 +88,7 @@ def test_the_weights_are_the_object_policys():
     assert WEIGHTS == tuple(name for name in WEIGHTS if hasattr(HeuristicPolicy, name))
     assert set(HeuristicPolicy.tunable) <= set(WEIGHTS)
     kind, weights = compiled_form(SPEC.make_policy(TUNED))
-    assert kind == HEURISTIC and weights[WEIGHTS.index("take_threshold")] == pytest.approx(2.118785)
+    assert kind == HEURISTIC and weights[0].take_threshold == pytest.approx(2.118785)
     assert compiled_form(SPEC.make_policy("greedy"))[0] == GREEDY
     assert compiled_form(SPEC.make_policy("mcts")) is None
 

@@ -15,6 +15,12 @@ drawing the same chance from the same generator, so the same seed plays the same
 Look-aheads apply an action, or place a truck's cards, on a scratch copy of the position (one
 record copy); the heuristic's placement of a drawn card places the truck's cards once and then
 the drawn card on the same scratch copy, rather than starting again.
+
+What a chunk of games works in is one record of the dtype `WORKSPACE` (`new_workspace`): the
+list of legal actions, the scratch position, the look-ahead's values and the uniform doubles
+drawn ahead. Compiled code passes records as plain pointers, but counts the references to every
+numpy array it passes on (two atomic operations a call and array, which took a third of a random
+game's time when these were arrays); the policy weights are a record too (`WEIGHT_RECORD`).
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from tyrsim.games.zooloretto_duell.compiled import (
     DRAW,
     MAX_ACTIONS,
     MAX_STEPS,
+    MAX_TRUCKS,
     NOT_TAKEN,
+    POSITION,
     STEAL,
     TAKE,
     apply_action,
@@ -52,49 +60,56 @@ from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
-# the heuristic's weights, in the order of the `weights` rows the compiled policies read
+# the heuristic's weights by the object policy's names (a record: `weights.take_threshold`)
 WEIGHTS = ("take_threshold", "alone_take_threshold", "steal_threshold", "dispose_at", "opponent_weight",
            "discard_threshold", "square_value")
-TAKE_THRESHOLD, ALONE_TAKE_THRESHOLD, STEAL_THRESHOLD, DISPOSE_AT, OPPONENT_WEIGHT, DISCARD_THRESHOLD, \
-    SQUARE_VALUE = range(len(WEIGHTS))
+WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
 NONE = -np.inf  # the value of no truck
-WORK = MAX_ACTIONS  # doubles a look-ahead keeps its values in: one per action, or 5 per truck
+
+WORKSPACE = np.dtype([
+    ("actions", np.int64, (MAX_ACTIONS, 3)),  # the legal actions, rows of `compiled.legal_actions`
+    ("scratch", POSITION, (1,)),  # the look-ahead's copy of the position
+    ("values", np.float64, (MAX_ACTIONS,)),  # the greedy policy's value of each action
+    # the heuristic's placement of a drawn card (`heuristic_connect`): per player and truck
+    ("gains", np.float64, (2, MAX_TRUCKS)), ("with_card", np.float64, (2, MAX_TRUCKS)),
+    ("wanted", np.int8, (MAX_TRUCKS,)),
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator, `uniforms_left` of
+    # them not yet handed out (one block per generator, kept across the games of a chunk)
+    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+])
 
 
-def compiled_form(policy) -> tuple[int, np.ndarray] | None:
-    """(kind, weights) of an object policy's compiled form, or None where there is none (the searches)."""
+def new_workspace() -> np.recarray:
+    """A chunk's work space (a one-element recarray of WORKSPACE: compiled code takes `work[0]`)."""
+    return np.zeros(1, WORKSPACE).view(np.recarray)
+
+
+def compiled_form(policy) -> tuple[int, np.recarray] | None:
+    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
+    where there is none (the searches)."""
+    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
     if type(policy) is RandomPolicy:
-        return RANDOM, np.zeros(len(WEIGHTS))
+        return RANDOM, weights
     if type(policy) is GreedyPolicy:
-        return GREEDY, np.zeros(len(WEIGHTS))
+        return GREEDY, weights
     if type(policy) is HeuristicPolicy:
-        return HEURISTIC, np.array([float(getattr(policy, name)) for name in WEIGHTS])
+        for name in WEIGHTS:
+            weights[0][name] = float(getattr(policy, name))
+        return HEURISTIC, weights
     return None
-
-
-class Chance:
-    """What the compiled policies draw their chance from: the generator, and the block of uniform doubles
-    `tyrsim.core.rng.uniform` would hold for it (`left` of them not yet handed out)."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.block = np.zeros(UNIFORM_BLOCK)
-        self.left = np.zeros(1, dtype=np.int64)
 
 
 # --- chance --------------------------------------------------------------------------------------------------
 
 
-# inlined (numba's IR inliner), as is `choose_random`: a call that passes the generator on costs about 30 ns,
-# ten times the draw
-@njit(cache=True, inline="always")
-def uniform(rng, block, left) -> float:
+@njit(cache=True)
+def uniform(rng, work) -> float:
     """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
-    if left[0] == 0:
-        block[:] = rng.random(UNIFORM_BLOCK)
-        left[0] = UNIFORM_BLOCK
-    left[0] -= 1
-    return block[left[0]]
+    if work.uniforms_left == 0:
+        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
+        work.uniforms_left = UNIFORM_BLOCK
+    work.uniforms_left -= 1
+    return work.uniforms[work.uniforms_left]
 
 
 # --- evaluation (evaluation.py, operation for operation) -----------------------------------------------------
@@ -140,51 +155,50 @@ def margin(pos, rules, p) -> float:
 
 
 @njit(cache=True)
-def choose(kind, weights, game, tables, rng, block, left, actions, scratch, work) -> int:
-    """`decide` in the one-position array `game` under the rules' `tables` with the policy's `weights`, called
-    from Python."""
-    return decide(kind, weights.reshape((1, weights.size)), 0, game[0], tables[0], rng, block, left, actions,
-                  scratch, work)
+def choose(kind, weights, game, tables, rng, work) -> int:
+    """`decide` in the one-position array `game` under the rules' `tables` with the policy's `weights` (from
+    `compiled_form`) in the work space `work` (`new_workspace`), called from Python."""
+    return decide(kind, weights[0], game[0], tables[0], rng, work[0])
 
 
 @njit(cache=True)
-def decide(kind, weights, which, pos, rules, rng, block, left, actions, scratch, work) -> int:
-    """The index, into the legal actions written to `actions`, of the action policy `kind` (with the weights
-    `weights[which]`) chooses in position `pos`; `scratch` is a one-position array for look-aheads, `work`
-    WORK doubles for their values, `block` and `left` the uniform doubles drawn ahead (`Chance`)."""
+def decide(kind, weights, pos, rules, rng, work) -> int:
+    """The index, into the legal actions written to `work.actions`, of the action policy `kind` (with the
+    record `weights`) chooses in position `pos`."""
     if kind == RANDOM:
-        return choose_random(pos, rules, rng, block, left, actions)
-    n = legal_actions(pos, rules, actions)
+        return choose_random(pos, rules, rng, work)
+    n = legal_actions(pos, rules, work.actions)
     if n == 1:
         return 0
     if kind == GREEDY:
-        return choose_greedy(pos, rules, rng, actions, n, scratch, work)
-    return choose_heuristic(weights[which], pos, rules, actions, n, scratch, work)
-
-
-@njit(cache=True, inline="always")
-def choose_random(pos, rules, rng, block, left, actions) -> int:
-    """`RandomPolicy`: action floor(u * n) of the n legal actions."""
-    return int(uniform(rng, block, left) * legal_actions(pos, rules, actions))
+        return choose_greedy(pos, rules, rng, work, n)
+    return choose_heuristic(weights, pos, rules, work, n)
 
 
 @njit(cache=True)
-def after(pos, rules, action, scratch):
-    """The position after `action`, on the scratch copy."""
+def choose_random(pos, rules, rng, work) -> int:
+    """`RandomPolicy`: action floor(u * n) of the n legal actions."""
+    return int(uniform(rng, work) * legal_actions(pos, rules, work.actions))
+
+
+@njit(cache=True)
+def after(pos, rules, work, i):
+    """The position after the i-th legal action, on the scratch copy."""
+    scratch = work.scratch
     scratch[0] = pos
     new = scratch[0]
-    apply_action(new, rules, action[0], action[1], action[2])
+    apply_action(new, rules, work.actions[i, 0], work.actions[i, 1], work.actions[i, 2])
     return new
 
 
 @njit(cache=True)
-def choose_greedy(pos, rules, rng, actions, n, scratch, work) -> int:
+def choose_greedy(pos, rules, rng, work, n) -> int:
     """`GreedyPolicy`: the action that most raises its own score now (a draw: no change); ties at random."""
     p = pos.to_move
     now = score_now(pos, rules, p)
-    values = work[:n]
+    values = work.values[:n]
     for i in range(n):
-        values[i] = now if actions[i, 0] == DRAW else score_now(after(pos, rules, actions[i], scratch), rules, p)
+        values[i] = now if work.actions[i, 0] == DRAW else score_now(after(pos, rules, work, i), rules, p)
     best = values.max()
     ties = 0
     for i in range(n):
@@ -199,22 +213,22 @@ def choose_greedy(pos, rules, rng, actions, n, scratch, work) -> int:
 
 
 @njit(cache=True)
-def choose_heuristic(weights, pos, rules, actions, n, scratch, work) -> int:
+def choose_heuristic(weights, pos, rules, work, n) -> int:
     p = pos.to_move
     if pos.phase == PLACE:
-        return heuristic_connect(weights, pos, rules, actions, n, scratch, work)
+        return heuristic_connect(weights, pos, rules, work, n)
     if pos.phase == DONATION:  # the donation that leaves the best margin
         best, best_value = 0, NONE
         for i in range(n):
-            value = margin(after(pos, rules, actions[i], scratch), rules, p)
+            value = margin(after(pos, rules, work, i), rules, p)
             if value > best_value:
                 best, best_value = i, value
         return best
-    return heuristic_turn(weights, pos, rules, actions, n, scratch)
+    return heuristic_turn(weights, pos, rules, work, n)
 
 
 @njit(cache=True)
-def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
+def heuristic_turn(weights, pos, rules, work, n) -> int:
     """`HeuristicPolicy._turn`: steal when it gains enough and more than the best truck; dispose of minus points
     once there are enough; take the best truck when it gains enough (more once the opponent has quit); else
     draw."""
@@ -222,10 +236,10 @@ def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
     base = margin(pos, rules, p)
     take, take_gain, steal, steal_gain, dispose, draw = -1, NONE, -1, NONE, -1, -1
     for i in range(n):
-        kind = actions[i, 0]
+        kind = work.actions[i, 0]
         if kind == TAKE or kind == STEAL:
-            new = after(pos, rules, actions[i], scratch)
-            gain = margin(new, rules, p) - base + weights[SQUARE_VALUE] * (new.phase == DONATION)
+            new = after(pos, rules, work, i)
+            gain = margin(new, rules, p) - base + weights.square_value * (new.phase == DONATION)
             if kind == TAKE and (take < 0 or gain > take_gain):
                 take, take_gain = i, gain
             elif kind == STEAL and (steal < 0 or gain > steal_gain):
@@ -234,12 +248,12 @@ def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
             dispose = i
         elif kind == DRAW and draw < 0:
             draw = i
-    if steal >= 0 and steal_gain >= weights[STEAL_THRESHOLD] and (take < 0 or steal_gain > take_gain):
+    if steal >= 0 and steal_gain >= weights.steal_threshold and (take < 0 or steal_gain > take_gain):
         return steal
-    if dispose >= 0 and pos.minus[p] >= weights[DISPOSE_AT]:
+    if dispose >= 0 and pos.minus[p] >= weights.dispose_at:
         return dispose
     alone = pos.taken[1 - p] != NOT_TAKEN
-    threshold = weights[ALONE_TAKE_THRESHOLD] if alone else weights[TAKE_THRESHOLD]
+    threshold = weights.alone_take_threshold if alone else weights.take_threshold
     if take >= 0 and (draw < 0 or take_gain >= threshold):
         return take
     if draw >= 0:
@@ -248,31 +262,29 @@ def heuristic_turn(weights, pos, rules, actions, n, scratch) -> int:
 
 
 @njit(cache=True)
-def heuristic_connect(weights, pos, rules, actions, n, scratch, work) -> int:
+def heuristic_connect(weights, pos, rules, work, n) -> int:
     """`HeuristicPolicy._connect`: the truck where the drawn card helps the trucks we may take more than the truck
     the opponent would take (weighted by `opponent_weight`); in the expert variant, pay to discard a card that
     would help the opponent.
 
-    gains[q, t]: what truck t is worth to player q as it stands (`NONE` if empty), with[q, t]: with the drawn
-    card on it; both from one scratch copy per player and truck (the truck's cards placed, valued, then the
-    drawn card placed after them)."""
+    work.gains[q, t]: what truck t is worth to player q as it stands (`NONE` if empty), work.with_card[q, t]:
+    with the drawn card on it; both from one scratch copy per player and truck (the truck's cards placed,
+    valued, then the drawn card placed after them)."""
     p = pos.to_move
     o = 1 - p
     both = pos.taken[o] == NOT_TAKEN  # the opponent may still take a truck
-    trucks = np.intp(rules.trucks)
-    gains = work[: 2 * trucks].reshape((2, trucks))
-    with_card = work[2 * trucks: 4 * trucks].reshape((2, trucks))
-    wanted = work[4 * trucks: 5 * trucks]  # 1.0 for the trucks the card may go on
+    actions, gains, with_card, wanted = work.actions, work.gains, work.with_card, work.wanted
     gains[:] = NONE
     with_card[:] = NONE
-    wanted[:] = 0.0
+    wanted[:] = 0  # 1 for the trucks the card may go on
     for i in range(n):
         if actions[i, 0] == CONNECT:
-            wanted[actions[i, 1]] = 1.0
+            wanted[actions[i, 1]] = 1
+    scratch = work.scratch
     for k in range(2 if both else 1):
         q = p if k == 0 else o
         base = margin(pos, rules, q)
-        for t in range(trucks):
+        for t in range(rules.trucks):
             size = pos.truck_size[t]
             if size == 0 and not wanted[t]:
                 continue
@@ -284,42 +296,42 @@ def heuristic_connect(weights, pos, rules, actions, n, scratch, work) -> int:
                     due += 1
                     check_pending(new, rules)  # as if the donation had added nothing
             if size:
-                gains[q, t] = margin(new, rules, q) - base + weights[SQUARE_VALUE] * due
+                gains[q, t] = margin(new, rules, q) - base + weights.square_value * due
             if wanted[t]:
                 if place_card(new, rules, q, pos.drawn, False):
                     due += 1
                     check_pending(new, rules)
-                with_card[q, t] = margin(new, rules, q) - base + weights[SQUARE_VALUE] * due
+                with_card[q, t] = margin(new, rules, q) - base + weights.square_value * due
     best, best_value, discard = -1, NONE, -1
     for i in range(n):
         if actions[i, 0] == DISCARD_DRAWN:
             discard = i
             continue
-        value = connect_value(weights, gains, with_card, p, o, both, actions[i, 1])
+        value = connect_value(weights, work, p, o, both, actions[i, 1])
         if best < 0 or value > best_value:
             best, best_value = i, value
     if discard >= 0:
         price = rules.expert_discard_cost / rules.coins_per_point
-        if connect_value(weights, gains, with_card, p, o, both, -1) - price >= best_value + weights[DISCARD_THRESHOLD]:
+        if connect_value(weights, work, p, o, both, -1) - price >= best_value + weights.discard_threshold:
             return discard
     return best
 
 
 @njit(cache=True)
-def board(gains, with_card, q, truck) -> float:
+def board(work, q, truck) -> float:
     """Player q's best truck if the card goes on `truck` (-1: it is discarded); 0 if no truck has cards."""
     best = NONE
-    for t in range(gains.shape[1]):
-        gain = with_card[q, t] if t == truck else gains[q, t]
+    for t in range(MAX_TRUCKS):  # past the rules' trucks, gains and with_card hold NONE
+        gain = work.with_card[q, t] if t == truck else work.gains[q, t]
         if gain > best:
             best = gain
     return 0.0 if best == NONE else best
 
 
 @njit(cache=True)
-def connect_value(weights, gains, with_card, p, o, both, truck) -> float:
-    mine = board(gains, with_card, p, truck)
-    return mine - weights[OPPONENT_WEIGHT] * board(gains, with_card, o, truck) if both else mine
+def connect_value(weights, work, p, o, both, truck) -> float:
+    mine = board(work, p, truck)
+    return mine - weights.opponent_weight * board(work, o, truck) if both else mine
 
 
 # --- whole games ---------------------------------------------------------------------------------------------
@@ -330,23 +342,20 @@ GAME_COLUMNS = ("rounds", "actions", "interim_scorings", "end_trigger")
 
 
 @njit(cache=True)
-def play_games(tables, kinds, weights, first, count, rng, block, left, game, scratch, blank, actions, work, seats,
-               games) -> None:
-    """Games first .. first+count-1 to their end, policy (seat + game) % 2 in each seat (`runner.rotation`);
-    their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]. `game`, `scratch` and
-    `blank` are one-position arrays (`blank` all zeros), `actions` a MAX_ACTIONS x 3 buffer, `work` WORK
-    doubles."""
-    pos, rules = game[0], tables[0]
+def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace, seats, games) -> None:
+    """Games first .. first+count-1 to their end, policy kinds[(seat + game) % 2] with the record weights[same]
+    in each seat (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game,
+    GAME_COLUMNS]. `game` and `blank` are one-position arrays (`blank` all zeros), `workspace` a one-element
+    WORKSPACE array (`new_workspace`)."""
+    pos, rules, work = game[0], tables[0], workspace[0]
+    actions = work.actions
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
         set_up(game, tables, rng)
         while pos.phase != OVER:
             which = (pos.to_move + game_id) % 2
-            if kinds[which] == RANDOM:  # here, not in `decide`: its call costs more than the random policy
-                i = choose_random(pos, rules, rng, block, left, actions)
-            else:
-                i = decide(kinds[which], weights, which, pos, rules, rng, block, left, actions, scratch, work)
+            i = decide(kinds[which], weights[which], pos, rules, rng, work)
             apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2])
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
@@ -361,7 +370,7 @@ def play_games(tables, kinds, weights, first, count, rng, block, left, game, scr
         games[g, 2] = pos.scored.sum() + pos.vending_scored
 
 
-def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | str:
+def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | str:
     """The compiled form of each seat's policy, or a one-line message naming the first that has none."""
     from tyrsim.games import get_game  # the registry imports this game's package, which may import us
 
@@ -387,12 +396,10 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     if isinstance(forms, str):
         raise ValueError(forms)
     tables = rule_tables(rules)
-    chance = Chance(rng)
     seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    play_games(tables, np.array([f[0] for f in forms]), np.stack([f[1] for f in forms]), first, count, rng,
-               chance.block, chance.left, new_position(), new_position(), new_position(),
-               np.zeros((MAX_ACTIONS, 3), dtype=np.int64), np.zeros(WORK), seats, games)
+    play_games(tables, np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray),
+               first, count, rng, new_position(), new_position(), new_workspace(), seats, games)
     return table(seats, games, first, policy_texts)
 
 
