@@ -82,6 +82,8 @@ def test_describe_names_cards_and_costs_in_words(state, pick):
     state.coins[0], state.minus[0] = 2, 3
     assert state.describe(Steal(antelope)) == "pay 2 coins to steal an antelope from P1's zoo"
     assert state.describe(DISPOSE) == "pay 2 coins to return all 3 minus points"
+    state.minus[0] = 0  # rule dispose_without_minus offers it as a paid pass
+    assert state.describe(DISPOSE) == "pay 2 coins to dispose of minus points while holding none"
 
 
 def test_symbols_and_an_interim_scoring_are_narrated(state, pick):

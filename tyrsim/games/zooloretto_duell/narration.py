@@ -57,6 +57,8 @@ def describe(state: Any, action: Any) -> str:
     if kind is Steal:
         return f"pay {_coins(rules.money_action_cost)} to steal {_a(card_words(action.card))} from P{1 - p}'s zoo"
     if kind is DisposeMinus:
+        if not state.minus[p]:  # rule `dispose_without_minus`: a paid pass
+            return f"pay {_coins(rules.money_action_cost)} to dispose of minus points while holding none"
         return f"pay {_coins(rules.money_action_cost)} to return all {state.minus[p]} minus points"
     if kind is Donate:
         return f"take the {card_words(action.card)} from the discard pile (the square's donation)"
