@@ -1,9 +1,9 @@
 """Tyros: empire growth, ships, cities and trade in the Phoenician Mediterranean."""
 
-from tyrsim.core.game import GameSpec, RandomPolicy
+from tyrsim.core.game import GameSpec
 from tyrsim.games.tyros.analysis import ANALYSES
 from tyrsim.games.tyros.game import make_game
-from tyrsim.games.tyros.policies import GreedyPolicy, IsmctsPolicy, PlannerPolicy
+from tyrsim.games.tyros.policies import POLICIES
 from tyrsim.games.tyros.rules import Rules
 
 SPEC = GameSpec(
@@ -12,7 +12,7 @@ SPEC = GameSpec(
     rules=Rules,
     players=(3, 4),
     make_game=make_game,
-    policies={"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "ismcts": IsmctsPolicy},
+    policies=POLICIES,
     analyses=ANALYSES,
     package=__name__,
 )

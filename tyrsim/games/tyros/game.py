@@ -50,6 +50,7 @@ from tyrsim.games.tyros.components import (
 from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
 from tyrsim.games.tyros.scoring import RANK_NAMES, Score, empire_sizes, score_game, size_ranks, space_name, winners
 
+NAME = "tyros"  # the game's name on the command line and in the registry
 EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER = "expand", "actions", "offer", "partner", "keep", "over"
 
 
@@ -90,7 +91,7 @@ class PlayerView:
 class TyrosGame:
     """Tyros for 3 or 4 players; `tiles_only` skips the commerce cards and card actions."""
 
-    name = "tyros"
+    name = NAME
 
     def __init__(self, rules: Rules, num_players: int, *, tiles_only: bool = False) -> None:
         if num_players not in (3, 4):

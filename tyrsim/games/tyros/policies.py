@@ -4,6 +4,8 @@ Both read only what their player may see (`state.view(player)`): the board,
 the piles' sizes, the discard pile and their own hand. They evaluate an
 action on a `Position`, a light copy of the public board changed by that
 action, scored with the rulebook's scoring procedure as if the game ended now.
+The search (`IsmctsPolicy`) weighs the planner's choices. `POLICIES` is the table of
+every policy by its name on the command line (random, greedy, planner, ismcts).
 """
 
 from __future__ import annotations
@@ -406,3 +408,5 @@ class IsmctsPolicy(search.IsmctsPolicy):
 
 
 PLANNER = PlannerPolicy()  # the leaf evaluation's weights: the planner's defaults
+
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "ismcts": IsmctsPolicy}
