@@ -2,6 +2,8 @@
 
 import math
 
+import pandas as pd
+
 from tyrsim.core import words
 
 
@@ -27,3 +29,18 @@ def test_p_values_and_what_cannot_be_computed():
     for f in (words.percent, words.points, words.number, words.p_value):
         assert f(math.nan) == words.NOT_COMPUTABLE
     assert words.verdict(False, math.nan) == "no test possible"
+
+
+def test_a_rows_share_reads_its_interval_columns():
+    row = pd.Series({"share": 0.25, "ci_low": 0.2, "ci_high": 0.3, "survival": 0.9, "survival_low": 0.85})
+    assert words.row_percent(row, "share") == "25.0% [20.0, 30.0]"
+    assert words.row_percent(row, "survival", own=True) == "90.0%"  # no upper bound: no interval
+
+
+def test_counts_articles_and_listings():
+    assert [words.count(n, "coin") for n in (0, 1, 2)] == ["0 coins", "1 coin", "2 coins"]
+    assert words.count(3, "die", "dice") == "3 dice" and words.count(1, "die", "dice") == "1 die"
+    assert [words.a(w) for w in ("gorilla", "antelope", "Ice cream stand")] == [
+        "a gorilla", "an antelope", "an Ice cream stand"]
+    assert [words.listing(n) for n in ([], ["sun"], ["sun", "water"], ["sun", "water", "leaf"])] == [
+        "nothing", "sun", "sun and water", "sun, water and leaf"]

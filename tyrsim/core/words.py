@@ -1,15 +1,19 @@
-"""Numbers in words: how a report's findings write an estimate with its interval.
+"""Numbers in words: how a report's findings write an estimate with its interval, and how
+every game's sentences count and list things.
 
 Every finding on a report page writes its numbers through these helpers, so that a share
 reads "58.0% [53.1, 62.7]", a difference of shares "4.1 points [3.9, 4.3]", a mean
 "12.4 [12.1, 12.7]", a p-value "3e-12", and a number that could not be computed reads
-"not computable" rather than "nan".
+"not computable" rather than "nan". The play logs and findings of every game say "1 coin",
+"3 dice" (`count`), "an antelope" (`a`) and "sun, water and leaf" (`listing`) through the
+helpers at the end.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 NOT_COMPUTABLE = "not computable"
 
@@ -68,6 +72,14 @@ def number(value: float, low: float | None = None, high: float | None = None, di
     return text
 
 
+def row_percent(row: Mapping[str, Any], column: str, own: bool = False) -> str:
+    """A table row's share in `column` with its interval (`percent`): the interval's columns are "ci_low" and
+    "ci_high", or with `own` the column's own ("survival_low" and "survival_high" for "survival") in a table
+    with several shares a row; a row without them gives the share alone."""
+    low, high = (f"{column}_low", f"{column}_high") if own else ("ci_low", "ci_high")
+    return percent(row[column], row.get(low), row.get(high))
+
+
 def p_value(p: float) -> str:
     """A p-value: "0.031", "3e-12", "below 1e-300"; NaN reads "not computable"."""
     if not _finite(p):
@@ -91,3 +103,13 @@ def listing(names: Sequence[str]) -> str:
     if not names:
         return "nothing"
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def count(n: int, thing: str, things: str | None = None) -> str:
+    """ "1 coin", "0 coins", "3 dice" (`things` for an irregular plural)."""
+    return f"{n} {thing if n == 1 else things or thing + 's'}"
+
+
+def a(name: str) -> str:
+    """ "a gorilla", "an antelope": the article by the first letter."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

@@ -18,8 +18,7 @@ import pandas as pd
 
 from tyrsim.core import stats, words
 from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.core.words import listing
-from tyrsim.games.tiny_epic_dinosaurs.narration import count
+from tyrsim.core.words import count, listing, row_percent
 
 SOURCE_WORDS = {"contracts": "contracts", "dinosaurs": "basic dinosaurs", "unique": "unique dinosaurs",
                 "research": "research cards"}  # fmt: skip
@@ -122,22 +121,20 @@ def food_sentence(prefix: str, rows: pd.DataFrame) -> str:
     """The first round in which food runs short for many ranches, and the round with the most escapes."""
     rows = rows.sort_values("round")
 
-    def share(row: pd.Series, name: str) -> str:
-        return words.percent(row[name], row[f"{name}_low"], row[f"{name}_high"])
-
     short = rows[rows["p_shortfall"] > SHORT]
     if len(short):
         first = short.iloc[0]
-        food = f"Food first runs short in round {int(first['round'])}, for {share(first, 'p_shortfall')} of ranches"
+        food = (f"Food first runs short in round {int(first['round'])}, "
+                f"for {row_percent(first, 'p_shortfall', own=True)} of ranches")
     else:
         most = rows.loc[rows["p_shortfall"].idxmax()]
-        food = (f"Food runs short for at most {share(most, 'p_shortfall')} of ranches in any round "
+        food = (f"Food runs short for at most {row_percent(most, 'p_shortfall', own=True)} of ranches in any round "
                 f"(round {int(most['round'])})")
     worst = rows.loc[rows["escapes_mean"].idxmax()]
     if worst["escapes_mean"] > 0:
         escapes = (f"escapes peak in round {int(worst['round'])} at "
                    f"{_mean(worst, 'escapes_mean', 'escapes_low', 'escapes_high')} dinosaurs per ranch, "
-                   f"when {share(worst, 'p_any_escape')} of ranches see one")
+                   f"when {row_percent(worst, 'p_any_escape', own=True)} of ranches see one")
     else:
         escapes = "no dinosaur ever escapes"
     return f"{prefix}{food}; {escapes}."

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tyrsim.core.words import listing
+from tyrsim.core.words import a, count, listing
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -31,16 +31,6 @@ from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PART_WORDS = {"contracts": "contracts", "dinosaurs": "dinosaurs", "unique": "unique dinosaurs", "research": "research"}
 HUNT_WORDS = {"net": "a net", "injury": "an injury", "egg": "an egg"}
-
-
-def count(n: int, thing: str, things: str | None = None) -> str:
-    """ "1 fence", "2 fences" (`things` for an irregular plural)."""
-    return f"{n} {thing if n == 1 else things or thing + 's'}"
-
-
-def a(name: str) -> str:
-    """ "a raptor", "an allosaurus"."""
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def herd(pairs: Iterable[tuple[str, int]]) -> str:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from tyrsim.core import words
 from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.core.words import row_percent
 from tyrsim.games.tyranno_ex.combat import FightRules
 from tyrsim.games.tyranno_ex.rules import Rules
 
@@ -84,10 +85,6 @@ def _preferred(rows: pd.DataFrame) -> pd.Series | None:
     return (exact if len(exact) else rows).iloc[0]
 
 
-def _share(row: pd.Series, name: str) -> str:
-    return words.percent(row[name], row.get(f"{name}_low"), row.get(f"{name}_high"))
-
-
 def _rolls(row: pd.Series) -> str:
     return words.number(row["mean_expected_rolls"], digits=2)
 
@@ -105,7 +102,8 @@ def _attacker_sentence(row: pd.Series, rules: Rules | FightRules) -> str:
     rulebook = " (the rulebook's)" if (rules.tie_rule, rules.rounds_to_win) == (Rules().tie_rule,
                                                                                 Rules().rounds_to_win) else ""
     sentence = (f"With {TIE_SHORT[rules.tie_rule]} and {rules.rounds_to_win} won rounds to win{rulebook}, the "
-                f"attacker wins {_share(row, 'mean_p_attacker_wins')} of fights ({_how([row])}) on average over the "
+                f"attacker wins {row_percent(row, 'mean_p_attacker_wins', own=True)} of fights ({_how([row])}) "
+                f"on average over the "
                 f"{int(row['matchups']):,} matchups that can end")
     if row["method"] == "exact":
         favoured = int(row["attacker_favoured"])
@@ -115,7 +113,7 @@ def _attacker_sentence(row: pd.Series, rules: Rules | FightRules) -> str:
 
 def _underdog_sentence(row: pd.Series) -> str:
     sentence = (f"The underdog, the side less likely to win a single round, still wins "
-                f"{_share(row, 'mean_p_upset')} of its fights on average")
+                f"{row_percent(row, 'mean_p_upset', own=True)} of its fights on average")
     if row["method"] == "exact":
         sentence += (f"; a fight takes {_rolls(row)} rolls on average, and "
                      f"{words.percent(row['mean_p_round_tie'])} of rolls are tied")
@@ -128,9 +126,9 @@ def _sweep_sentences(chosen: list[tuple[str, pd.Series]], total: int) -> list[st
     counts = {int(row["matchups"]) for row in rows}
     over = f"the {counts.pop():,} matchups" if len(counts) == 1 else "the matchups"
     shown = "" if total == len(chosen) else f"; the first {len(chosen)} of {total} points"
-    attacker = words.listing([f"{_share(row, 'mean_p_attacker_wins')}{' of fights' if i == 0 else ''} "
+    attacker = words.listing([f"{row_percent(row, 'mean_p_attacker_wins', own=True)}{' of fights' if i == 0 else ''} "
                               f"{_point(prefix)}" for i, (prefix, row) in enumerate(chosen)])
-    underdog = words.listing([_share(row, "mean_p_upset") for row in rows])
+    underdog = words.listing([row_percent(row, "mean_p_upset", own=True) for row in rows])
     sentence = (f"The underdog, the side less likely to win a single round, still wins {underdog} of its fights "
                 "(in the same order)")
     if _how(rows) == "exact odds":
@@ -159,8 +157,8 @@ def _outcome_glossary() -> dict[str, str]:
     for r in range(1, most + 1):
         for k in range(r):
             end = "eliminated" if k == 0 else "turned face down"
-            out[f"p_attacker_{r}_{k}"] = (f"chance that the attacker wins the fight {r}:{k} (the defender won {k} "
-                                          f"round{'s' if k != 1 else ''}; it is {end})")
+            out[f"p_attacker_{r}_{k}"] = (f"chance that the attacker wins the fight {r}:{k} (the defender won "
+                                          f"{words.count(k, 'round')}; it is {end})")
             out[f"p_defender_{r}_{k}"] = f"chance that the defender wins the fight {r}:{k} (the attacker is {end})"
     return out
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from tyrsim.core import stats, words
 from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.core.words import listing
+from tyrsim.core.words import listing, row_percent
 
 # what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
 # `*_low` / `*_high` columns share the cell of the estimate before them on the page
@@ -69,10 +69,6 @@ def _mean(row: pd.Series, column: str = "mean") -> str:
     return words.number(row[column], row["ci_low"], row["ci_high"])
 
 
-def _share(row: pd.Series, column: str = "survived") -> str:
-    return words.percent(row[column], row["ci_low"], row["ci_high"])
-
-
 def leader(by_policy: pd.DataFrame | None) -> str | None:
     """The policy with the highest win rate (the first by name on a tie); None without the table."""
     if by_policy is None or not len(by_policy):
@@ -119,8 +115,8 @@ def _survival(by_symbols: pd.DataFrame) -> str | None:
     if not len(pooled):
         return None
     (first, row), *others = pooled.sort_index(ascending=False).iterrows()  # most different symbols first
-    said = f"cards with {SYMBOL_WORDS[first]} pass {_share(row)} of their survival checks"
-    said += "".join(f", cards with {SYMBOL_WORDS[k]} {_share(other)}" for k, other in others)
+    said = f"cards with {SYMBOL_WORDS[first]} pass {row_percent(row, 'survived')} of their survival checks"
+    said += "".join(f", cards with {SYMBOL_WORDS[k]} {row_percent(other, 'survived')}" for k, other in others)
     if others:  # the two with the most different symbols
         second, other = others[0]
         if not _apart(row, other):
@@ -141,7 +137,7 @@ def play_sentence(fights: pd.DataFrame | None, by_symbols: pd.DataFrame | None,
         said = f"a game has {_mean(every.loc['fights per game'])} fights"
         clean = "share of decided fights won 2:0"
         if clean in every.index and every.loc[clean, "n"] > 0:
-            said += f" ({_share(every.loc[clean], 'mean')} of the decided ones end 2:0, the loser eliminated)"
+            said += f" ({row_percent(every.loc[clean], 'mean')} of the decided ones end 2:0, the loser eliminated)"
         if changes is not None and "cascades per game" in changes.index:
             said += f" and {_mean(changes.loc['cascades per game'])} rapid changes of the environment"
         parts.append(said)
@@ -159,14 +155,14 @@ def attackers_sentence(fights: pd.DataFrame) -> str | None:
     won = fights[(fights["policy"].astype(str) != "all") & (fights["quantity"] == "share of started fights won")]
     won = won[won["n"] > 0].sort_values(["mean", "policy"], ascending=[False, True])
     if len(won) == 1:
-        return f"Attackers win {_share(won.iloc[0], 'mean')} of the fights they start."
+        return f"Attackers win {row_percent(won.iloc[0], 'mean')} of the fights they start."
     if len(won) > 1:
         best, worst = won.iloc[0], won.iloc[-1]
         if _apart(best, worst):
-            return (f"{best['policy']} wins the most of the fights it starts, {_share(best, 'mean')}, "
-                    f"{worst['policy']} the fewest, {_share(worst, 'mean')}.")  # fmt: skip
-        return (f"The policies win the fights they start about equally often, from {_share(worst, 'mean')} "
-                f"({worst['policy']}) to {_share(best, 'mean')} ({best['policy']}): they cannot be told apart.")
+            return (f"{best['policy']} wins the most of the fights it starts, {row_percent(best, 'mean')}, "
+                    f"{worst['policy']} the fewest, {row_percent(worst, 'mean')}.")  # fmt: skip
+        return (f"The policies win the fights they start about equally often, from {row_percent(worst, 'mean')} "
+                f"({worst['policy']}) to {row_percent(best, 'mean')} ({best['policy']}): they cannot be told apart.")
     return None
 
 

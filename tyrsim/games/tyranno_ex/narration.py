@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tyrsim.core.words import listing
+from tyrsim.core.words import count, listing
 from tyrsim.games.tyranno_ex.actions import (
     Challenge,
     ChooseSymbol,
@@ -42,11 +42,6 @@ def symbol_counts(symbols: Sequence[int]) -> list[int]:
     for s in symbols:
         counts[s] += 1
     return counts
-
-
-def count(n: int, word: str, plural: str = "") -> str:
-    """ "1 die", "3 dice", "1 hit", "0 hits"."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def laid_text(by_space: tuple[tuple[int, tuple[int, ...]], ...]) -> str:

@@ -15,6 +15,7 @@ import pandas as pd
 
 from tyrsim.core import stats, words
 from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.core.words import row_percent
 
 PATTERN_WORDS = {"abc": "three different symbols", "aab": "a doubled symbol", "aaa": "one symbol three times"}
 
@@ -34,13 +35,9 @@ def _patterns(rows: pd.DataFrame) -> list[pd.Series]:
     return [by_pattern.loc[p] for p in PATTERN_WORDS if p in by_pattern.index]
 
 
-def _share(row: pd.Series) -> str:
-    return words.percent(row["survival"], row["survival_low"], row["survival_high"])
-
-
 def _list(rows: list[pd.Series]) -> str:
     """ "99.5% [99.4, 99.6] with three different symbols, 93.8% [...] with a doubled symbol and ..." """
-    return words.listing([f"{_share(row)} with {PATTERN_WORDS[row.name]}" for row in rows])
+    return words.listing([f"{row_percent(row, 'survival', own=True)} with {PATTERN_WORDS[row.name]}" for row in rows])
 
 
 def _where(chips: int) -> str:
@@ -55,7 +52,7 @@ def _kernel_findings(table: pd.DataFrame) -> list[str]:
         start, end = _patterns(rows[rows["chips"] == first]), _patterns(rows[rows["chips"] == last])
         sentence = f"{prefix}{_where(first)}, a card survives an environment phase {_list(start)}"
         if last != first:
-            sentence += f"; {_where(last)}, {words.listing([_share(row) for row in end])}"
+            sentence += f"; {_where(last)}, {words.listing([row_percent(row, 'survival', own=True) for row in end])}"
             moved += [(prefix, a.name) for a, b in zip(start, end, strict=True)
                       if a["survival_high"] < b["survival_low"] or b["survival_high"] < a["survival_low"]]
         out.append(sentence[0].upper() + sentence[1:] + ".")

@@ -17,6 +17,7 @@ import pandas as pd
 
 from tyrsim.core import words
 from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.core.words import row_percent
 
 BALANCED = 0.25  # each of the four empires ends largest in a quarter of the games when the set-up is balanced
 POINT_SENTENCES = 4  # one sentence per sweep point, up to this many (a page opens with at most five)
@@ -59,14 +60,15 @@ def _apart(a: pd.Series, b: pd.Series) -> bool:
     return bool(a["ci_low"] > b["ci_high"] or b["ci_low"] > a["ci_high"])
 
 
-def _share(row: pd.Series) -> str:
-    return words.percent(row["share"], row["ci_low"], row["ci_high"])
-
-
 def _mean(row: pd.Series, column: str = "mean") -> str:
     """A mean with its interval, to at most two decimals (a size or a round count needs no more)."""
     digits = min(2, words.digits_for((row["ci_high"] - row["ci_low"]) / 2))
     return words.number(row[column], row["ci_low"], row["ci_high"], digits=digits)
+
+
+def _share(row: pd.Series) -> str:
+    """A row's share of games with its interval."""
+    return row_percent(row, "share")
 
 
 def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:

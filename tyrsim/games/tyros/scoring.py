@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tyrsim.core.words import count
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.rules import Rules
@@ -103,7 +104,7 @@ def score_game(
             scores[leaders[0]].most_cities_bonus += rules.most_cities_bonus
             scores[leaders[0]].per_empire[empire] += rules.most_cities_bonus
             if items is not None:
-                why = f"the most cities in {COLOUR_NAMES[empire]} ({most} {'city' if most == 1 else 'cities'})"
+                why = f"the most cities in {COLOUR_NAMES[empire]} ({count(most, 'city', 'cities')})"
                 items.append((leaders[0], rules.most_cities_bonus, why))
     # step 4: control of each space with an empire chip
     for space, colour in enumerate(chips):

@@ -18,6 +18,7 @@ import pandas as pd
 
 from tyrsim.core import words
 from tyrsim.core.findings import MAX_POINTS, game_findings, points_of
+from tyrsim.core.words import row_percent
 
 # what each source of points is called in a sentence, in the order the final scoring adds them
 SOURCE_WORDS = {"marker_points": "interim scoring markers", "majority_points": "final majorities",
@@ -70,10 +71,6 @@ def _mean(row: pd.Series) -> str:
     return words.number(row["mean"], row["ci_low"], row["ci_high"], digits=digits)
 
 
-def _share(row: pd.Series, column: str) -> str:
-    return words.percent(row[column], row["ci_low"], row["ci_high"])
-
-
 def expected_score_sentence(prefix: str, policy: str, sources: pd.DataFrame, alone: bool) -> str | None:
     """A policy's expected final score, where most of it comes from, and what each other source adds."""
     rows = sources[sources["policy"] == policy].set_index("source")
@@ -104,7 +101,7 @@ def expected_scores(tables: Mapping[str, pd.DataFrame]) -> list[str]:
 def leader_sentence(prefix: str, leaders: pd.DataFrame) -> str | None:
     """How often the player ahead on each source wins the game."""
     rows = leaders.set_index("source")
-    parts = [(LEADER_WORDS[s], _share(rows.loc[s], "leader_win_rate")) for s in LEADER_WORDS
+    parts = [(LEADER_WORDS[s], row_percent(rows.loc[s], "leader_win_rate")) for s in LEADER_WORDS
              if s in rows.index and rows.loc[s, "games_with_a_leader"] > 0]
     if not parts:
         return None
@@ -130,7 +127,7 @@ def symbols_sentence(prefix: str, symbols: pd.DataFrame, policy: str | None) -> 
 def ends_sentence(prefix: str, ends: pd.DataFrame) -> str:
     """What made the last round the final one."""
     rows = ends.sort_values("share", ascending=False)
-    parts = [f"{END_WORDS.get(r['ended_by'], r['ended_by'])} in {_share(r, 'share')}" for _, r in rows.iterrows()]
+    parts = [f"{END_WORDS.get(r['ended_by'], r['ended_by'])} in {row_percent(r, 'share')}" for _, r in rows.iterrows()]
     return f"{prefix}The final round is set off by {words.listing(parts)} of games."
 
 

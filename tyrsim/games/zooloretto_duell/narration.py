@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tyrsim.core.words import listing
+from tyrsim.core.words import a, count, listing
 from tyrsim.games.zooloretto_duell.actions import Connect, DiscardDrawn, DisposeMinus, Donate, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import ANIMAL_SYMBOLS, FINAL_ROUND, SPECIES, STAND, STAND_SYMBOLS, Card
 
@@ -32,18 +32,6 @@ def card_words(card: Card) -> str:
     return f"{SPECIES[card.species]} with {ANIMAL_SYMBOLS[card.symbol]}"
 
 
-def _a(words: str) -> str:
-    return ("an " if words[0] in "aeiou" else "a ") + words
-
-
-def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
 def describe(state: Any, action: Any) -> str:
     """The current player's action in plain words (asked before it is applied)."""
     kind, p, rules = type(action), state.to_move, state.rules
@@ -53,13 +41,13 @@ def describe(state: Any, action: Any) -> str:
         cards = ", ".join(card_words(c) for c in action.cards)
         return f"take truck {action.truck + 1} ({cards}) and quit the round"
     if kind is DiscardDrawn:
-        return f"pay {_coins(rules.expert_discard_cost)} to discard the drawn {card_words(action.card)}"
+        return f"pay {count(rules.expert_discard_cost, 'coin')} to discard the drawn {card_words(action.card)}"
     if kind is Steal:
-        return f"pay {_coins(rules.money_action_cost)} to steal {_a(card_words(action.card))} from P{1 - p}'s zoo"
+        return f"pay {count(rules.money_action_cost, 'coin')} to steal {a(card_words(action.card))} from P{1 - p}'s zoo"
     if kind is DisposeMinus:
         if not state.minus[p]:  # rule `dispose_without_minus`: a paid pass
-            return f"pay {_coins(rules.money_action_cost)} to dispose of minus points while holding none"
-        return f"pay {_coins(rules.money_action_cost)} to return all {state.minus[p]} minus points"
+            return f"pay {count(rules.money_action_cost, 'coin')} to dispose of minus points while holding none"
+        return f"pay {count(rules.money_action_cost, 'coin')} to return all {state.minus[p]} minus points"
     if kind is Donate:
         return f"take the {card_words(action.card)} from the discard pile (the square's donation)"
     return repr(action)
@@ -130,7 +118,8 @@ def species_scoring(state: Any, s: int) -> str:
 
 def marker_taken(p: int, marker: Any) -> str:
     """Player p takes the top scoring marker."""
-    return f"P{p} takes the top scoring marker: {_points(marker.points)}" + (" and a coin" if marker.coin else "")
+    coin = " and a coin" if marker.coin else ""
+    return f"P{p} takes the top scoring marker: {count(marker.points, 'point')}{coin}"
 
 
 def round_ends(state: Any) -> str:
@@ -158,7 +147,7 @@ def final_scoring(state: Any) -> list[str]:
         enclosures = f"the {listing(ahead)} enclosure{'s' if len(ahead) > 1 else ''}" if ahead else "no enclosure"
         items = [f"{part['marker_points']} from scoring markers ({markers})" if markers else "no scoring markers",
                  f"{part['majority_points']} for the most animals in {enclosures}",
-                 f"{part['coin_points']} for {_coins(state.coins[p])}",
+                 f"{part['coin_points']} for {count(state.coins[p], 'coin')}",
                  f"minus {part['minus_points']} for minus points" if part["minus_points"] else "no minus points"]
         lines.append(f"P{p} scores {part['score']}: " + "; ".join(items))
     if parts[0]["score"] == parts[1]["score"]:
