@@ -23,6 +23,7 @@ from tyrsim.games.tyros.actions import (
 )
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
 from tyrsim.games.tyros.game import KEEP, OFFER, PARTNER
+from tyrsim.games.tyros.narration import final_scoring
 from tyrsim.games.tyros.rules import Rules
 from tyrsim.games.tyros.scoring import score_game
 
@@ -154,9 +155,7 @@ def test_a_tie_on_the_total_is_narrated_with_its_tie_break():
     # test_tyros_scoring's tie: both 25, player 0's points all in orange, the largest empire
     chips = {space: colour for space, colour in enumerate(board(orange=5, yellow=4, green=1, violet=1)) if colour >= 0}
     state = scripted(players=3, chips=chips, cities={4: 0, 9: 1}, ships={0: ["5"], 1: ["10", "14"]})
-    state.narration = []
-    state.narrate_scoring()
-    assert state.narration[-4:] == [
+    assert final_scoring(state)[-4:] == [
         "P0 scores 25: 7 for the most cities in orange (1 city); 12 for the city in 4 (orange, largest); "
         "6 for ships in 5 (orange, largest)",
         "P1 scores 25: 7 for the most cities in yellow (1 city); 10 for the city in 9 (yellow, second largest); "

@@ -9,6 +9,8 @@ Hidden information: card hands and the order of both piles are secret. The
 draw pile is kept as counts per kind and each card drawn is chosen at random
 from it, so nothing can read a future draw. `determinize` samples everything
 one player cannot see, for search.
+
+The action records are in `actions.py`, the play log's words in `narration.py`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from tyrsim.core.words import listing
+from tyrsim.games.tyros import narration as words
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -35,20 +37,19 @@ from tyrsim.games.tyros.actions import (
     Refuse,
     TradeWith,
 )
-from tyrsim.games.tyros.board import TYROS, Board, Coast, conflicting, load_board
+from tyrsim.games.tyros.board import TYROS, Board, conflicting, load_board
 from tyrsim.games.tyros.components import (
     CARD_KINDS,
     COLOUR_NAMES,
     EMPIRES,
     WILD,
     Cards,
-    card_names,
     colour_payment,
     full_deck,
     multisets,
 )
 from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
-from tyrsim.games.tyros.scoring import RANK_NAMES, Score, empire_sizes, score_game, size_ranks, space_name, winners
+from tyrsim.games.tyros.scoring import Score, empire_sizes, score_game, winners
 
 NAME = "tyros"  # the game's name on the command line and in the registry
 EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER = "expand", "actions", "offer", "partner", "keep", "over"
@@ -175,8 +176,8 @@ class TyrosState:
     "over". Per-player lists are indexed by seat; spaces by number, Tyros 0.
 
     `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
-    action appends what it caused: tolls, Tyros joining an empire, first cities, round ends and
-    the final scoring.
+    action appends what it caused (tolls, Tyros joining an empire, first cities, round ends and
+    the final scoring), in the words of `narration.py`.
     """
 
     __slots__ = (
@@ -369,10 +370,7 @@ class TyrosState:
         if not self.game.tiles_only:
             self.deal_cards()
         if self.narration is not None:
-            dealt = "" if self.game.tiles_only else f", {self.rules.cards_dealt(self.n)} cards dealt to each player"
-            passes = self.rules.expansion_passes(number, self.n)
-            self.narration.append(f"Round {number} begins: P{self.start_player} starts{dealt}, "
-                                  f"{passes} expansion pass{'es' if passes != 1 else ''}")
+            self.narration.append(words.round_begins(self))
         self.phase = EXPAND
         self.expansion_pass = 0
         self.turn = 0
@@ -424,7 +422,7 @@ class TyrosState:
         # ruling: a game whose remaining tiles can never be played also ends (possible only when chips run out)
         over = any(not hand for hand in self.tile_hands) or self.stalled()
         if self.narration is not None:
-            self.narrate_round_end(over)
+            self.narration.extend(words.round_ends(self, over))
         if over:
             self.phase = OVER
             return
@@ -543,8 +541,7 @@ class TyrosState:
         self.pay(partner, self.offer.get, to=self.hands[self.actor])
         self.counters[f"trades_p{self.actor}"] += 1
         if self.narration is not None:
-            self.narration.append(f"P{self.actor} trades with P{partner}: gives {card_names(self.offer.give)}, "
-                                  f"gets {card_names(self.offer.get)}")
+            self.narration.append(words.trade(self.actor, partner, self.offer))
         self.offer = None
         self.phase = ACTIONS
         self.action_done()
@@ -559,7 +556,7 @@ class TyrosState:
         if self.tile_pile:
             self.tile_hands[player].append(self.tile_pile.pop(0))
         if self.narration is not None:
-            self.narrate_tile(player, action.empire, tyros_before)
+            self.narration.extend(words.tile_played(self, player, action.empire, tyros_before))
         self.turn += 1
         self.skip_empty_hands()
 
@@ -760,9 +757,7 @@ class TyrosState:
                     self.pay(player, (action.toll,), to=self.hands[owner])
                     self.counters[f"tolls_paid_p{player}"] += 1
                 if self.narration is not None:
-                    paid = (f"pays P{owner} a toll of one {COLOUR_NAMES[action.toll]} card" if action.toll is not None
-                            else "has no card for a toll")
-                    self.narration.append(f"P{player} {paid} (P{owner}'s city in {space_name(space)})")
+                    self.narration.append(words.toll(player, owner, action.toll, space))
             self.counters[f"moves_p{player}"] += 1
         elif kind is BuildCity:
             space = action.space
@@ -778,15 +773,12 @@ class TyrosState:
             if len(self.city_colours[player]) == 4 and self.all_empires_first < 0:
                 self.all_empires_first = player
                 if self.narration is not None and self.rules.first_city_bonus == "all-four":
-                    self.narration.append(f"P{player} is the first with a city in all four empires: "
-                                          f"{self.rules.all_empires_bonus} points at the end")
+                    self.narration.append(words.first_in_all_empires(player, self.rules.all_empires_bonus))
             if self.first_cities[self.chips[space]] < 0:
                 self.first_cities[self.chips[space]] = player
                 if self.narration is not None:
-                    bonus = (f": {self.rules.all_empires_bonus} points at the end"
-                             if self.rules.first_city_bonus == "each-empire" else "")
-                    self.narration.append(
-                        f"P{player} builds the first city in the {COLOUR_NAMES[self.chips[space]]} empire{bonus}")
+                    bonus = self.rules.all_empires_bonus if self.rules.first_city_bonus == "each-empire" else None
+                    self.narration.append(words.first_city(player, self.chips[space], bonus))
             self.counters[f"cities_built_p{player}"] += 1
         elif kind is BuildShip:
             space = action.space
@@ -799,7 +791,7 @@ class TyrosState:
             self.draw(player, len(action.give))
             if before is not None:
                 drawn = tuple(k for k in range(CARD_KINDS) for _ in range(hand[k] - before[k]))
-                self.narration.append(f"P{player} draws {card_names(drawn)}")
+                self.narration.append(words.cards_drawn(player, drawn))
             self.counters[f"bank_trades_p{player}"] += 1
         elif kind is BankBuy:
             # ruling: the card is chosen from the discard pile as it was before this discard
@@ -812,86 +804,7 @@ class TyrosState:
     # ---- the play log (only while `narration` is a list) ----------------------
     def describe(self, action) -> str:
         """The current player's action in plain words, with what it costs (asked before it is applied)."""
-        kind, player = type(action), self.current_player()
-        hand = self.hands[player] if player >= 0 else []
-        if kind is Blocked:
-            tiles = ", ".join(map(str, sorted(self.tile_hands[player])))
-            return f"cannot play any tile (shows {tiles}): tile {action.tile} goes under the pile, a new one is drawn"
-        if kind is MoveShip:
-            start, end = self.game.coast_ids[action.start], self.game.coast_ids[action.end]
-            space = self.board.coasts[end].space
-            paid = colour_payment(hand, self.chips[space], self.distances(start)[end])
-            route = f"from {coast_words(self.board.coasts[start])} to {coast_words(self.board.coasts[end])}"
-            toll = (f", and give P{self.cities[space]} one {COLOUR_NAMES[action.toll]} card as toll"
-                    if action.toll is not None else "")
-            return f"move a ship {route}, paying {card_names(paid)}{toll}"
-        if kind is BuildCity:
-            counts = self.ships_at(action.space)
-            cost = self.rules.city_cost_two_ships if counts[player] >= 2 else self.rules.city_cost
-            paid = colour_payment(hand, self.chips[action.space], cost)
-            return (f"build a city in {space_name(action.space)} ({COLOUR_NAMES[self.chips[action.space]]}), "
-                    f"paying {card_names(paid)}")
-        if kind is BuildShip:
-            paid = self.ship_payment(hand, action)
-            return f"build a ship in {space_name(action.space)}, paying {card_names(tuple(sorted(paid)))}"
-        if kind is Accept or kind is Refuse:
-            if kind is Refuse:
-                return f"refuse P{self.actor}'s offer"
-            return f"accept P{self.actor}'s offer: give {card_names(self.offer.get)}, get {card_names(self.offer.give)}"
-        if kind is TradeWith:
-            accepted = listing([f"P{p}" for p in self.offer.accepted])
-            return (f"trade with P{action.partner} ({accepted} accepted): give {card_names(self.offer.give)}, "
-                    f"get {card_names(self.offer.get)}")
-        if kind is Keep:
-            rest = tuple(k for k in range(CARD_KINDS) for _ in range(hand[k] - action.cards.count(k)))
-            return f"keep {card_names(action.cards)}, discard {card_names(rest)}"
-        return repr(action)
-
-    def narrate_tile(self, player: int, empire: int, tyros_before: int) -> None:
-        if tyros_before < 0 and self.chips[TYROS] >= 0:
-            self.narration.append(f"Tyros joins the {COLOUR_NAMES[self.chips[TYROS]]} empire")
-        if not self.chips_left(empire):
-            self.narration.append(f"the {COLOUR_NAMES[empire]} empire has placed its last chip")
-        if not self.tile_hands[player]:
-            self.narration.append(f"P{player} has no tiles left: the game ends with this round")
-
-    def narrate_round_end(self, over: bool) -> None:
-        sizes = self.empire_sizes()
-        self.narration.append(f"Round {self.round} ends; empires: "
-                              + ", ".join(f"{COLOUR_NAMES[e]} {sizes[e]}" for e in EMPIRES) + " spaces")
-        if not over:
-            return
-        empty = [p for p in range(self.n) if not self.tile_hands[p]]
-        why = (listing([f"P{p}" for p in empty]) + (" has" if len(empty) == 1 else " have") + " no tiles left"
-               if empty else "no tile left can ever be played")
-        self.narration.append(f"Game over: {why}")
-        self.narrate_scoring()
-
-    def narrate_scoring(self) -> None:
-        """The final scoring in the rulebook's order: ships removed, then each player's points and why."""
-        sizes = self.empire_sizes()
-        ranks = size_ranks(sizes)
-        order = sorted(EMPIRES, key=lambda e: ranks[e])
-        self.narration.append("Final scoring; empire sizes: " + ", ".join(
-            f"{COLOUR_NAMES[e]} {sizes[e]} ({RANK_NAMES[ranks[e]]})" for e in order))
-        items: list[tuple[int, int, str]] = []
-        scores = self.final_scores(items)
-        self.narration.extend(why for who, _, why in items if who < 0)
-        for p, score in enumerate(scores):
-            parts = [f"{points} for {why}" for who, points, why in items if who == p]
-            self.narration.append(f"P{p} scores {score.total}: " + ("; ".join(parts) or "nothing"))
-        best = max(s.total for s in scores)
-        tied = [p for p, s in enumerate(scores) if s.total == best]
-        if len(tied) > 1:
-            won = winners(scores)
-            largest = COLOUR_NAMES[order[0]]
-            names = listing([f"P{p}" for p in tied])
-            if len(won) == 1:
-                self.narration.append(f"{names} tie on {best} points; P{won[0]} wins with the most points in the "
-                                      f"largest empire, {largest} ({scores[won[0]].largest_empire_points})")
-            else:
-                self.narration.append(f"{names} tie on {best} points and on points in the largest empire, "
-                                      f"{largest}: a shared victory")
+        return words.describe(self, action)
 
     # ---- results -------------------------------------------------------------
     def final_scores(self, items: list[tuple[int, int, str]] | None = None) -> list[Score]:
@@ -928,11 +841,6 @@ class TyrosState:
     def __repr__(self) -> str:
         chips = " ".join(f"{s}:{COLOUR_NAMES[c][0]}" for s, c in enumerate(self.chips) if c >= 0)
         return f"TyrosState(round {self.round}, {self.phase}, chips {chips})"
-
-
-def coast_words(coast: Coast) -> str:
-    """A coast in a play log: "Tyros", "22", "16 (west coast)"."""
-    return space_name(coast.space) + (f" ({coast.name} coast)" if coast.name else "")
 
 
 def make_game(rules: Rules, num_players: int) -> TyrosGame:
