@@ -61,3 +61,24 @@ def test_uniform_draws_do_not_depend_on_other_threads():
     for thread in threads:
         thread.join()
     assert together == alone
+
+
+def test_a_new_generator_is_drawn_from_its_source_and_a_copy_continues_its_original():
+    source, again = np.random.default_rng(7), np.random.default_rng(7)
+    drawn = rng.new_generator(source).random(5)
+    assert np.array_equal(drawn, rng.new_generator(again).random(5))  # the same source, the same generator
+    assert source.bit_generator.state == again.bit_generator.state  # four words drawn from each
+    assert not np.array_equal(rng.new_generator(source).random(5), drawn)  # the source moved on
+    original = np.random.default_rng(3)
+    original.random(2)
+    copied = rng.copy_generator(original)
+    assert np.array_equal(copied.random(4), original.random(4))  # the same position
+    copied.random(1)
+    assert copied.bit_generator.state != original.bit_generator.state  # then each draws on its own
+    mt = np.random.Generator(np.random.MT19937(1))
+    assert np.array_equal(rng.copy_generator(mt).random(3), mt.random(3))  # other bit generators: deep copies
+
+
+def test_seed_words_of_the_wrong_size_are_refused():
+    with pytest.raises(ValueError, match="these seed words are 3 uint64, not 4"):
+        np.random.PCG64(rng._GivenWords(np.zeros(3, np.uint64)))

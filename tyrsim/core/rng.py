@@ -3,14 +3,19 @@
 A task's stream is `SeedSequence(seed, spawn_key=key)`, where the key names the
 task (sweep point, chunk of trials, ...). Results therefore never depend on how
 many workers ran the tasks, in which order, or on which backend. Nothing in
-tyrsim uses numpy's or Python's global random state.
+tyrsim uses numpy's or Python's global random state. A search's copies of a game
+get their chance from `new_generator` (a determinization: drawn from the search's
+generator) or `copy_generator` (a clone: the original's position), both cheaper
+than seeding or deep-copying a generator.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 MAX_SEED = 2**63 - 1
 
@@ -48,6 +53,39 @@ def trial_rng(task: np.random.Generator, *key: int) -> np.random.Generator:
     if not isinstance(seq, np.random.SeedSequence) or len(seq.spawn_key) < 1:
         raise ValueError("trial_rng needs a task generator made by task_rng(seed, point, ...)")
     return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=(seq.spawn_key[0], _TRIAL, *key)))
+
+
+class _GivenWords(ISeedSequence):
+    """A seed that hands a bit generator these state words as they are. Seeding through a SeedSequence
+    hashes the seed (20-40 us a generator); a search makes a generator for every determinization, and
+    its words come from a generator already."""
+
+    __slots__ = ("words",)
+
+    def __init__(self, words: np.ndarray) -> None:
+        self.words = words
+
+    def generate_state(self, n_words: int, dtype: type = np.uint32) -> np.ndarray:
+        if len(self.words) != n_words or self.words.dtype != dtype:  # PCG64 asks for 4 uint64 words
+            raise ValueError(f"these seed words are {len(self.words)} {self.words.dtype}, not {n_words} {dtype}")
+        return self.words
+
+
+def new_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A new PCG64 generator whose state is drawn from `rng` (four 64-bit words): a determinization's own
+    chance, cheaper than seeding one through a SeedSequence."""
+    return np.random.Generator(np.random.PCG64(_GivenWords(rng.bit_generator.random_raw(4))))
+
+
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A generator at the same position as `rng` that draws independently of it from now on (a clone's),
+    cheaper than `copy.deepcopy` for PCG64."""
+    bits = rng.bit_generator
+    if type(bits) is not np.random.PCG64:
+        return copy.deepcopy(rng)
+    new = np.random.PCG64(_GivenWords(np.zeros(4, np.uint64)))  # a placeholder state, replaced at once
+    new.state = bits.state
+    return np.random.Generator(new)
 
 
 # how many uniform doubles `uniform` draws from a generator at once

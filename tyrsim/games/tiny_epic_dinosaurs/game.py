@@ -27,7 +27,6 @@ the end of a round and the final scores (`narration.py` holds the words).
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,9 +34,8 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.random.bit_generator import ISeedSequence
 
-from tyrsim.core.rng import uniform
+from tyrsim.core.rng import copy_generator, new_generator, uniform
 from tyrsim.games.tiny_epic_dinosaurs import feeding
 from tyrsim.games.tiny_epic_dinosaurs import narration as words
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
@@ -289,7 +287,7 @@ class TinyEpicDinosaursState:
 
     def clone(self) -> TinyEpicDinosaursState:
         """An independent copy, its chance generator at the same position as this one's."""
-        return self._copy(_copy_generator(self.rng))
+        return self._copy(copy_generator(self.rng))
 
     def determinize(self, player: int, rng: np.random.Generator) -> TinyEpicDinosaursState:
         """A copy consistent with everything `player` has seen, what they cannot see sampled from `rng`.
@@ -303,7 +301,7 @@ class TinyEpicDinosaursState:
         public). The copy gets a new chance generator drawn from `rng`, so the hunt dice and reshuffles
         it will see are not the real ones.
         """
-        new = self._copy(_new_generator(rng))
+        new = self._copy(new_generator(rng))
         comp = self.game.components
         seen = {c.name for c in self.public_contracts}
         seen.update(c.name for p in self.players for c in p.contracts)
@@ -1090,37 +1088,6 @@ class TinyEpicDinosaursState:
             for player in self.players:
                 player.ranchers += 1
         self._then(START_ROUND)
-
-
-class _GivenWords(ISeedSequence):
-    """A seed that hands a bit generator these state words as they are. Seeding through a SeedSequence
-    hashes the seed (20-40 us a generator); the search makes a generator for every determinization, and
-    its words come from a generator already."""
-
-    __slots__ = ("words",)
-
-    def __init__(self, words: np.ndarray) -> None:
-        self.words = words
-
-    def generate_state(self, n_words: int, dtype: type = np.uint32) -> np.ndarray:
-        if len(self.words) != n_words or self.words.dtype != dtype:  # PCG64 asks for 4 uint64 words
-            raise ValueError(f"these seed words are {len(self.words)} {self.words.dtype}, not {n_words} {dtype}")
-        return self.words
-
-
-def _new_generator(rng: np.random.Generator) -> np.random.Generator:
-    """A new PCG64 generator whose state is drawn from `rng` (four 64-bit words)."""
-    return np.random.Generator(np.random.PCG64(_GivenWords(rng.bit_generator.random_raw(4))))
-
-
-def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """A generator at the same position as `rng` that draws independently of it from now on."""
-    bits = rng.bit_generator
-    if type(bits) is not np.random.PCG64:
-        return copy.deepcopy(rng)
-    new = np.random.PCG64(_GivenWords(np.zeros(4, np.uint64)))  # a placeholder state, replaced at once
-    new.state = bits.state
-    return np.random.Generator(new)
 
 
 def _methods(prefix: str) -> dict[str, Callable]:
