@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tyrsim.core.datafile import MAX_BYTES, DataFileError, load_data, read_text
+from tyrsim.core.datafile import MAX_BYTES, DataFileError, integer, load_data, read_text
 from tyrsim.core.rules import RuleError
 from tyrsim.games import get_game
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules as DinoRules
@@ -157,3 +157,29 @@ def test_a_bundled_alternative_is_named_bundled_colon_name(tmp_path):
             "args": {"games": 2}}
     scenario = scenario_from_data(data, "s.toml", folder=tmp_path, games=get_game)
     assert scenario.rules.board == "bundled:board_alt.toml"
+
+
+@pytest.mark.parametrize(("value", "low", "high", "allowed"), [
+    (-1, 0, None, "of at least 0"), (True, 0, None, "of at least 0"), (2.0, 0, None, "of at least 0"),
+    ("3", 1, 13, "from 1 to 13"), (14, 1, 13, "from 1 to 13"), (0, 1, 13, "from 1 to 13"),
+])
+def test_a_data_files_integer_names_the_file_the_key_the_value_and_what_is_allowed(value, low, high, allowed):
+    with pytest.raises(DataFileError) as error:
+        integer("mine.toml", "card[2].points", value, low, high)
+    assert str(error.value) == (f"mine.toml: key 'card[2].points': {value!r} is not allowed; "
+                                f"expected an integer {allowed}")
+    assert integer("mine.toml", "card[2].points", 13, 1, 13) == 13 and integer("mine.toml", "k", 10**6) == 10**6
+
+
+@pytest.mark.parametrize(("game", "rule", "bundled", "old", "new", "message"), [
+    ("zooloretto_duell", "symbols_file", "symbols.toml", "\nlightning = ", "\nlightning = -1 #",
+     "symbols.toml: key 'gorilla.lightning': -1 is not allowed; expected an integer of at least 0"),
+    ("tiny_epic_dinosaurs", "dinosaurs_file", "dinosaurs.toml", "points = ", "points = 100 #",
+     "dinosaurs.toml: key 'dinosaur.stegosaurus.points': 100 is not allowed; expected an integer from 0 to 99"),
+])
+def test_the_games_count_checks_read_alike(tmp_path, game, rule, bundled, old, new, message):
+    path = tmp_path / bundled
+    path.write_text((GAMES / game / "data" / bundled).read_text().replace(old, new, 1))
+    rules = ZooRules if game == "zooloretto_duell" else DinoRules
+    with pytest.raises(RuleError, match=re.escape(message)):
+        rules.from_overrides({rule: str(path)})

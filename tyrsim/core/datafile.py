@@ -44,6 +44,16 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def integer(shown: str, key: str, value: Any, low: int = 0, high: int | None = None) -> int:
+    """`value`, the integer at `key` of the data file `shown`, if it is from `low` to `high` (no upper
+    limit when `high` is None); else a DataFileError naming the file, the key, the value and what is allowed.
+    A boolean is no integer here, though Python counts it as one."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise DataFileError(f"{shown}: key {key!r}: {value!r} is not allowed; expected an integer {allowed}")
+    return value
+
+
 def read_text(path: str | Path) -> str:
     """The text of the regular file `path`: at most MAX_BYTES, UTF-8; DataFileError otherwise."""
     shown = str(path)

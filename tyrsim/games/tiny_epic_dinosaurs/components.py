@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
+from tyrsim.core.datafile import DataFileError, data_file_cache, integer, load_data
 
 RESOURCES = ("leaf", "meat", "supply")
 FOODS = ("leaf", "meat", "either")
@@ -19,6 +19,7 @@ ACTIONS = ("hunt", "buy", "place_now", "gain", "first_player", "research", "rese
 BUY_KINDS = ("any", "herbivore", "carnivore")
 EFFECTS = ("none", "income", "cheaper", "points_per", "feed_less", "extra_fences")
 PLAYER_COUNTS = (2, 3, 4)
+MOST = 99  # the largest count a data file may give (points, dinosaurs, resources): a larger one is a slip
 
 
 def remember(memo: dict, key: Any, value: Any, limit: int = 4096) -> Any:
@@ -41,12 +42,6 @@ def _table(source: str, key: str, value: Any) -> dict[str, Any]:
     return value
 
 
-def _count(source: str, key: str, value: Any, low: int = 0, high: int = 99) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DataFileError(f"{source}: {key} must be an integer from {low} to {high}, got {value!r}")
-    return value
-
-
 def _choice(source: str, key: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise DataFileError(f"{source}: {key} is {value!r}; allowed: {', '.join(allowed)}")
@@ -57,7 +52,7 @@ def _amounts(source: str, key: str, value: Any, allowed: tuple[str, ...]) -> dic
     table = _table(source, key, value)
     for name in table:
         _choice(source, f"{key}.{name}", name, allowed)
-    return {name: _count(source, f"{key}.{name}", table.get(name, 0)) for name in allowed}
+    return {name: integer(source, f"{key}.{name}", table.get(name, 0), high=MOST) for name in allowed}
 
 
 def _new_name(source: str, key: str, value: Any, taken: set[str], unique_among: str) -> str:
@@ -116,7 +111,8 @@ def load_dinosaurs(path: str = "") -> tuple[Dinosaur, ...]:
     for name, entry in table.items():
         key = f"dinosaur.{name}"
         entry = _table(source, key, entry)
-        kinds.append(_dinosaur(source, key, name, entry, _count(source, f"{key}.points", entry.get("points")), False))
+        points = integer(source, f"{key}.points", entry.get("points"), high=MOST)
+        kinds.append(_dinosaur(source, key, name, entry, points, False))
     return tuple(kinds)
 
 
@@ -150,7 +146,7 @@ def load_contracts(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Contrac
         dinosaurs = tuple((kind, n) for kind, n in wanted.items() if n > 0)
         if not dinosaurs:
             raise DataFileError(f"{source}: {key}.dinosaurs must ask for at least one dinosaur")
-        contracts.append(Contract(name, dinosaurs, _count(source, f"{key}.points", entry.get("points"))))
+        contracts.append(Contract(name, dinosaurs, integer(source, f"{key}.points", entry.get("points"), high=MOST)))
     return tuple(contracts)
 
 
@@ -186,7 +182,7 @@ def _effect(source: str, key: str, value: Any, kinds: tuple[str, ...]) -> Effect
     kind = _choice(source, f"{key}.type", table.get("type", "none"), EFFECTS)
     if kind == "none":
         return Effect()
-    amount = _count(source, f"{key}.amount", table.get("amount"), 1, 13)
+    amount = integer(source, f"{key}.amount", table.get("amount"), 1, 13)
     if kind == "income":
         resource = _choice(source, f"{key}.resource", table.get("resource"), RESOURCES)
         return Effect(kind, resource=resource, amount=amount)
@@ -213,7 +209,7 @@ def load_research(path: str = "", kinds: tuple[str, ...] = ()) -> tuple[Research
         entry = _table(source, key, entry)
         name = _new_name(source, f"{key}.name", entry.get("name"), names, "cards and dinosaur kinds")
         kind = _choice(source, f"{key}.kind", entry.get("kind"), ("dinosaur", "science"))
-        points = _count(source, f"{key}.points", entry.get("points"))
+        points = integer(source, f"{key}.points", entry.get("points"), high=MOST)
         effect = _effect(source, f"{key}.effect", entry.get("effect", {}), kinds)
         unique = _dinosaur(source, key, name, entry, points, True) if kind == "dinosaur" else None
         cards.append(ResearchCard(name, points, effect, unique))

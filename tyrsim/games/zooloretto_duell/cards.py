@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
+from tyrsim.core.datafile import DataFileError, data_file_cache, integer, load_data
 
 # enclosures in the order of their target values 3 to 8
 SPECIES = ("gorilla", "bison", "antelope", "bear", "tiger", "hyena")
@@ -103,12 +103,6 @@ def _read(path: str, default: str) -> tuple[str, dict[str, Any]]:
     return load_data(path, "tyrsim.games.zooloretto_duell", default)
 
 
-def _count(name: str, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise DataFileError(f"file {name!r}: key {key!r}: {value!r} is not allowed; expected an integer >= 0")
-    return value
-
-
 @data_file_cache(maxsize=32)
 def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
     """Per species (in SPECIES order): how many cards show (lightning, heart, square)."""
@@ -134,7 +128,7 @@ def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
                 raise DataFileError(
                     f"file {name!r}: key '{species}.{symbol}': the {symbol} symbol appears only on {allowed}"
                 )
-        counts = tuple(_count(name, f"{species}.{sym}", table.get(sym, 0)) for sym in SYMBOL_SPECIES)
+        counts = tuple(integer(name, f"{species}.{sym}", table.get(sym, 0)) for sym in SYMBOL_SPECIES)
         if sum(counts) > cards:
             raise DataFileError(
                 f"file {name!r}: key {species!r}: {sum(counts)} cards with a symbol, "
@@ -226,7 +220,7 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
             raise DataFileError(f"file {name!r}: key '{key}.coin': {coin!r} is not allowed; expected true or false")
         if "points" not in item:
             raise DataFileError(f"file {name!r}: key {key!r}: a scoring marker needs 'points'")
-        out.append(Marker(_count(name, f"{key}.points", item["points"]), coin, letter=letters[i] if letters else ""))
+        out.append(Marker(integer(name, f"{key}.points", item["points"]), coin, letter=letters[i] if letters else ""))
     finals = sum(m.final_round for m in out)
     if finals != 1:
         raise DataFileError(f"file {name!r}: key 'markers': {finals} final-round markers; the game has exactly 1")
