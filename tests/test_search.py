@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.search import IsmctsPolicy
+from tyrsim.core.search import IsmctsPolicy, RootCandidates
 
 
 class Nim:
@@ -91,6 +91,40 @@ class Peeking(Guess):
 
     def determinize(self, player: int, rng: np.random.Generator) -> Guess:
         return Guess(self.card, np.random.default_rng(int(rng.integers(2**63))))
+
+
+class OfferingNim(Nim):
+    """Nim whose current decision can be made to offer only some of its takes (for root pruning)."""
+
+    offered: list[int] | None = None
+
+    def legal_actions(self) -> list[int]:
+        return self.offered if self.offered is not None else super().legal_actions()
+
+    def apply(self, take: int) -> None:
+        self.offered = None
+        super().apply(take)
+
+    def offer_only(self, actions: list[int]) -> None:
+        self.offered = list(actions)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> OfferingNim:
+        new = OfferingNim(self.stones, self.players, self.to_move)
+        new.last = self.last
+        return new
+
+
+def test_root_candidates_let_only_the_given_actions_compete_at_the_root():
+    policy = IsmctsPolicy(iterations=600, rollout_depth=-1)
+    assert policy.choose(OfferingNim(6), np.random.default_rng(1)) == 2  # the winning take
+    pruned = RootCandidates(OfferingNim(6), [1, 3])  # the winning take is not among them
+    root = policy.search(pruned, np.random.default_rng(1))
+    assert set(root.children) == {1, 3} and policy.choose(pruned, np.random.default_rng(1)) in (1, 3)
+    world = pruned.determinize(0, np.random.default_rng(2))
+    assert world.legal_actions() == [1, 3]  # the first decision offers only the candidates
+    world.apply(1)
+    assert world.legal_actions() == [1, 2, 3]  # deeper, every take competes
+    assert pruned.current_player() == 0 and pruned.scores() == [0.0, 0.0]
 
 
 @pytest.mark.parametrize("stones, best", [(5, 1), (6, 2), (7, 3), (9, 1), (10, 2)])

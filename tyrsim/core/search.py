@@ -26,7 +26,9 @@ for an action sequence and averages over its chance outcomes (open-loop search).
 The decision is the root's most visited action. The search draws only from the
 generator it is given: the same seed gives the same decisions, whatever the jobs.
 Games subclass `IsmctsPolicy`, setting their defaults, their rollout policies and
-`evaluate`.
+`evaluate`. A game whose decisions offer many actions can let only a heuristic's best
+few compete at the root: it searches `RootCandidates(state, actions)` instead of the
+state, which needs the game's `offer_only`.
 """
 
 from __future__ import annotations
@@ -46,6 +48,34 @@ class Determinizable(State, Protocol):
     def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A full state consistent with everything `player` has seen, the unseen sampled from `rng`,
         with a chance generator of its own drawn from `rng`."""
+
+
+class Prunable(Determinizable, Protocol):
+    def offer_only(self, actions: list[Action]) -> None:
+        """Let the current decision offer only these of its legal actions."""
+
+
+class RootCandidates:
+    """The decision as the search sees it when only some of its actions compete (root pruning): the real
+    state's player and scores, these actions, and determinizations whose first decision offers only them
+    (`offer_only`); deeper in the tree every legal action competes."""
+
+    def __init__(self, state: Prunable, actions: list[Action]) -> None:
+        self.state, self.actions = state, actions
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def legal_actions(self) -> list[Action]:
+        return self.actions
+
+    def scores(self) -> list[float]:
+        return self.state.scores()
+
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
+        world = self.state.determinize(player, rng)
+        world.offer_only(self.actions)
+        return world
 
 
 class Node:

@@ -305,7 +305,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
         if 0 < self.candidates < len(actions):
             # heuristic pruning at the root: hunter's values come from what the player sees (`view`)
             ranked = np.argsort(-HunterPolicy().values(state), kind="stable")
-            state = _Candidates(state, [actions[i] for i in sorted(ranked[: self.candidates])])
+            state = search.RootCandidates(state, [actions[i] for i in sorted(ranked[: self.candidates])])
         return super().choose(state, rng)
 
     def prospect(self, state: Any, seat: int) -> float:
@@ -328,28 +328,6 @@ class IsmctsPolicy(search.IsmctsPolicy):
             best_other = max(p for other, p in enumerate(prospects) if other != seat)
             values.append(1.0 / (1.0 + math.exp(-2.0 * (own - best_other) / self.scale)))
         return values
-
-
-class _Candidates:
-    """The decision as the search sees it when only some of its actions compete: the real state's
-    player and scores, these actions, and determinizations whose first decision offers only them."""
-
-    def __init__(self, state: Any, actions: list) -> None:
-        self.state, self.actions = state, actions
-
-    def current_player(self) -> int:
-        return self.state.current_player()
-
-    def legal_actions(self) -> list:
-        return self.actions
-
-    def scores(self) -> list[float]:
-        return self.state.scores()
-
-    def determinize(self, player: int, rng: np.random.Generator) -> Any:
-        world = self.state.determinize(player, rng)
-        world.offer_only(self.actions)
-        return world
 
 
 POLICIES = {
