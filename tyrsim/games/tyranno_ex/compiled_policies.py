@@ -1,0 +1,481 @@
+"""Tyranno Ex policies in compiled code, and whole games played with them (`play_chunk`).
+
+Each makes, in every position, the decision its object counterpart in `policies.py` makes, and
+reads only what its player may see (the board, the current chips, how many chips lie face down
+on each space, the face-up cards, its own tray, the bag's count):
+- `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
+  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  block per generator, kept across the games of a chunk as the object engine keeps it);
+- `greedy`, `aggressive`, `builder` (`GreedyPolicy` and its variants): the same valuation with
+  the same named weights (`WEIGHTS`; a weights file of `tyrsim tune` applies unchanged), its
+  values computed in the object policy's order of floating-point operations, ties going to the
+  same action. The combat odds are `policies.chance_table(rules)`, built once per chunk and read
+  as a table.
+
+What a chunk of games works in is one record of the dtype `WORKSPACE` (`new_workspace`): the list
+of legal actions, the uniform doubles drawn ahead, and the greedy valuation's cards and cached
+space gains; the weights are a record too (`WEIGHT_RECORD`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.games.tyranno_ex.board import ROWS
+from tyrsim.games.tyranno_ex.compiled import (
+    CHALLENGE,
+    KEEP,
+    MAX_ACTIONS,
+    MAX_CHALLENGES,
+    MAX_SPOTS,
+    MAX_STEPS,
+    NO_CARD,
+    NO_CHALLENGE,
+    NUM_SYMBOLS,
+    OVER,
+    PLACE,
+    SET_CHIPS,
+    SOURCES,
+    SPACES,
+    TIE,
+    TRADE,
+    USE_FIVE,
+    apply_action,
+    dice,
+    final_score,
+    layout,
+    legal_actions,
+    new_position,
+    rule_tables,
+    set_up,
+    strength,
+    strength_dice_open,
+)
+from tyrsim.games.tyranno_ex.game import GAME_COUNTERS, SEAT_COUNTERS
+from tyrsim.games.tyranno_ex.policies import GreedyPolicy, _next_score, chance_table, future_points
+from tyrsim.games.tyranno_ex.rules import Rules
+
+RANDOM, GREEDY = 0, 1  # kinds of policy; the greedy family differs only in its weights
+WEIGHTS = ("attack_weight", "fight_margin", "dice_weight", "invest_weight", "die_bonus")
+WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a setting lays at most 3)
+
+WORKSPACE = np.dtype([
+    ("actions", np.int64, (max(MAX_ACTIONS, MAX_CHALLENGES + 1), 3)),  # rows of `compiled.legal_actions`
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator, `uniforms_left` of
+    # them not yet handed out (one block per generator, kept across the games of a chunk)
+    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+    # the greedy valuation's cards (`GreedyPolicy._cards`): their symbols and weights, spot order
+    ("card_symbols", np.int64, (MAX_SPOTS, 3)), ("card_weights", np.float64, (MAX_SPOTS,)), ("card_count", np.int64),
+    # `setting_values`' cache of a space's gain by the chips laid there, valid where gain_stamp == stamp
+    ("gains", np.float64, (SPACES, GAIN_KEYS)), ("gain_stamp", np.int64, (SPACES, GAIN_KEYS)), ("stamp", np.int64),
+    ("values", np.float64, (MAX_ACTIONS,)),
+])
+# the rules' tables a greedy policy reads: `policies.future_points` and `_next_score` of every spot
+POLICY_TABLES = np.dtype([("future_points", np.float64, (MAX_SPOTS,)), ("next_score", np.float64, (MAX_SPOTS,))])
+
+
+def new_workspace() -> np.recarray:
+    """A chunk's work space (a one-element recarray of WORKSPACE: compiled code takes `work[0]`)."""
+    return np.zeros(1, WORKSPACE).view(np.recarray)
+
+
+def policy_tables(rules: Rules) -> np.recarray:
+    """The values a greedy policy reads per spot, by the object policy's own functions (the same floats)."""
+    out = np.zeros(1, POLICY_TABLES).view(np.recarray)
+    for spot in range(rule_tables(rules)[0].spot_count):
+        out[0].future_points[spot] = future_points(spot, rules)
+        out[0].next_score[spot] = _next_score(spot, rules)
+    return out
+
+
+def compiled_form(policy) -> tuple[int, np.recarray] | None:
+    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
+    where there is none (the search)."""
+    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
+    if type(policy) is RandomPolicy:
+        return RANDOM, weights
+    if isinstance(policy, GreedyPolicy):  # greedy, aggressive, builder, or tuned weights
+        for name in WEIGHTS:
+            weights[0][name] = float(getattr(policy, name))
+        return GREEDY, weights
+    return None
+
+
+# --- chance --------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def uniform(rng, work) -> float:
+    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
+    if work.uniforms_left == 0:
+        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
+        work.uniforms_left = UNIFORM_BLOCK
+    work.uniforms_left -= 1
+    return work.uniforms[work.uniforms_left]
+
+
+@njit(cache=True)
+def choose_random(pos, rules, rng, work) -> int:
+    """`RandomPolicy`: action floor(u * n) of the n legal actions."""
+    return int(uniform(rng, work) * legal_actions(pos, rules, work.actions))
+
+
+# --- the greedy family (GreedyPolicy, AggressivePolicy, BuilderPolicy) ----------------------------------------
+
+
+@njit(cache=True)
+def current_chips(pos, chips) -> None:
+    """Current chips per symbol over the 4 spaces (`Environment.chips_of`)."""
+    chips[:] = 0
+    for space in range(SPACES):
+        chips[pos.current[space]] += pos.current_count[space]
+
+
+@njit(cache=True)
+def value_cards(weights, pos, rules, ptables, work) -> None:
+    """`GreedyPolicy._cards`: every card on the board with its weight, worth 1 + the points it can still score;
+    an opponent's counts against with `attack_weight`."""
+    n = 0
+    for spot in range(rules.spot_count):
+        card = pos.spots[spot]
+        if card == NO_CARD:
+            continue
+        worth = 1.0 + ptables.future_points[spot]
+        work.card_weights[n] = worth if pos.owner[card] == pos.player else -weights.attack_weight * worth
+        for k in range(3):
+            work.card_symbols[n, k] = rules.symbols[card, k]
+        n += 1
+    work.card_count = n
+
+
+@njit(cache=True)
+def board_value(weights, work, chips, before, die_gain) -> float:
+    """`GreedyPolicy._board_value`: the board's worth under current chips `chips`; with `die_gain`, an own card
+    whose symbols the change from `before` completes is worth `die_bonus` more."""
+    total = 0.0
+    dw = weights.dice_weight
+    for i in range(work.card_count):
+        a, b, c = work.card_symbols[i, 0], work.card_symbols[i, 1], work.card_symbols[i, 2]
+        weight = work.card_weights[i]
+        ca, cb, cc = chips[a], chips[b], chips[c]
+        if ca or cb or cc:  # the card survives
+            n = ca + cb + cc
+            total += weight * (1.0 + dw * (n if n < 10 else 10))
+            if die_gain and weight > 0 and ca and cb and cc and not (before[a] and before[b] and before[c]):
+                total += weights.die_bonus
+    return total
+
+
+@njit(cache=True)
+def greedy_place(weights, pos, rules, work, n) -> int:
+    """`GreedyPolicy._place`: the face-up card that survives with the most dice and fits the chips in hand."""
+    chips = np.zeros(NUM_SYMBOLS, np.int64)
+    current_chips(pos, chips)
+    hand = pos.hands[pos.player]
+    best, best_value = 0, -np.inf
+    for i in range(n):
+        pile, spot = work.actions[i, 1], work.actions[i, 2]
+        card = pos.piles[pile, pos.pile_size[pile] - 1]
+        count = 0  # its dice (uncapped, as the object policy counts them)
+        for k in range(3):
+            count += chips[rules.symbols[card, k]]
+        fits = 0  # chips in hand of its symbols, each symbol once
+        for s in range(NUM_SYMBOLS):
+            if rules.mask[card] >> s & 1:
+                fits += hand[s]
+        value = ((1.0 if count else 0.3) + weights.dice_weight * count + 0.02 * fits) + 0.01 * ROWS[spot % 4]
+        if value > best_value:  # the first best, as max() picks it
+            best, best_value = i, value
+    return best
+
+
+@njit(cache=True)
+def greedy_tie(weights, pos, rules, ptables, work, n) -> int:
+    """`GreedyPolicy._tie`: the tied symbol whose chips leave the board worth most."""
+    value_cards(weights, pos, rules, ptables, work)
+    space = pos.tie_space
+    symbol, count = pos.current[space], pos.current_count[space]
+    chips = np.zeros(NUM_SYMBOLS, np.int64)
+    current_chips(pos, chips)
+    after = np.zeros(NUM_SYMBOLS, np.int64)
+    best, best_value = 0, -np.inf
+    for i in range(n):
+        after[:] = chips
+        after[symbol] -= count
+        after[work.actions[i, 1]] += pos.potential[space, work.actions[i, 1]]  # the revealed chips
+        value = board_value(weights, work, after, chips, False)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@njit(cache=True)
+def space_gain(weights, pos, work, chips, now, die_gain, space, laid, key) -> float:
+    """`setting_values`' space_gain: the expected gain of laying the chips `laid` (per symbol) on a space. A
+    change the player's chips alone decide is certain; with unknown face-down chips the player's symbol wins
+    with its share; chips that do not force a change are an investment (`invest_weight`)."""
+    if work.gain_stamp[space, key] == work.stamp:
+        return work.gains[space, key]
+    symbol, count = pos.current[space], pos.current_count[space]
+    hidden = pos.potential[space, 0] + pos.potential[space, 1] + pos.potential[space, 2] + pos.potential[space, 3]
+    size = laid[0] + laid[1] + laid[2] + laid[3]
+    after = np.zeros(NUM_SYMBOLS, np.int64)
+    gain = 0.0
+    for s in range(NUM_SYMBOLS):  # set(laid): small integers iterate in ascending order
+        mine = laid[s]
+        if mine == 0:
+            continue
+        after[:] = chips
+        after[symbol] -= count
+        after[s] += mine
+        change = board_value(weights, work, after, chips, die_gain) - now
+        if hidden + size > count:  # the space changes now
+            share = mine / (mine + hidden) if hidden else mine / size
+        else:  # the chips wait face down for a later change
+            share = weights.invest_weight * mine / (count + 1)
+        gain += share * change
+    work.gains[space, key] = gain
+    work.gain_stamp[space, key] = work.stamp
+    return gain
+
+
+@njit(cache=True)
+def setting_values(weights, pos, rules, ptables, work, n) -> None:
+    """`GreedyPolicy.setting_values`: work.values[i] for every setting (SetChips, UseFive) among the actions,
+    the sum of its spaces' gains in space order."""
+    value_cards(weights, pos, rules, ptables, work)
+    chips = np.zeros(NUM_SYMBOLS, np.int64)
+    current_chips(pos, chips)
+    die_gain = strength_dice_open(pos, rules)
+    now = board_value(weights, work, chips, chips, False)
+    work.stamp += 1
+    laid = np.zeros((SPACES, NUM_SYMBOLS), np.int64)
+    for i in range(n):
+        kind = work.actions[i, 0]
+        if kind != SET_CHIPS and kind != USE_FIVE:
+            continue
+        setting = work.actions[i, 1]
+        laid[:] = 0
+        for k in range(rules.setting_size[setting]):
+            laid[rules.settings[setting, k, 1], rules.settings[setting, k, 0]] += 1
+        value = 0.0
+        for space in range(SPACES):
+            if rules.setting_spaces[setting] >> space & 1:
+                key = ((laid[space, 0] * 4 + laid[space, 1]) * 4 + laid[space, 2]) * 4 + laid[space, 3]
+                value += space_gain(weights, pos, work, chips, now, die_gain, space, laid[space], key)
+        work.values[i] = value
+
+
+@njit(cache=True)
+def greedy_setting(weights, pos, rules, ptables, work, n) -> int:
+    """`GreedyPolicy._setting`: the "5" marker setting worth most if worth more than the marker's points,
+    else the chip setting worth most if it gains anything, else keep the marker, trade or pass."""
+    setting_values(weights, pos, rules, ptables, work, n)
+    best_set, bar_set = -1, 0.0
+    best_five, bar_five = -1, float(rules.five_points)
+    keep = -1
+    for i in range(n):
+        kind = work.actions[i, 0]
+        if kind == SET_CHIPS:
+            if work.values[i] > bar_set + 1e-9:
+                best_set, bar_set = i, work.values[i]
+        elif kind == USE_FIVE:
+            if work.values[i] > bar_five + 1e-9:
+                best_five, bar_five = i, work.values[i]
+        elif kind == KEEP:
+            keep = i
+    if best_five >= 0:
+        return best_five
+    if best_set >= 0:
+        return best_set
+    if keep >= 0:
+        return keep
+    return greedy_trade(pos, rules, work, n)
+
+
+@njit(cache=True)
+def greedy_trade(pos, rules, work, n) -> int:
+    """`GreedyPolicy._trade`: trade away up to the limit of chips whose symbol none of the player's cards shows
+    (as many as a legal trade allows), else pass."""
+    wanted = 0
+    for spot in range(rules.spot_count):
+        card = pos.spots[spot]
+        if card != NO_CARD and pos.owner[card] == pos.player:
+            wanted |= rules.mask[card]
+    hand = pos.hands[pos.player]
+    useless = np.zeros(NUM_SYMBOLS, np.int64)  # chips per symbol none of its cards shows
+    total = 0
+    for s in range(NUM_SYMBOLS):
+        if not wanted >> s & 1:
+            useless[s] = hand[s]
+            total += hand[s]
+    for k in range(min(total, rules.trade_limit), 0, -1):
+        uses = np.zeros(NUM_SYMBOLS, np.int64)  # the first k useless chips, symbol by symbol
+        left = k
+        for s in range(NUM_SYMBOLS):
+            uses[s] = min(useless[s], left)
+            left -= uses[s]
+        for i in range(n):
+            if work.actions[i, 0] == TRADE:
+                t = work.actions[i, 1]
+                if rules.trade_size[t] == k and (rules.trade_uses[t] == uses).all():
+                    return i
+    return 0  # pass: the first action of an environment turn
+
+
+@njit(cache=True)
+def greedy_challenge(weights, pos, rules, ptables, chances, work, n) -> int:
+    """`GreedyPolicy._challenge`: the challenge with the best expected point swing by the exact combat odds
+    (`chances`: `policies.chance_table`), if it beats `fight_margin`; else no fight."""
+    best, best_value = 0, weights.fight_margin
+    for i in range(n):
+        if work.actions[i, 0] != CHALLENGE:
+            continue
+        attacker, defender = work.actions[i, 1], work.actions[i, 2]
+        a, d = pos.spots[attacker], pos.spots[defender]
+        odds = chances[strength(pos.die[a]), dice(pos, rules, a), strength(pos.die[d]), dice(pos, rules, d)]
+        a_clean, a_close, d_close, d_clean = odds[0], odds[1], odds[2], odds[3]
+        a_worth = 1.0 + ptables.future_points[attacker]
+        d_worth = 1.0 + ptables.future_points[defender]
+        a_now, d_now = ptables.next_score[attacker], ptables.next_score[defender]
+        value = (weights.attack_weight * (a_clean * d_worth + a_close * d_now) - d_clean * a_worth) - d_close * a_now
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@njit(cache=True)
+def choose_greedy(weights, pos, rules, ptables, chances, work, n) -> int:
+    phase = pos.phase
+    if phase == PLACE:
+        return greedy_place(weights, pos, rules, work, n)
+    if phase == TIE:
+        return greedy_tie(weights, pos, rules, ptables, work, n)
+    if work.actions[0, 0] == NO_CHALLENGE:
+        return greedy_challenge(weights, pos, rules, ptables, chances, work, n)
+    return greedy_setting(weights, pos, rules, ptables, work, n)
+
+
+@njit(cache=True)
+def decide(kind, weights, pos, rules, ptables, chances, rng, work) -> int:
+    """The index, into the legal actions written to `work.actions`, of the action policy `kind` (with the
+    record `weights`) chooses in position `pos`."""
+    if kind == RANDOM:
+        return choose_random(pos, rules, rng, work)
+    n = legal_actions(pos, rules, work.actions)
+    if n == 1:
+        return 0
+    return choose_greedy(weights, pos, rules, ptables, chances, work, n)
+
+
+@njit(cache=True)
+def choose(kind, weights, game, tables, ptables, chances, rng, work) -> int:
+    """`decide` in the one-position array `game`, called from Python."""
+    return decide(kind, weights[0], game[0], tables[0], ptables[0], chances, rng, work[0])
+
+
+# --- whole games ---------------------------------------------------------------------------------------------
+
+# per seat: the columns of `play_games`' seat records
+SEAT_COLUMNS = ("score", *(f"points_{k}" for k in SOURCES), *SEAT_COUNTERS, "five_used", "five_round")
+GAME_COLUMNS = ("actions", *GAME_COUNTERS)
+
+
+@njit(cache=True)
+def play_games(tables, ptables, chances, kinds, weights, first, count, rng, game, blank, workspace, seats,
+               games) -> None:
+    """Games first .. first+count-1 to their end, policy kinds[(player + game) % n] with the record
+    weights[same] for each player (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS]
+    and games[game, GAME_COLUMNS]. `game` and `blank` are one-position arrays (`blank` laid out by
+    `compiled.layout`, otherwise zeros), `workspace` a one-element WORKSPACE array (`new_workspace`)."""
+    pos, rules, ptable, work = game[0], tables[0], ptables[0], workspace[0]
+    actions = work.actions
+    for g in range(count):
+        game_id = first + g
+        game[0] = blank[0]
+        set_up(game, tables, rng)
+        n = pos.num_players
+        while pos.phase != OVER:
+            which = (pos.player + game_id) % n
+            if kinds[which] == RANDOM:  # here, not through `decide`: one call less per action
+                i = choose_random(pos, rules, rng, work)
+            else:
+                i = decide(kinds[which], weights[which], pos, rules, ptable, chances, rng, work)
+            apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2], rng)
+            if pos.actions > MAX_STEPS:
+                raise RuntimeError("tyranno-ex compiled engine: a game did not end within 100,000 actions")
+        for p in range(n):
+            row = seats[g, p]
+            row[0] = final_score(pos, p)
+            for k in range(4):
+                row[1 + k] = pos.points[k, p]
+            for k in range(pos.seat_counters.shape[0]):
+                row[5 + k] = pos.seat_counters[k, p]
+            row[5 + pos.seat_counters.shape[0]] = rules.five_marker and not pos.five[p]
+            row[6 + pos.seat_counters.shape[0]] = np.nan if pos.five_round[p] == 0 else pos.five_round[p]
+        games[g, 0] = pos.actions
+        for k in range(pos.counters.shape[0]):
+            games[g, 1 + k] = pos.counters[k]
+
+
+def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
+    """The compiled form of each seat's policy (made by the game's `make_policy`, so parameters and tuned
+    weights files apply), or None if any has none."""
+    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
+
+    spec = get_game("tyranno-ex")
+    forms = [compiled_form(spec.make_policy(text)) for text in policy_texts]
+    return None if any(form is None for form in forms) else forms
+
+
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
+               rng: np.random.Generator) -> pd.DataFrame:
+    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
+    and seat, the same columns and, for the same generator, the same values). ValueError naming the rule or
+    policy the compiled engine cannot play."""
+    forms = compiled_forms(policy_texts)
+    if forms is None:
+        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
+        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy, aggressive and "
+                         "builder policies (the object engine plays every policy)")
+    n = len(policy_texts)
+    tables = rule_tables(rules)
+    blank = new_position()
+    layout(blank, rules, n)
+    seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.float64)
+    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
+    play_games(tables, policy_tables(rules), np.ascontiguousarray(chance_table(rules)),
+               np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray),
+               first, count, rng, new_position(), blank, new_workspace(), seats, games)
+    return table(seats, games, first, policy_texts)
+
+
+def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
+    """The runner's rows (game by game, seat by seat) from `play_games`' records."""
+    count, n = seats.shape[0], seats.shape[1]
+    score = seats[:, :, 0]
+    won = score == score.max(axis=1, keepdims=True)  # a tie for the most points is a shared victory
+    better = ((~won[:, None, :]) & (score[:, None, :] > score[:, :, None])).sum(axis=2)
+    rank = np.where(won, 1, 1 + won.sum(axis=1, keepdims=True) + better)
+    game_id = np.repeat(np.arange(first, first + count), n)
+    seat = np.tile(np.arange(n), count)
+    columns = {
+        "game_id": game_id,
+        "seat": seat,
+        "policy": np.array(names, dtype=object)[(seat + game_id) % n],
+        "score": score.ravel(),
+        "rank": rank.ravel(),
+        "won": won.ravel(),
+        "win_share": (won / won.sum(axis=1, keepdims=True)).ravel(),
+        "actions": np.repeat(games[:, 0], n),
+    }
+    for k, name in enumerate(GAME_COUNTERS):
+        columns[name] = np.repeat(games[:, 1 + k].astype(np.float64), n)
+    for k, name in enumerate(SEAT_COLUMNS[1:], start=1):
+        columns[name] = seats[:, :, k].ravel()
+    return pd.DataFrame(columns)
