@@ -20,8 +20,8 @@ from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell.analysis import play_games
 
 ZD = "zooloretto-duell"
-MCTS = "mcts:playouts=2"  # a search: no batch form
-BIG_MARKERS = "2000,1,1,1,1,1,1"  # a scoring marker beyond the batch engine's integers
+MCTS = "mcts:playouts=2"  # a search: no compiled form
+BIG_MARKERS = "2000000,1,1,1,1,1,1"  # a scoring marker beyond the compiled engine's integers
 NOTE = "note: "
 
 
@@ -37,12 +37,12 @@ def manifest(folder) -> dict:
     return json.loads((folder / "manifest.json").read_text())
 
 
-def test_a_policy_without_a_batch_form_is_said_once_and_listed(tmp_path):
+def test_a_policy_without_a_compiled_form_is_said_once_and_listed(tmp_path):
     result = invoke("simulate", ZD, "--games", 2, "--policy", MCTS, "--policy", "heuristic", "--jobs", 1,
                     "--out", tmp_path / "s")
     assert result.exit_code == 0, result.output
     said = notes(result.stderr)
-    assert said == [f"note: {ZD}: the object engine plays these games; the batch engine has no form of policy "
+    assert said == [f"note: {ZD}: the object engine plays these games; the compiled engine has no form of policy "
                     f"'{MCTS}' (asked: engine 'auto')"]
     listed = manifest(tmp_path / "s")["substitutions"]
     assert [n["line"] for n in listed] == [said[0].removeprefix(NOTE)]
@@ -50,16 +50,15 @@ def test_a_policy_without_a_batch_form_is_said_once_and_listed(tmp_path):
     assert f"Played other than asked: {said[0].removeprefix(NOTE)}" in (tmp_path / "s" / "index.md").read_text()
 
 
-def test_a_rule_the_batch_engine_cannot_play_is_said_once():
+def test_a_rule_the_compiled_engine_cannot_play_is_said_once():
     result = invoke("simulate", ZD, "--games", 2, "--policy", "random", "--policy", "random", "--rule",
                     f"marker_points={BIG_MARKERS}", "--jobs", 1)
     assert result.exit_code == 0, result.output
     [said] = notes(result.stderr)
-    assert "the object engine plays these games; rule 'marker_points': the batch engine" in said
+    assert "the object engine plays these games; rule 'marker_points': the compiled engine" in said
 
 
 def test_a_run_with_no_substitution_says_none(tmp_path):
-    # a speed choice is no substitution: 20 games are too few for the batch engine to pay
     result = invoke("simulate", ZD, "--games", 20, "--policy", "greedy", "--policy", "random", "--jobs", 1,
                     "--out", tmp_path / "s")
     assert result.exit_code == 0, result.output
@@ -93,9 +92,9 @@ def test_a_sweep_names_the_points_it_holds_at_once_per_run_whatever_the_backend(
     first = invoke("run", path, "--out", tmp_path / "o", "--jobs", 1, "--backend", backend)
     assert first.exit_code == 0, first.output
     [said] = notes(first.stderr)
-    assert said.endswith("at sweep points marker_points=[2000, 1, 1, 1, 1, 1, 1]")
+    assert said.endswith("at sweep points marker_points=[2000000, 1, 1, 1, 1, 1, 1]")
     [listed] = manifest(tmp_path / "o")["substitutions"]
-    assert listed["points"] == ["marker_points=[2000, 1, 1, 1, 1, 1, 1]"] and listed["line"] == said[len(NOTE):]
+    assert listed["points"] == ["marker_points=[2000000, 1, 1, 1, 1, 1, 1]"] and listed["line"] == said[len(NOTE):]
     again = invoke("run", path, "--out", tmp_path / "o", "--jobs", 1)  # answered from the store: said again, once
     assert notes(again.stderr) == [said]
 
@@ -107,7 +106,7 @@ def test_the_report_lanes_say_each_scenarios_notes_under_its_label(tmp_path, cap
         execute(scenario, tmp_path / "lane", 8, "loky", None, False, pool=pool, label="[1/2] lane")
     said = notes(capsys.readouterr().err)
     # the shared pool is the report's, not this scenario's: no note about its workers
-    assert said == [f"[1/2] lane: note: {ZD}: the object engine plays these games; the batch engine has no form "
+    assert said == [f"[1/2] lane: note: {ZD}: the object engine plays these games; the compiled engine has no form "
                     f"of policy '{MCTS}' (asked: engine 'auto')"]
     assert len(manifest(tmp_path / "lane")["substitutions"]) == 1
 
@@ -140,7 +139,7 @@ def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays
     refused = sum(r.majority_points >= 2 for r in _point_rules(study, args))
     assert 0 < refused < 12 and note.played == f"the object engine plays the games of {refused} of 12 rule points"
     assert note.reason == "too many"
-    assert explore.point_substitutions(get_game(ZD).rules(), args) == ()  # the batch engine plays all
+    assert explore.point_substitutions(get_game(ZD).rules(), args) == ()  # the compiled engine plays all
     searching = explore.check_args({**args, "policies": [MCTS, "heuristic"]})
     [note] = explore.point_substitutions(get_game(ZD).rules(), searching)
     assert note.played == "the object engine plays these games" and f"'{MCTS}'" in note.reason

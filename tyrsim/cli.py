@@ -459,10 +459,11 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 @SEED
 @JOBS
 @click.option("--out", type=OutFolder(), help="Write the per-game CSV, the summary tables and figures here.")
-@click.option("--engine", type=click.Choice(["auto", "batch", "object"]),
-              help="For a game with a batch engine (zooloretto-duell): 'batch' plays many games at once (policies "
-                   "with a batch form only), 'object' one at a time; 'auto' (the default) the fastest for the "
-                   "games, and it says so when a policy or a rule keeps the batch engine out.")
+@click.option("--engine", type=click.Choice(["auto", "compiled", "object"]),
+              help="For a game with a compiled engine (zooloretto-duell): 'compiled' plays in compiled code "
+                   "(policies with a compiled form only), 'object' plays the readable reference engine; 'auto' "
+                   "(the default) the compiled engine wherever it can, and it says so when a policy or a rule "
+                   "keeps it out. Both play the same games from the same seed.")
 def simulate(game, n_games, policies, players, rule_items, seed, jobs, out, engine) -> None:
     """Play many games of GAME with the given policies and summarise them with intervals."""
     spec = full_game(game)
@@ -470,8 +471,11 @@ def simulate(game, n_games, policies, players, rule_items, seed, jobs, out, engi
     texts = seat_policies(spec, policies, players)
     args = {"policies": texts, "games": n_games}
     if engine is not None:
-        if "engine" not in {p.name for p in spec.analyses["game"].params}:
-            raise click.BadParameter(f"{spec.title} has no batch engine; only zooloretto-duell has one",
+        if not has_engine_choice(spec):
+            from tyrsim.games import game_names
+
+            with_one = [name for name in game_names() if has_engine_choice(game_spec(name))]
+            raise click.BadParameter(f"{spec.title} has no compiled engine yet; games with one: {', '.join(with_one)}",
                                      param_hint="--engine")
         args["engine"] = engine
     try:
@@ -480,6 +484,11 @@ def simulate(game, n_games, policies, players, rule_items, seed, jobs, out, engi
                    header=f"{spec.title}: {n_games} games, policies {', '.join(texts)} (seats rotate), seed {seed}")
     except RuleError as exc:  # a rule value the chosen engine cannot play (the rules themselves were checked)
         raise click.UsageError(str(exc)) from None
+
+
+def has_engine_choice(spec) -> bool:
+    """Whether GAME's `game` analysis lets the run choose its engine (a game with a compiled engine)."""
+    return "engine" in {p.name for p in spec.analyses["game"].params}
 
 
 def full_game(name: str):

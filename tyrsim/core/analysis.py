@@ -142,7 +142,7 @@ class Analysis:
     trial_unit: str = "trials"
     chunk_size: int = 10_000  # trials per task; fixed, so results never depend on --jobs
     # task_size(rules, args) -> trials per task where a point calls for other than `chunk_size` (an engine that
-    # plays many games at once as arrays wants large tasks); fixed by the point, so never by --jobs either
+    # plays games in compiled code wants large tasks); fixed by the point, so never by --jobs either
     task_size: Callable[[Any, Mapping[str, Any]], int] | None = None
     quick_trials: int = 200  # trials per sweep point in a quick report
     # count(args) -> trials actually needed (e.g. 0 when an argument asks for exact values only)
@@ -165,6 +165,9 @@ class Analysis:
     # that cannot play a rule or a policy: `tyrsim.core.substitutions`); called in the main process before any
     # task is sent, from the point's rules and arguments alone, so every task plays what it says
     substitutions: Callable[[Any, Mapping[str, Any]], Sequence[Substitution]] | None = None
+    # prepare(rules, args): called in the main process before a point's tasks are sent (a compiled engine compiles
+    # here, or loads numba's cache, so that worker processes load the cache rather than each compiling)
+    prepare: Callable[[Any, Mapping[str, Any]], None] | None = None
 
     def trials_per_task(self, rules: Any, args: Mapping[str, Any]) -> int:
         """The trials each task of a point with these rules and arguments holds."""

@@ -33,7 +33,7 @@ _PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": 
              "first_seat_win_rate": "first_seat_share"}
 
 # (rules, policy texts, first game, games, rng) -> the runner's table of those games with rotated seats,
-# drawing one after another from rng: a game's faster way to play a block (an engine of many games at once),
+# drawing one after another from rng: a game's faster way to play a block (its compiled engine),
 # or None where it has none for these rules, policies and games (the runner plays them)
 BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame | None]
 BLOCK_TASK_MOST = 20_000  # games per task at most where a BlockPlayer plays a block in one task
@@ -225,7 +225,7 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
     """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
     total Sobol' index with SRCs beside them.
 
-    A game's `player` (an engine that plays many games at once) plays each rule point's games in one
+    A game's `player` (a faster engine: a compiled one) plays each rule point's games in one
     task (up to BLOCK_TASK_MOST games); without one, the runner plays them in tasks of `chunk_size` games.
     `refusal` says where the player's engine cannot play a rule point's games, so the run says so.
     """

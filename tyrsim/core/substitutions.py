@@ -27,7 +27,7 @@ class Substitution:
 
     asked: str  # "engine 'auto'", "8 worker processes"
     played: str  # "the object engine plays these games"
-    reason: str  # "the batch engine has no form of policy 'mcts'"
+    reason: str  # "the compiled engine has no form of policy 'mcts'"
 
     def line(self, game: str) -> str:
         return f"{game}: {self.played}; {self.reason} (asked: {self.asked})"
@@ -63,6 +63,6 @@ def engine_refused(engine: str, refusal: str | None,
 
 def no_form_of(engine: str, texts: list[str]) -> str:
     """The reason an engine cannot play the policies `texts` (those it has no form of), e.g.
-    "the batch engine has no form of policy 'mcts'"."""
+    "the compiled engine has no form of policy 'mcts'"."""
     names = list(dict.fromkeys(texts))
     return f"the {engine} engine has no form of polic{'y' if len(names) == 1 else 'ies'} {', '.join(map(repr, names))}"

@@ -350,6 +350,9 @@ def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers:
 
     def compute(todo: list[Task]) -> dict[Task, pd.DataFrame]:
         by_id = {(t.point, t.chunk): t for t in todo}
+        if scenario.analysis.prepare is not None:
+            for index in dict.fromkeys(t.point for t in todo):
+                scenario.analysis.prepare(points[index].rules, points[index].args)
         calls = [delayed(run_task)(scenario.game, scenario.analysis.name, points[t.point].rules,
                                    points[t.point].args, scenario.seed, t.point, t.chunk, t.first, t.count)
                  for t in todo]

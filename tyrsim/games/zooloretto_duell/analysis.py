@@ -19,15 +19,15 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, ForGame, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
-from tyrsim.core.game import make_policy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
+from tyrsim.core.rules import RuleError
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
-from tyrsim.core.substitutions import Substitution, engine_refused, no_form_of
+from tyrsim.core.substitutions import AUTO, Substitution, engine_refused
 from tyrsim.games.zooloretto_duell import findings
-from tyrsim.games.zooloretto_duell.game import END_TRIGGERS, NAME
-from tyrsim.games.zooloretto_duell.policies import POLICIES
+from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
+from tyrsim.games.zooloretto_duell.rules import Rules
 
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
 # the `symbols` table: how often each symbol fires, and the money and expert actions beside them
@@ -246,112 +246,92 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
     return out
 
 
-# the batch engine's cost per turn is mostly fixed, so it pays from a number of games per task: about 350
-# games of random play, fewer than 200 where a seat looks ahead (greedy, heuristic), whose look-aheads it
-# batches (benchmarks/bench_zooloretto_duell.py, docs/performance.md)
-BATCH_MIN_GAMES = 1000
-BATCH_MIN_GAMES_LOOKING_AHEAD = 200
-BATCH_GAMES_PER_TASK = 20_000  # games per task that keep the batch engine's fixed cost per turn small
-ENGINES = ("auto", "batch", "object")
+# games per task where the compiled engine plays them: large enough that a task's fixed costs (its table, the
+# worker's round trip) stay small beside its games (about 1 s of heuristic play, docs/performance.md), small
+# enough that a million games still spread over the workers
+COMPILED_GAMES_PER_TASK = 20_000
+ENGINES = ("auto", "compiled", "object")
 ENGINE = Param(
     "engine", "auto",
-    "which engine plays the games: 'batch' (many games at once as arrays; random, greedy and heuristic only), "
-    "'object' (one game at a time; every policy) or 'auto' (the fastest for each task: batch whenever every "
-    f"seat's policy has a batch form, the rules allow it and a task holds enough games for it to be faster: "
-    f"{BATCH_MIN_GAMES_LOOKING_AHEAD:,} if a seat plays greedy or heuristic, else {BATCH_MIN_GAMES:,}; the run "
-    "says when a policy or a rule keeps the batch engine out)",
+    "which engine plays the games: 'compiled' (numba; the random, greedy and heuristic policies), 'object' (every "
+    "policy; the readable reference that writes play logs) or 'auto' (compiled wherever every seat's policy has a "
+    "compiled form and the rules are ones it plays, else the object engine, and the run says so); both play the "
+    "same game from the same seed, move for move",
     choices=ENGINES,
 )
 
 
-def batch_forms(texts) -> list | None:
-    """The batch form of each seat's policy, or None if any has none."""
-    from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
+def compiled_refusal(rules: Any, texts) -> str | None:
+    """Why the compiled engine cannot play games of the policies `texts` under `rules`, or None where it can."""
+    from tyrsim.games.zooloretto_duell.compiled_policies import refusal
 
-    forms = [batch_policy(make_policy(POLICIES, NAME, text)) for text in texts]
-    return None if any(f is None for f in forms) else forms
-
-
-def without_batch_form(texts) -> list[str]:
-    """The policy texts among `texts` whose policy has no batch form (the searches)."""
-    from tyrsim.games.zooloretto_duell.batch_policies import batch_policy
-
-    return [t for t in texts if batch_policy(make_policy(POLICIES, NAME, t)) is None]
-
-
-def batch_refusal(rules: Any, texts) -> str | None:
-    """Why the batch engine cannot play games of the policies `texts` under `rules` (a policy it has no form
-    of, a rule value it cannot play), or None where it can."""
-    from tyrsim.games.zooloretto_duell.batch import BatchRuleError, tables
-
-    if missing := without_batch_form(texts):
-        return no_form_of("batch", missing)
-    try:
-        tables(rules)
-    except BatchRuleError as exc:
-        return str(exc)
-    return None
+    return refusal(rules, list(texts))
 
 
 def check_engine(args: Mapping[str, Any]) -> None:
-    """`engine = "batch"` needs a batch form of every seat's policy."""
-    if args["engine"] == "batch" and (missing := without_batch_form(args["policies"])):
-        raise ArgumentError("engine", f"argument 'engine': 'batch' plays only the random, greedy and heuristic "
-                            f"policies; {', '.join(map(repr, missing))} has no batch form (use 'object' or 'auto')")
+    """`engine = "compiled"` needs a compiled form of every seat's policy."""
+    if args["engine"] == "compiled" and (reason := compiled_refusal(Rules(), args["policies"])) is not None:
+        raise ArgumentError("engine", f"argument 'engine': 'compiled' plays only the random, greedy and heuristic "
+                            f"policies: {reason} (use 'object' or 'auto')")
 
 
-def engine_for(rules: Any, args: Mapping[str, Any], games: int) -> str:
-    """The engine that plays a task of `games` games: 'batch' or 'object'.
-
-    'auto' plays the fastest engine for the task: the object engine where the batch engine cannot play
-    the games (`batch_refusal`: the run says so, see `engine_substitutions`) and, as a choice of speed
-    only, where the task holds too few games for the batch engine to pay."""
-    if args["engine"] == "object":
+def engine_for(rules: Any, args: Mapping[str, Any]) -> str:
+    """The engine that plays a point's games: 'compiled' or 'object' ('auto', and a study with no engine
+    argument: compiled wherever it can)."""
+    engine = args.get("engine", AUTO)
+    if engine == "object":
         return "object"
-    if args["engine"] == "auto":
-        if batch_refusal(rules, args["policies"]) is not None:
-            return "object"
-        looking_ahead = any(f.name != "random" for f in batch_forms(args["policies"]))
-        if games < (BATCH_MIN_GAMES_LOOKING_AHEAD if looking_ahead else BATCH_MIN_GAMES):
-            return "object"
-    return "batch"  # an explicit 'batch' with rules it cannot play raises BatchRuleError naming the rule
+    if engine == AUTO and compiled_refusal(rules, args["policies"]) is not None:
+        return "object"
+    return "compiled"
 
 
 def engine_substitutions(rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:
-    """`Analysis.substitutions`: 'auto' where a policy or a rule keeps the batch engine out."""
-    note = engine_refused(args["engine"], batch_refusal(rules, args["policies"]))
+    """`Analysis.substitutions`: 'auto' where a policy or a rule keeps the compiled engine out. An engine asked
+    by name that cannot play the rules is refused here, in the main process, before any task is sent."""
+    reason = compiled_refusal(rules, args["policies"])
+    if args["engine"] == "compiled" and reason is not None:
+        raise RuleError(f"--engine compiled: {reason}; use --engine object or auto")
+    note = engine_refused(args["engine"], reason)
     return () if note is None else (note,)
 
 
+def prepare_engine(rules: Any, args: Mapping[str, Any]) -> None:
+    """`Analysis.prepare`: compile the compiled engine once in the main process where it plays the point."""
+    if engine_for(rules, args) == "compiled":
+        from tyrsim.games.zooloretto_duell.compiled_policies import compile_engine
+
+        compile_engine()
+
+
 def games_per_task(rules: Any, args: Mapping[str, Any], object_games: int) -> int:
-    """Games per task: BATCH_GAMES_PER_TASK where the batch engine plays them, else the object engine's
+    """Games per task: COMPILED_GAMES_PER_TASK where the compiled engine plays them, else the object engine's
     `object_games` (so that the object engine's games still spread over the workers)."""
-    return BATCH_GAMES_PER_TASK if engine_for(rules, args, BATCH_GAMES_PER_TASK) == "batch" else object_games
+    return COMPILED_GAMES_PER_TASK if engine_for(rules, args) == "compiled" else object_games
 
 
 def _engine_run(object_run):
-    """A `run` that plays each task with the engine `engine_for` picks; either gives the same table."""
+    """A `run` that plays each task with the engine `engine_for` picks; both give the same table."""
 
     def run(rules: Any, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
-        if engine_for(rules, args, count) == "object":
+        if engine_for(rules, args) == "object":
             return object_run(rules, args, first, count, rng)
-        from tyrsim.games.zooloretto_duell.batch import play_chunk
+        from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 
-        texts = list(args["policies"])
-        return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
+        return play_chunk(rules, list(args["policies"]), first, count, rng)
 
     return run
 
 
 def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame | None:
-    """The study's `BlockPlayer` (`tyrsim.core.designer`): the batch engine's table of games first..first+count-1
-    between the policies `texts` under `rules` where `engine = "auto"` would pick it, else None (the runner
-    plays them with the object engine)."""
-    if engine_for(rules, {"policies": texts, "engine": "auto"}, count) != "batch":
+    """The study's `BlockPlayer` (`tyrsim.core.designer`): the compiled engine's table of games
+    first..first+count-1 between the policies `texts` under `rules` where it can play them, else None (the
+    runner plays them with the object engine)."""
+    if compiled_refusal(rules, texts) is not None:
         return None
-    from tyrsim.games.zooloretto_duell.batch import play_chunk
+    from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 
-    return play_chunk(rules, texts, batch_forms(texts), first, count, rng)
+    return play_chunk(rules, texts, first, count, rng)
 
 
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
@@ -377,7 +357,8 @@ def _zoo_ev(name: str, analysis: Analysis) -> Analysis:
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
     return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
-                   run=_engine_run(analysis.run), validate=check_engine, substitutions=engine_substitutions, **answer,
+                   run=_engine_run(analysis.run), validate=check_engine, substitutions=engine_substitutions,
+                   prepare=prepare_engine, **answer,
                    task_size=functools.partial(games_per_task, object_games=analysis.chunk_size))
 
 
@@ -389,7 +370,7 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 2),
     "explore": explore_analysis(
         ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
-        player=play_games, refusal=batch_refusal,
-    ),
+        player=play_games, refusal=compiled_refusal,
+    ).then(lambda analysis: replace(analysis, prepare=prepare_engine)),
     "rulings": rulings_analysis(("heuristic", "greedy")),
 }

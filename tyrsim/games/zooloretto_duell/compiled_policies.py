@@ -29,8 +29,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.substitutions import no_form_of
 from tyrsim.games.zooloretto_duell.cards import SPECIES
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -54,9 +55,10 @@ from tyrsim.games.zooloretto_duell.compiled import (
     rule_tables,
     set_up,
     stand_colours,
+    supported,
 )
-from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, OVER, PLACE
-from tyrsim.games.zooloretto_duell.policies import GreedyPolicy, HeuristicPolicy
+from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, NAME, OVER, PLACE
+from tyrsim.games.zooloretto_duell.policies import POLICIES, GreedyPolicy, HeuristicPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
@@ -373,19 +375,25 @@ def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace
         games[g, 2] = pos.scored.sum() + pos.vending_scored
 
 
-def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | str:
-    """The compiled form of each seat's policy, or a one-line message naming the first that has none."""
-    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
+def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
+    """The compiled form of each seat's policy (made from the game's POLICIES, so a policy's parameters and a
+    weights file apply), or None if any has none."""
+    forms = [compiled_form(make_policy(POLICIES, NAME, text)) for text in policy_texts]
+    return None if any(form is None for form in forms) else forms
 
-    spec = get_game("zooloretto-duell")
-    forms = []
-    for text in policy_texts:
-        form = compiled_form(spec.make_policy(text))
-        if form is None:
-            return (f"policy {text!r}: the compiled engine plays only the random, greedy and heuristic policies "
-                    "(the object engine plays every policy)")
-        forms.append(form)
-    return forms
+
+def refusal(rules: Rules, policy_texts: list[str]) -> str | None:
+    """Why the compiled engine cannot play games of the policies `policy_texts` under `rules` (a policy it has
+    no form of, a rule value it does not play), or None where it can."""
+    if missing := [t for t in policy_texts if compiled_form(make_policy(POLICIES, NAME, t)) is None]:
+        return no_form_of("compiled", missing)
+    return supported(rules)
+
+
+def compile_engine() -> None:
+    """Compile the engine and its policies, or load them from numba's cache, playing no game: called in the
+    main process before tasks are sent, so that worker processes load the cache rather than each compiling."""
+    play_chunk(Rules(), ["random", "random"], 0, 0, np.random.default_rng(0))
 
 
 def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
@@ -395,9 +403,9 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     policy the compiled engine cannot play."""
     if len(policy_texts) != 2:
         raise ValueError(f"Zooloretto Duell is for 2 players, not {len(policy_texts)}")
+    if (reason := refusal(rules, policy_texts)) is not None:
+        raise ValueError(reason)
     forms = compiled_forms(policy_texts)
-    if isinstance(forms, str):
-        raise ValueError(forms)
     tables = rule_tables(rules)
     seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)

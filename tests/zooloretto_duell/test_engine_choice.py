@@ -1,0 +1,144 @@
+"""The `engine` argument of the game / zoo-ev analyses and `tyrsim simulate --engine`: 'compiled', 'object', 'auto'."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tyrsim.cli import main
+from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.designer import point_metrics
+from tyrsim.core.rules import RuleError
+from tyrsim.core.runner import GAMES_PER_CHUNK
+from tyrsim.core.scenario import scenario_from_data
+from tyrsim.core.sweep import run_scenario
+from tyrsim.games import get_game
+from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games.zooloretto_duell.analysis import COMPILED_GAMES_PER_TASK, engine_for, play_games
+from tyrsim.games.zooloretto_duell.compiled import MAX_POINTS
+from tyrsim.games.zooloretto_duell.rules import Rules
+
+ANALYSES = SPEC.analyses  # the package's table holds the studies before the spec builds them
+COSTLY = Rules(marker_points=(MAX_POINTS + 1, 1, 1, 1, 1, 1, 1))  # beyond the compiled engine's integers
+
+
+@pytest.mark.parametrize("name", ["game", "zoo-ev"])
+def test_the_engine_argument_is_checked(name):
+    analysis = ANALYSES[name]
+    assert analysis.check_args({})["engine"] == "auto"
+    with pytest.raises(ArgumentError, match="has no form of policy 'mcts'"):
+        analysis.check_args({"policies": ["heuristic", "mcts"], "engine": "compiled"})
+    with pytest.raises(ArgumentError, match="expected one of 'auto', 'compiled', 'object'"):
+        analysis.check_args({"engine": "fast"})
+    assert analysis.check_args({"policies": ["heuristic", "mcts"], "engine": "object"})["engine"] == "object"
+
+
+def test_auto_plays_the_compiled_engine_wherever_it_can():
+    args = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "greedy"]})
+    assert engine_for(Rules(), args) == "compiled"
+    assert engine_for(Rules(), {**args, "engine": "object"}) == "object"
+    search = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "ismcts"]})
+    assert engine_for(Rules(), search) == "object"
+    assert engine_for(COSTLY, args) == "object"
+    # asked by name, the compiled engine refuses the rules in the main process, before any task
+    with pytest.raises(RuleError, match="--engine compiled: rule 'marker_points'"):
+        ANALYSES["zoo-ev"].point_substitutions(COSTLY, {**args, "engine": "compiled"})
+    # a task holds as many games as suit the engine that plays it
+    per_task = ANALYSES["zoo-ev"].trials_per_task
+    assert per_task(Rules(), args) == COMPILED_GAMES_PER_TASK
+    assert per_task(Rules(), {**args, "engine": "object"}) == per_task(Rules(), search) == GAMES_PER_CHUNK * 4
+    assert per_task(COSTLY, args) == GAMES_PER_CHUNK * 4
+
+
+def test_a_markers_file_the_compiled_engine_cannot_hold_is_named(tmp_path):
+    from tyrsim.games.zooloretto_duell.compiled import supported
+
+    markers = tmp_path / "markers.toml"
+    markers.write_text(f"markers = [{{points = {MAX_POINTS * 5}}}, {{points = 3}}, {{points = 3}}, {{points = 2}}, "
+                       "{final_round = true}, {points = 2}, {points = 1}, {points = 1}]\n")
+    assert "rule 'markers_file'" in supported(Rules(markers_file=str(markers)))
+
+
+def test_both_engines_give_the_same_table():
+    analysis = ANALYSES["game"]
+    args = analysis.check_args({"policies": ["greedy", "random"]})
+    compiled, objects = (analysis.run(Rules(), {**args, "engine": e}, 4, 30, np.random.default_rng(2))
+                         for e in ("compiled", "object"))
+    pd.testing.assert_frame_equal(compiled, objects)  # the same games, move for move
+    assert set(analysis.tables(compiled, Rules(), args)) == set(analysis.tables(objects, Rules(), args))
+
+
+def test_the_sensitivity_study_plays_each_rule_point_in_one_compiled_task(monkeypatch):
+    explore = ANALYSES["explore"]
+    args = explore.check_args({"points": 4, "games": 300, "params": ["majority_points=0:3"]})
+    assert explore.trials_per_task(Rules(), args) == 300  # a rule point's games, for the compiled engine
+    played = []
+    monkeypatch.setattr("tyrsim.games.zooloretto_duell.analysis.compiled_refusal",
+                        lambda rules, texts: played.append(rules) and None)
+    raw = explore.run(Rules(), args, 300, 300, np.random.default_rng(3))  # the second rule point
+    assert len(played) == 1 and set(raw["point"]) == {1} and raw["game_id"].nunique() == 300
+    measured = point_metrics(raw)  # what the study measures at a rule point played by the compiled engine
+    assert all(np.isfinite(measured[m][0]) for m in ("mean_margin", "first_seat_win_rate", "mean_rounds"))
+    # where the compiled engine cannot play a point, the runner plays it with the object engine
+    monkeypatch.undo()
+    assert play_games(COSTLY, ["heuristic", "greedy"], 0, 20, np.random.default_rng(4)) is None
+
+
+@pytest.mark.parametrize("engine", ["compiled", "object"])
+def test_same_seed_same_tables_whatever_the_jobs_or_backend(engine):
+    data = {"name": "engine", "game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 5,
+            "args": {"policies": ["heuristic", "random"], "games": 3 * GAMES_PER_CHUNK * 4, "engine": engine}}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    runs = [run_scenario(scenario, n_jobs=jobs, backend_name=backend, progress=False)[0].raw
+            for jobs, backend in ((1, "loky"), (2, "loky"), (2, "dask"))]
+    for raw in runs[1:]:
+        pd.testing.assert_frame_equal(runs[0], raw)
+    assert runs[0]["game_id"].nunique() == 3 * GAMES_PER_CHUNK * 4
+
+
+def test_the_main_process_compiles_before_the_tasks_go_out(monkeypatch):
+    compiled = []
+    monkeypatch.setattr("tyrsim.games.zooloretto_duell.compiled_policies.compile_engine",
+                        lambda: compiled.append(True))
+    data = {"game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 1,
+            "args": {"policies": ["random", "random"], "games": 4}}
+    run_scenario(scenario_from_data(data, "test", games=get_game), n_jobs=1, progress=False)
+    assert compiled == [True]
+    compiled.clear()
+    run_scenario(scenario_from_data({**data, "args": {**data["args"], "engine": "object"}}, "test", games=get_game),
+                 n_jobs=1, progress=False)
+    assert compiled == []
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, ["simulate", *map(str, args)])
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["tyros", "--engine", "compiled"], "Tyros has no compiled engine yet; games with one: zooloretto-duell"),
+        (["zooloretto-duell", "--engine", "compiled", "--policy", "mcts", "--policy", "heuristic"],
+         "--engine: 'compiled' plays only the random, greedy and heuristic policies: the compiled engine has no form "
+         "of policy 'mcts'"),
+        (["zooloretto-duell", "--engine", "fast"], "'fast' is not one of 'auto', 'compiled', 'object'"),
+        (["zooloretto-duell", "--engine", "compiled", "--rule", f"marker_points={MAX_POINTS + 1},1,1,1,1,1,1"],
+         f"--engine compiled: rule 'marker_points': the compiled engine plays scoring markers of up to {MAX_POINTS:,}"),
+    ],
+)
+def test_simulate_engine_bad_input_exits_2(args, words, tmp_path):
+    result = invoke(*args, "--games", 10, "--jobs", 1, "--out", tmp_path / "s")
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert not (tmp_path / "s").exists()
+
+
+def test_simulate_with_the_compiled_engine(tmp_path):
+    result = invoke("zooloretto-duell", "--games", 40, "--engine", "compiled", "--policy", "greedy", "--policy",
+                    "random", "--jobs", 1, "--out", tmp_path / "s")
+    assert result.exit_code == 0, result.output
+    assert "points_by_source" in result.output
+    games = pd.read_csv(tmp_path / "s" / "games.csv")
+    assert len(games) == 80 and set(games["policy"]) == {"greedy", "random"}
