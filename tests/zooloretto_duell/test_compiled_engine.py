@@ -42,7 +42,7 @@ RULE_SETS = {
     "low targets": {"target_values": (1, 2, 2, 3, 3, 4), "starting_coins": 6},
 }
 WHOLE_GAMES = 2000  # random games per rule set through both play_chunks
-STEPPED_GAMES = 40  # games per rule set compared position by position (2,000 in the slow test)
+STEPPED_GAMES = 40  # games per rule set compared position by position (2,000 in the exhaustive run)
 
 
 def rules_of(name: str) -> Rules:
@@ -115,7 +115,7 @@ def test_every_position_is_the_object_engines(name):
     assert step_through(rules_of(name), range(STEPPED_GAMES)) > STEPPED_GAMES * 5
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_many_games(name):
     assert step_through(rules_of(name), range(1000, 1000 + WHOLE_GAMES)) > WHOLE_GAMES * 5
