@@ -24,7 +24,7 @@ etc. hold what is printed on it); what a card on the board carries is kept per c
   `hands[p, s]`: the storage trays; `five[p]`, `five_round[p]` (0: never used);
 - `column_owner[c]` (-1: out of the game), `player_columns[p, :columns_per_player]`;
 - `phase` (PLACE, ENVIRONMENT, TIE, FIVE, COMBAT, OVER), `player`, `queue_player/queue_column
-  [queue_head:queue_end]` (the decisions still to come in the phase), `start`, `round`, `end`, `move`,
+  [queue_head:queue_end]` (the decisions still to come in the phase), `start`, `game_round`, `end`, `move`,
   `limit` (NO_LIMIT: placement until a lap of passes), `passes`, `last_round`, `double_last`;
 - a setting being resolved: `spaces_left[spaces_head:spaces_end]`, `chain`, `setting_changes`,
   `mask_before`, `after_setting` (TURN, AGAIN, FIVE_PHASE), `tie_space` and `tied` (a bit per symbol);
@@ -45,11 +45,16 @@ action in the object engine's list.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 
 import numpy as np
 from numba import njit
-from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
+from numba.np.random.generator_core import next_double  # the bit generator's own draws
+from numba.np.random.random_methods import (  # numpy's own, compiled
+    buffered_bounded_lemire_uint32,
+    random_interval,
+)
 
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
@@ -98,6 +103,8 @@ MAX_CHIPS_SET = 3  # chips one setting (set_limit, five_chips) lays
 MAX_TRADE = 12  # chips one trade swaps (the rule's own bound)
 MAX_SETTINGS = sum(len(list(itertools.combinations_with_replacement(range(16), k))) for k in range(1, 4))
 MAX_TRADES = sum(len(list(itertools.combinations_with_replacement(range(4), k))) for k in range(1, 13))
+HAND_CLASSES = (MAX_CHIPS_SET + 1) ** NUM_SYMBOLS
+FAST_TRADES = sum(len(list(itertools.combinations_with_replacement(range(4), k))) for k in range(1, 4))
 MAX_ACTIONS = 1 + MAX_TRADES + 2 * MAX_SETTINGS  # an environment turn: pass, trades, settings, "5" marker
 MAX_CHALLENGES = MAX_SPOTS * MAX_SPOTS
 MAX_STEPS = 100_000  # actions; a safety limit far above any game
@@ -117,8 +124,8 @@ SOURCES = ("rows", "empty", "special", "five")
 PLACE_CARD = 0  # a = pile, b = spot
 PASS_TURN = 1
 TRADE = 2  # a = index into RULES.trades
-SET_CHIPS = 3  # a = index into RULES.settings
-USE_FIVE = 4  # a = index into RULES.settings
+SET_CHIPS = 3  # a = index into RULES.settings, b = its spaces (RULES.fitting's entry >> 10)
+USE_FIVE = 4  # a = index into RULES.settings, b as for SET_CHIPS
 KEEP = 5  # keep the "5" marker
 CHOOSE_SYMBOL = 6  # a = symbol
 NO_CHALLENGE = 7
@@ -152,7 +159,7 @@ POSITION = np.dtype([
     ("phase", np.int64), ("player", np.int64),
     ("queue_player", np.int64, (MAX_QUEUE,)), ("queue_column", np.int64, (MAX_QUEUE,)),
     ("queue_head", np.int64), ("queue_end", np.int64),
-    ("start", np.int64), ("round", np.int64), ("end", np.int64), ("move", np.int64), ("limit", np.int64),
+    ("start", np.int64), ("game_round", np.int64), ("end", np.int64), ("move", np.int64), ("limit", np.int64),
     ("passes", np.int64), ("last_round", np.int64), ("double_last", np.int64),
     ("spaces_left", np.int64, (SPACES,)), ("spaces_head", np.int64), ("spaces_end", np.int64),
     ("chain", np.int64), ("setting_changes", np.int64), ("mask_before", np.int64), ("after_setting", np.int64),
@@ -185,9 +192,20 @@ RULES = np.dtype([
     ("trade_count", np.int64), ("trade_size", np.int64, (MAX_TRADES,)),
     ("trades", np.int64, (MAX_TRADES, MAX_TRADE)), ("trade_uses", np.int64, (MAX_TRADES, NUM_SYMBOLS)),
     # settings[i, k] = (symbol, space): the i-th way of `actions.chip_options` to lay chips (by size)
-    ("setting_count", np.int64), ("setting_size", np.int64, (MAX_SETTINGS,)),
+    ("setting_count", np.int64), ("hand_base", np.int64), ("setting_size", np.int64, (MAX_SETTINGS,)),
     ("settings", np.int64, (MAX_SETTINGS, MAX_CHIPS_SET, 2)), ("setting_uses", np.int64, (MAX_SETTINGS, NUM_SYMBOLS)),
     ("setting_spaces", np.int64, (MAX_SETTINGS,)),  # a bit per space the setting lays on
+    # setting_keys[i, space]: the chips setting i lays on the space as counts per symbol in base 4, -1 if none
+    ("setting_keys", np.int64, (MAX_SETTINGS, SPACES)),
+    # ... and as slots space * 256 + key, of the spaces laid on only, in space order
+    ("setting_slot_count", np.int64, (MAX_SETTINGS,)), ("setting_slots", np.int64, (MAX_SETTINGS, MAX_CHIPS_SET)),
+    # the settings a hand can lay, by its class (chips per symbol, each cut at the most a setting lays, in base
+    # most + 1: `hand_class`): fitting[class, :fit_upto[class, k]] are those of at most k chips, in list order
+    # an entry of fitting: the setting's index | its slot count << 10 | its slots (`setting_slots`) << 12, 22, 32
+    ("fitting", np.int64, (HAND_CLASSES, MAX_SETTINGS)), ("fit_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
+    # the same for trades, where a trade swaps at most MAX_CHIPS_SET chips (trade_base 0: list them one by one)
+    ("trade_base", np.int64), ("trade_fitting", np.int16, (HAND_CLASSES, FAST_TRADES)),
+    ("trade_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
 ])
 
 # the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
@@ -236,9 +254,10 @@ def supported(rules: Rules) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=16)
 def rule_tables(rules: Rules) -> np.recarray:
-    """The rules and the deck file as one `RULES` record (a one-element recarray); ValueError for rules the
-    engine cannot play (`supported`)."""
+    """The rules and the deck file as one `RULES` record (a one-element recarray, made once per rule set and
+    shared: compiled code never writes it); ValueError for rules the engine cannot play (`supported`)."""
     problem = supported(rules)
     if problem is not None:
         raise ValueError(problem)
@@ -276,6 +295,34 @@ def rule_tables(rules: Rules) -> np.recarray:
             r["settings"][i, k] = s, space
             r["setting_uses"][i, s] += 1
             r["setting_spaces"][i] |= 1 << space
+        laid = np.zeros((SPACES, NUM_SYMBOLS), np.int64)
+        for s, space in combo:
+            laid[space, s] += 1
+        r["setting_keys"][i] = [((a * 4 + b) * 4 + c) * 4 + d if a + b + c + d else -1 for a, b, c, d in laid]
+        slots = [space << 8 | key for space, key in enumerate(r["setting_keys"][i]) if key >= 0]
+        r["setting_slot_count"][i] = len(slots)
+        r["setting_slots"][i, : len(slots)] = slots
+    uses = r["setting_uses"][: len(settings)]
+    entries = np.array([i | int(r["setting_slot_count"][i]) << 10
+                        | sum(int(slot) << (12 + 10 * j)
+                              for j, slot in enumerate(r["setting_slots"][i, : r["setting_slot_count"][i]]))
+                        for i in range(len(settings))], dtype=np.int64)
+    for code in range((most + 1) ** NUM_SYMBOLS):
+        hand = [code // (most + 1) ** (NUM_SYMBOLS - 1 - s) % (most + 1) for s in range(NUM_SYMBOLS)]
+        fit = np.flatnonzero((uses <= hand).all(axis=1))
+        r["fitting"][code, : len(fit)] = entries[fit]
+        sizes = r["setting_size"][fit]
+        r["fit_upto"][code] = [np.count_nonzero(sizes <= k) for k in range(MAX_CHIPS_SET + 1)]
+    r["hand_base"] = most + 1
+    if rules.trade_limit <= MAX_CHIPS_SET:
+        base = r["trade_base"] = rules.trade_limit + 1
+        uses = r["trade_uses"][: len(trades)]
+        for code in range(base ** NUM_SYMBOLS):
+            hand = [code // base ** (NUM_SYMBOLS - 1 - s) % base for s in range(NUM_SYMBOLS)]
+            fit = np.flatnonzero((uses <= hand).all(axis=1))
+            r["trade_fitting"][code, : len(fit)] = fit
+            sizes = r["trade_size"][fit]
+            r["trade_upto"][code] = [np.count_nonzero(sizes <= k) for k in range(MAX_CHIPS_SET + 1)]
     return out.view(np.recarray)
 
 
@@ -310,13 +357,13 @@ def track_start(space) -> int:
 
 @njit(cache=True)
 def set_up(game, tables, rng) -> None:
-    """Set-up of a position holding only its layout (`layout`), drawing from `rng` what `TyrannoExState`
+    """Set-up of a position holding only its layout (`layout`), drawing from `bits` what `TyrannoExState`
     draws, in its order: shuffle the animal cards (3 players set the top 4 aside) and deal 4 piles, draw an
     opening chip for each current space, fill each storage tray; then the first placement begins."""
-    pos, rules = game[0], tables[0]
+    pos, rules, bits = game[0], tables[0], rng.bit_generator
     n = rules.cards
-    order = np.arange(n)  # rng.permutation(n)
-    shuffle(rng, order, n)
+    order = np.arange(n)  # bits.permutation(n)
+    shuffle(bits, order, n)
     aside = 4 if pos.num_players == 3 else 0
     pos.pile_size[:] = 0
     for k in range(aside, n):  # piles[i] = rest[i::4], the face-up card a pile's last
@@ -326,7 +373,7 @@ def set_up(game, tables, rng) -> None:
     pos.spots[:] = NO_CARD
     pos.bag[:] = rules.chips_per_symbol
     opening = np.zeros(NUM_SYMBOLS, np.int64)
-    draw_chips(pos, rng, SPACES, opening)
+    draw_chips(pos, bits, SPACES, opening)
     space = 0
     for s in range(NUM_SYMBOLS):  # the spaces get the opening chips in symbol order
         for _ in range(opening[s]):
@@ -334,31 +381,30 @@ def set_up(game, tables, rng) -> None:
             pos.current_count[space] = 1
             space += 1
     for p in range(pos.num_players):
-        draw_chips(pos, rng, rules.chips_per_player, pos.hands[p])
+        draw_chips(pos, bits, rules.chips_per_player, pos.hands[p])
         pos.five[p] = rules.five_marker
     pos.start = 0
-    pos.round = 1
+    pos.game_round = 1
     pos.end = rules.end_start
     pos.move = rules.move_start
     pos.last_round = rules.move_start
     pos.leaders = -1
-    begin_placement(pos, rules, rng)
+    begin_placement(pos, rules, bits)
     while pos.phase == NEXT_ROUND:
-        begin_placement(pos, rules, rng)
+        begin_placement(pos, rules, bits)
 
 
 @njit(cache=True)
-def shuffle(rng, cards, n) -> None:
+def shuffle(bits, cards, n) -> None:
     """Shuffle cards[:n] with numpy's own draws (`Generator.shuffle`, and so `permutation`: from the top down,
     place i swaps with place `random_interval(i)` of the bit generator), as Zooloretto Duell's engine does."""
-    bit_generator = rng.bit_generator
     for i in range(n - 1, 0, -1):
-        j = np.intp(random_interval(bit_generator, i))
+        j = np.intp(random_interval(bits, i))
         cards[i], cards[j] = cards[j], cards[i]
 
 
 @njit(cache=True)
-def draw_chips(pos, rng, n, into) -> None:
+def draw_chips(pos, bits, n, into) -> None:
     """`Bag.draw`: up to n chips from the bag, one at a time (the pick-th chip, counting symbol by symbol, for
     each uniform double), added to `into` (chips per symbol)."""
     bag = pos.bag
@@ -366,7 +412,7 @@ def draw_chips(pos, rng, n, into) -> None:
     if n <= 0 or total == 0:
         return
     for _ in range(min(n, total)):
-        pick = int(rng.random() * total)
+        pick = int(next_double(bits) * total)
         s = 0
         while pick >= bag[s]:
             pick -= bag[s]
@@ -389,11 +435,11 @@ def push(pos, player, column) -> None:
 @njit(cache=True)
 def target_rows(pos) -> int:
     """Rows to fill this round (from row 0 up): rows 0 and 3 in the first round and after a double shift."""
-    return 2 if pos.round == 1 or pos.double_last else 1
+    return 2 if pos.game_round == 1 or pos.double_last else 1
 
 
 @njit(cache=True)
-def begin_placement(pos, rules, rng) -> None:
+def begin_placement(pos, rules, bits) -> None:
     """In turn from the start player each player places a card per column (and per row to fill); ruling
     `placement_order`: two cards go one per turn, twice round the table ("laps"), or both on one turn."""
     pos.phase = PLACE
@@ -412,18 +458,18 @@ def begin_placement(pos, rules, rng) -> None:
             for k in range(pos.columns_per_player):
                 for _ in range(rows):
                     push(pos, p, pos.player_columns[p, k])
-    next_placement(pos, rules, rng)
+    next_placement(pos, rules, bits)
 
 
 @njit(cache=True)
-def next_placement(pos, rules, rng) -> None:
+def next_placement(pos, rules, bits) -> None:
     """The next placement, while a face-up card is left; then environmental change."""
     if pos.queue_head < pos.queue_end:
         if pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]:
             pos.player = pos.queue_player[pos.queue_head]
             return
         pos.queue_head = pos.queue_end  # no face-up card left: nobody can place
-    begin_environment(pos, rules, rng)
+    begin_environment(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -437,13 +483,13 @@ def placements(pos, actions) -> int:
         for r in range(target_rows(pos)):
             if pos.spots[column * 4 + r] == NO_CARD:
                 n = add(actions, n, PLACE_CARD, i, column * 4 + r)
-                if pos.round == 1:
+                if pos.game_round == 1:
                     break  # the first round's second card goes directly above the first
     return n
 
 
 @njit(cache=True)
-def place_animal_card(pos, rules, pile, spot, rng) -> None:
+def place_animal_card(pos, rules, pile, spot, bits) -> None:
     """Take the pile's face-up card into the spot (the pile's next card turns face up); Homo sapiens comes
     with a strength die."""
     pos.pile_size[pile] -= 1
@@ -457,7 +503,7 @@ def place_animal_card(pos, rules, pile, spot, rng) -> None:
     pos.card_points[card] = 0
     pos.seat_counters[CARDS_PLACED, pos.player] += 1
     pos.queue_head += 1
-    next_placement(pos, rules, rng)
+    next_placement(pos, rules, bits)
 
 
 # --- 2. environmental change (environmental_change.py, environment.py) --------------------------------------
@@ -482,7 +528,7 @@ def placement_over(pos) -> bool:
 
 
 @njit(cache=True)
-def begin_environment(pos, rules, rng) -> None:
+def begin_environment(pos, rules, bits) -> None:
     pos.phase = ENVIRONMENT
     pos.limit = placement_limit(pos, rules)
     pos.move = rules.move_start
@@ -490,7 +536,7 @@ def begin_environment(pos, rules, rng) -> None:
     pos.passes = 0
     pos.player = pos.start
     if placement_over(pos):
-        begin_five(pos, rules, rng)
+        begin_five(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -513,65 +559,136 @@ def environment_actions(pos, rules, actions) -> int:
     n = add(actions, 0, PASS_TURN, 0, 0)
     if pos.move <= rules.trade_rounds:
         most = min(rules.trade_limit, bag_total(pos))
-        for i in range(rules.trade_count):
-            if rules.trade_size[i] > most:
-                break
-            if fits(rules.trade_uses, i, hand):
-                n = add(actions, n, TRADE, i, 0)
-    n = settings(rules, hand, rules.set_limit, False, actions, n, SET_CHIPS)
+        if rules.trade_base:
+            trades = trade_class(rules, hand)
+            for j in range(rules.trade_upto[trades, most]):
+                n = add(actions, n, TRADE, rules.trade_fitting[trades, j], 0)
+        else:
+            for i in range(rules.trade_count):
+                if rules.trade_size[i] > most:
+                    break
+                if fits(rules.trade_uses, i, hand):
+                    n = add(actions, n, TRADE, i, 0)
+    code = hand_class(rules, hand)
+    n = settings(rules, code, 0, rules.fit_upto[code, rules.set_limit], actions, n, SET_CHIPS)
     if rules.five_timing != PHASE_END and pos.five[pos.player]:
-        n = settings(rules, hand, rules.five_chips, rules.five_count == EXACT, actions, n, USE_FIVE)
+        n = five_settings(rules, code, actions, n)
     return n
 
 
 @njit(cache=True)
-def settings(rules, hand, most, exact, actions, n, kind) -> int:
-    """Every way to lay 1 to `most` chips of the hand (exactly `most` if `exact`: ruling `five_count`)."""
-    for i in range(rules.setting_count):
-        size = rules.setting_size[i]
-        if size > most:
-            break
-        if (not exact or size == most) and fits(rules.setting_uses, i, hand):
-            n = add(actions, n, kind, i, 0)
+def hand_class(rules, hand) -> int:
+    """The hand's class: its chips per symbol, each cut at the most one setting lays (the same settings fit)."""
+    base = rules.hand_base
+    most = base - 1
+    return ((min(hand[0], most) * base + min(hand[1], most)) * base + min(hand[2], most)) * base + min(hand[3], most)
+
+
+@njit(cache=True)
+def trade_class(rules, hand) -> int:
+    """The hand's class for trades (`RULES.trade_fitting`), each count cut at `trade_limit`."""
+    base = rules.trade_base
+    most = base - 1
+    return ((min(hand[0], most) * base + min(hand[1], most)) * base + min(hand[2], most)) * base + min(hand[3], most)
+
+
+@njit(cache=True)
+def count_environment_actions(pos, rules) -> int:
+    """How many actions `environment_actions` lists (without listing them, where trades are few)."""
+    hand = pos.hands[pos.player]
+    code = hand_class(rules, hand)
+    n = 1 + rules.fit_upto[code, rules.set_limit]
+    if pos.move <= rules.trade_rounds:
+        most = min(rules.trade_limit, bag_total(pos))
+        if rules.trade_base == 0:
+            return -1
+        n += rules.trade_upto[trade_class(rules, hand), most]
+    if rules.five_timing != PHASE_END and pos.five[pos.player]:
+        last = rules.fit_upto[code, rules.five_chips]
+        n += last - rules.fit_upto[code, rules.five_chips - 1] if rules.five_count == EXACT else last
     return n
 
 
 @njit(cache=True)
-def next_environment_turn(pos, rules, rng) -> None:
+def environment_action(pos, rules, i, actions) -> None:
+    """Write the i-th action `environment_actions` lists into actions[i] (`count_environment_actions` was not
+    -1)."""
+    row = i
+    if i == 0:
+        add(actions, row, PASS_TURN, 0, 0)
+        return
+    i -= 1
+    hand = pos.hands[pos.player]
+    if pos.move <= rules.trade_rounds:
+        trades = trade_class(rules, hand)
+        count = rules.trade_upto[trades, min(rules.trade_limit, bag_total(pos))]
+        if i < count:
+            add(actions, row, TRADE, rules.trade_fitting[trades, i], 0)
+            return
+        i -= count
+    code = hand_class(rules, hand)
+    count = rules.fit_upto[code, rules.set_limit]
+    if i < count:
+        entry = rules.fitting[code, i]
+        add(actions, row, SET_CHIPS, entry & 1023, entry >> 10)
+        return
+    i -= count
+    first = rules.fit_upto[code, rules.five_chips - 1] if rules.five_count == EXACT else 0
+    entry = rules.fitting[code, first + i]
+    add(actions, row, USE_FIVE, entry & 1023, entry >> 10)
+
+
+@njit(cache=True)
+def settings(rules, code, first, last, actions, n, kind) -> int:
+    """The settings fitting[code, first:last] (`RULES.fitting`) as actions of `kind` (the b of the row: the
+    spaces it lays on, `setting_slots` packed, which the greedy policy reads)."""
+    for j in range(first, last):
+        entry = rules.fitting[code, j]
+        n = add(actions, n, kind, entry & 1023, entry >> 10)
+    return n
+
+
+@njit(cache=True)
+def five_settings(rules, code, actions, n) -> int:
+    """Every way the "5" marker lays its chips: exactly `five_chips`, or 1 to `five_chips` (ruling
+    `five_count`)."""
+    first = rules.fit_upto[code, rules.five_chips - 1] if rules.five_count == EXACT else 0
+    return settings(rules, code, first, rules.fit_upto[code, rules.five_chips], actions, n, USE_FIVE)
+
+
+@njit(cache=True)
+def next_environment_turn(pos, rules, bits) -> None:
     """The next player; back at the start player the Move marker advances; placement over: the "5" marker."""
     pos.last_round = pos.move
     pos.player = (pos.player + 1) % pos.num_players
     if pos.player == pos.start:
         pos.move += 1
     if placement_over(pos):
-        begin_five(pos, rules, rng)
+        begin_five(pos, rules, bits)
 
 
 @njit(cache=True)
-def pass_turn(pos, rules, rng) -> None:
+def pass_turn(pos, rules, bits) -> None:
     pos.passes += 1
-    next_environment_turn(pos, rules, rng)
+    next_environment_turn(pos, rules, bits)
 
 
 @njit(cache=True)
-def trade_chips(pos, rules, trade, rng) -> None:
+def trade_chips(pos, rules, trade, bits) -> None:
     """Draw first, then return the chosen old chips, so a returned chip cannot come straight back."""
     hand = pos.hands[pos.player]
-    drawn = np.zeros(NUM_SYMBOLS, np.int64)
-    draw_chips(pos, rng, rules.trade_size[trade], drawn)
+    draw_chips(pos, bits, rules.trade_size[trade], hand)  # from the bag as it was: the old chips go back after
     for k in range(rules.trade_size[trade]):
         s = rules.trades[trade, k]
         hand[s] -= 1
         pos.bag[s] += 1
-    for s in range(NUM_SYMBOLS):
-        hand[s] += drawn[s]
     pos.seat_counters[TRADES, pos.player] += 1
     pos.passes = 0
-    next_environment_turn(pos, rules, rng)
+    next_environment_turn(pos, rules, bits)
 
 
 @njit(cache=True)
-def set_chips(pos, rules, setting, rng) -> None:
+def set_chips(pos, rules, setting, bits) -> None:
     """Lay the setting's chips face down, then resolve the spaces laid on, in order; what follows is
     `after_setting` (set by the caller)."""
     hand = pos.hands[pos.player]
@@ -588,7 +705,7 @@ def set_chips(pos, rules, setting, rng) -> None:
             pos.spaces_left[pos.spaces_end] = space
             pos.spaces_end += 1
     pos.chain = pos.setting_changes = 0
-    resolve_spaces(pos, rules, rng)
+    resolve_spaces(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -598,21 +715,21 @@ def present(pos) -> int:
 
 
 @njit(cache=True)
-def resolve_spaces(pos, rules, rng) -> None:
+def resolve_spaces(pos, rules, bits) -> None:
     """Resolve the spaces laid on in order; stop when the chooser must pick among tied symbols."""
     while pos.spaces_head < pos.spaces_end:
         space = pos.spaces_left[pos.spaces_head]
-        if change_living_conditions(pos, rules, space, rng):
+        if change_living_conditions(pos, rules, space, bits):
             pos.phase = TIE
             return
         if pos.chain:  # a space that did not change leaves every counter as it is
             end_chain(pos)
         pos.spaces_head += 1
-    after_change(pos, rules, rng)
+    after_change(pos, rules, bits)
 
 
 @njit(cache=True)
-def change_living_conditions(pos, rules, space, rng) -> bool:
+def change_living_conditions(pos, rules, space, bits) -> bool:
     """`Environment.resolve`: while the space's face-down chips outnumber its current chips, the symbol with a
     simple majority becomes current (a rapid change when it happens again). Rulings `majority` and
     `majority_tie` (see there); True when the chooser must pick among the tied symbols (`tied`)."""
@@ -636,7 +753,7 @@ def change_living_conditions(pos, rules, space, rng) -> bool:
             if rules.majority_tie == CHOOSER:
                 pos.tie_space, pos.tied = space, tied
                 return True
-            pick = rng.integers(0, count)  # tied[rng.integers(len(tied))]
+            pick = np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(count - 1)))  # rng.integers(len(tied))
             symbol = first
             for s in range(NUM_SYMBOLS):
                 if tied >> s & 1:
@@ -673,23 +790,23 @@ def end_chain(pos) -> None:
 
 
 @njit(cache=True)
-def choose_symbol(pos, rules, symbol, rng) -> None:
+def choose_symbol(pos, rules, symbol, bits) -> None:
     """The chooser picks the new current symbol among the tied (ruling `majority_tie = "chooser"`)."""
     change(pos, pos.tie_space, symbol)
     pos.tied = 0
     pos.chain += 1
     pos.phase = FIVE_PHASE if pos.after_setting == FIVE_NEXT else ENVIRONMENT
-    resolve_spaces(pos, rules, rng)
+    resolve_spaces(pos, rules, bits)
 
 
 @njit(cache=True)
-def after_change(pos, rules, rng) -> None:
+def after_change(pos, rules, bits) -> None:
     if pos.setting_changes:  # only a setting that changed the conditions can earn strength dice
         strength_dice(pos, rules)
     if pos.after_setting == TURN:
-        next_environment_turn(pos, rules, rng)
+        next_environment_turn(pos, rules, bits)
     elif pos.after_setting == FIVE_NEXT:
-        next_five(pos, rules, rng)
+        next_five(pos, rules, bits)
     # AGAIN: the player used the "5" marker on their own turn and now takes their turn
 
 
@@ -726,7 +843,7 @@ def strength_dice_open(pos, rules) -> bool:
 
 
 @njit(cache=True)
-def begin_five(pos, rules, rng) -> None:
+def begin_five(pos, rules, bits) -> None:
     """After the last placement round: each player holding the "5" marker (and the chips it lays), next start
     player first, may use it (ruling `five_timing = "phase_end"`); then survival."""
     pos.phase = FIVE_PHASE
@@ -739,46 +856,45 @@ def begin_five(pos, rules, rng) -> None:
             hand = pos.hands[p]
             if pos.five[p] and hand[0] + hand[1] + hand[2] + hand[3] >= least:
                 push(pos, p, -1)
-    find_five(pos, rules, rng)
+    find_five(pos, rules, bits)
 
 
 @njit(cache=True)
 def five_actions(pos, rules, actions) -> int:
     """Keep the "5" marker, or give it up to lay its chips."""
-    n = add(actions, 0, KEEP, 0, 0)
-    return settings(rules, pos.hands[pos.player], rules.five_chips, rules.five_count == EXACT, actions, n, USE_FIVE)
+    return five_settings(rules, hand_class(rules, pos.hands[pos.player]), actions, add(actions, 0, KEEP, 0, 0))
 
 
 @njit(cache=True)
-def use_five(pos, rules, setting, rng) -> None:
+def use_five(pos, rules, setting, bits) -> None:
     """Give up the marker and lay its chips: at the end of placement, or on the player's own turn before the
     turn's action (`five_timing`)."""
     pos.five[pos.player] = 0
-    pos.five_round[pos.player] = pos.round
+    pos.five_round[pos.player] = pos.game_round
     pos.after_setting = FIVE_NEXT if pos.phase == FIVE_PHASE else AGAIN
-    set_chips(pos, rules, setting, rng)
+    set_chips(pos, rules, setting, bits)
 
 
 @njit(cache=True)
-def next_five(pos, rules, rng) -> None:
+def next_five(pos, rules, bits) -> None:
     pos.queue_head += 1
-    find_five(pos, rules, rng)
+    find_five(pos, rules, bits)
 
 
 @njit(cache=True)
-def find_five(pos, rules, rng) -> None:
+def find_five(pos, rules, bits) -> None:
     if pos.queue_head < pos.queue_end:
         pos.player = pos.queue_player[pos.queue_head]
         pos.phase = FIVE_PHASE
         return
-    check_survival(pos, rules, rng)
+    check_survival(pos, rules, bits)
 
 
 # --- 3. survival (survival.py) -------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def check_survival(pos, rules, rng) -> None:
+def check_survival(pos, rules, bits) -> None:
     """A card with none of its symbols among the current conditions is eliminated (ruling
     `track_cards_need_survival`: the special spaces' cards too); counted by place and distinct symbols."""
     mask = present(pos)
@@ -798,7 +914,7 @@ def check_survival(pos, rules, rng) -> None:
             counters[LOST + sym, owner] += 1
             pos.counters[SURVIVAL_LOSSES] += 1
             eliminate(pos, spot)
-    begin_combat(pos, rules, rng)
+    begin_combat(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -821,7 +937,7 @@ def retire(pos, card) -> None:
 
 
 @njit(cache=True)
-def begin_combat(pos, rules, rng) -> None:
+def begin_combat(pos, rules, bits) -> None:
     """Each player may pick a fight (each colour with 2 players on 2 columns); rulings `first_fighter`,
     `two_player_battles`."""
     pos.phase = COMBAT
@@ -843,7 +959,7 @@ def begin_combat(pos, rules, rng) -> None:
         else:
             for i in range(n):
                 push(pos, (first + i) % n, -1)
-    find_fight(pos, rules, rng)
+    find_fight(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -893,13 +1009,13 @@ def has_challenge(pos, rules, player, column) -> bool:
 
 
 @njit(cache=True)
-def next_fight(pos, rules, rng) -> None:
+def next_fight(pos, rules, bits) -> None:
     pos.queue_head += 1
-    find_fight(pos, rules, rng)
+    find_fight(pos, rules, bits)
 
 
 @njit(cache=True)
-def find_fight(pos, rules, rng) -> None:
+def find_fight(pos, rules, bits) -> None:
     """The next player in the queue with a fight to pick (a player without one has nothing to decide)."""
     while pos.queue_head < pos.queue_end:
         player, column = pos.queue_player[pos.queue_head], pos.queue_column[pos.queue_head]
@@ -907,7 +1023,7 @@ def find_fight(pos, rules, rng) -> None:
             pos.player = player
             return
         pos.queue_head += 1
-    end_of_round(pos, rules, rng)
+    end_of_round(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -929,9 +1045,9 @@ def strength(die) -> int:
 
 
 @njit(cache=True)
-def resolve_fight(pos, rules, attacker, defender, rng) -> int:
+def resolve_fight(pos, rules, attacker, defender, bits) -> int:
     """`combat.resolve_fight` with `fights.dice_rolls`: rolls of both sides' dice (attacker's first) drawn 4
-    rolls at a time, a round to the side with more hits (ruling-free `tie_rule`), until one side has won
+    rolls at a time, a round to the side with more hits (ties by the rule `tie_rule`), until one side has won
     `rounds_to_win` rounds. Returns 0 for a fight that can never end, else (1 attacker, 2 defender) +
     4 * the loser's rounds."""
     sa, da = strength(pos.die[attacker]), dice(pos, rules, attacker)
@@ -943,30 +1059,43 @@ def resolve_fight(pos, rules, attacker, defender, rng) -> int:
             return 0
     n = da + dd
     wins_a = wins_d = 0
-    while True:
-        rolls = rng.integers(1, faces + 1, 4 * n)  # 4 rolls of both sides, one after the other
+    while True:  # a block: rng.integers(1, faces + 1, 4 * n), 4 rolls of both sides, one after the other
         for j in range(4):
-            start = j * n
             hits_a = hits_d = 0
-            for k in range(start, start + da):
-                hits_a += rolls[k] <= sa
-            for k in range(start + da, start + n):
-                hits_d += rolls[k] <= sd
+            for _ in range(da):
+                hits_a += roll(bits, faces) <= sa
+            for _ in range(dd):
+                hits_d += roll(bits, faces) <= sd
             if hits_a > hits_d or (hits_a == hits_d and rules.tie_rule == ATTACKER):
                 wins_a += 1
                 if wins_a == rules.rounds_to_win:
+                    rest_of_block(bits, faces, (3 - j) * n)
                     return 1 + 4 * wins_d
             elif hits_d > hits_a or rules.tie_rule != REROLL:
                 wins_d += 1
                 if wins_d == rules.rounds_to_win:
+                    rest_of_block(bits, faces, (3 - j) * n)
                     return 2 + 4 * wins_a
 
 
 @njit(cache=True)
-def fight(pos, rules, attacker, defender, rng) -> None:
+def roll(bits, faces) -> int:
+    """One die of `rng.integers(1, faces + 1, size)`: numpy's bounded draw (Lemire's, on 32 bits), one element."""
+    return 1 + np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(faces - 1)))
+
+
+@njit(cache=True)
+def rest_of_block(bits, faces, dice) -> None:
+    """The dice of the block's rolls that the fight did not need: drawn all the same, as numpy draws the block."""
+    for _ in range(dice):
+        roll(bits, faces)
+
+
+@njit(cache=True)
+def fight(pos, rules, attacker, defender, bits) -> None:
     """The challenge of the card on spot `attacker` against the card on spot `defender`, and its effects."""
     a, d = pos.spots[attacker], pos.spots[defender]
-    result = resolve_fight(pos, rules, a, d, rng)
+    result = resolve_fight(pos, rules, a, d, bits)
     c = pos.counters
     c[FIGHTS] += 1
     pos.seat_counters[FIGHTS_STARTED, pos.owner[a]] += 1
@@ -1006,13 +1135,13 @@ def take_effects(pos, rules, win, lose, loser_rounds) -> bool:
 
 
 @njit(cache=True)
-def end_of_round(pos, rules, rng) -> None:
+def end_of_round(pos, rules, bits) -> None:
     """Shift (twice once a pile has run out: rule `double_shift`), score, then the end or the next round."""
     shifts = 1
     if rules.double_shift and not (pos.pile_size[0] and pos.pile_size[1] and pos.pile_size[2] and pos.pile_size[3]):
         shifts = 2
     for _ in range(shifts):
-        shift(pos, rules, rng)
+        shift(pos, rules, bits)
     pos.double_last = shifts == 2
     pos.counters[DOUBLE_SHIFTS] += shifts == 2
     score(pos, rules)
@@ -1021,24 +1150,24 @@ def end_of_round(pos, rules, rng) -> None:
     if game_over(pos):
         game_end(pos, rules)
         return
-    prepare_next_round(pos, rules, rng)
+    prepare_next_round(pos, rules, bits)
 
 
 @njit(cache=True)
-def prepare_next_round(pos, rules, rng) -> None:
+def prepare_next_round(pos, rules, bits) -> None:
     """Trays are topped up from the start player on, End moves on, the start marker passes on."""
     n = pos.num_players
     for i in range(n):
         hand = pos.hands[(pos.start + i) % n]
-        draw_chips(pos, rng, rules.chips_per_player - (hand[0] + hand[1] + hand[2] + hand[3]), hand)
+        draw_chips(pos, bits, rules.chips_per_player - (hand[0] + hand[1] + hand[2] + hand[3]), hand)
     pos.end += 1 if rules.end_direction == UP else -1
     pos.start = (pos.start + 1) % n
-    pos.round += 1
+    pos.game_round += 1
     pos.phase = NEXT_ROUND  # the caller begins the placement
 
 
 @njit(cache=True)
-def shift(pos, rules, rng) -> None:
+def shift(pos, rules, bits) -> None:
     """One shift of the board (`Shifting._shift`): every card up a row, the cards off row 9 onto the special
     spaces in `entering_order`. Ruling `special_space_holds`: "several" (a card on the track moves one space
     per shift, a space holds several) or "one" (the entering cards push the track's cards along)."""
@@ -1054,7 +1183,7 @@ def shift(pos, rules, rng) -> None:
         pos.spots[base + 3], pos.spots[base + 2], pos.spots[base + 1] = (
             pos.spots[base + 2], pos.spots[base + 1], pos.spots[base])
         pos.spots[base] = NO_CARD
-    entering = entering_order(pos, rules, leaving, count, rng)
+    entering = entering_order(pos, rules, leaving, count, bits)
     spaces = rules.special_count
     track = np.full(MAX_SPOTS, NO_CARD, np.int64)  # the new track, spot by spot from TRACK on
     if rules.special_space_holds == ONE:  # line: the entering cards (or a gap), then each space's card
@@ -1088,7 +1217,7 @@ def shift(pos, rules, rng) -> None:
 
 
 @njit(cache=True)
-def entering_order(pos, rules, cards, count, rng) -> int:
+def entering_order(pos, rules, cards, count, bits) -> int:
     """`Shifting._entering_order`: sort cards[:count] face-down first, then strongest first, tied cards
     fighting it out (`tie_fight`), by CPython's own sort for short lists (a run counted from the start, then
     binary insertion), so the same fights happen in the same order; a card a tie fight eliminates leaves
@@ -1102,19 +1231,19 @@ def entering_order(pos, rules, cards, count, rng) -> int:
         keys[i] = (0 if pos.face_down[cards[i]] else 1) * 1000 - strength(pos.die[cards[i]])
     # count_run: a strictly descending run is reversed, else a non-descending run is kept
     run = 2
-    if less(pos, rules, cards, keys, knocked, index[1], index[0], rng):
-        while run < count and less(pos, rules, cards, keys, knocked, index[run], index[run - 1], rng):
+    if less(pos, rules, cards, keys, knocked, index[1], index[0], bits):
+        while run < count and less(pos, rules, cards, keys, knocked, index[run], index[run - 1], bits):
             run += 1
         index[:run] = index[:run][::-1].copy()
     else:
-        while run < count and not less(pos, rules, cards, keys, knocked, index[run], index[run - 1], rng):
+        while run < count and not less(pos, rules, cards, keys, knocked, index[run], index[run - 1], bits):
             run += 1
     for start in range(run, count):  # binarysort
         pivot = index[start]
         lo, hi = 0, start
         while lo < hi:
             mid = lo + ((hi - lo) >> 1)
-            if less(pos, rules, cards, keys, knocked, pivot, index[mid], rng):
+            if less(pos, rules, cards, keys, knocked, pivot, index[mid], bits):
                 hi = mid
             else:
                 lo = mid + 1
@@ -1136,25 +1265,25 @@ def entering_order(pos, rules, cards, count, rng) -> int:
 
 
 @njit(cache=True)
-def less(pos, rules, cards, keys, knocked, x, y, rng) -> bool:
+def less(pos, rules, cards, keys, knocked, x, y, bits) -> bool:
     """The sort's `x < y` (`compare(x, y) < 0`): by key; equal keys fight, unless one is out already."""
     if keys[x] != keys[y]:
         return keys[x] < keys[y]
     if knocked[x] or knocked[y]:
         return knocked[y] and not knocked[x]
-    return tie_fight(pos, rules, cards, knocked, x, y, rng) == x
+    return tie_fight(pos, rules, cards, knocked, x, y, bits) == x
 
 
 @njit(cache=True)
-def tie_fight(pos, rules, cards, knocked, x, y, rng) -> int:
+def tie_fight(pos, rules, cards, knocked, x, y, bits) -> int:
     """Two equally strong cards leaving row 9 fight it out (the lower column attacks); returns the winner, who
     counts as the stronger; a fight that can never end is settled at random. Ruling `track_tie_fight`: the
     order only, or also the usual effects ("full_effects": a 2:0 loser is knocked out)."""
     first, second = (x, y) if pos.column[cards[x]] < pos.column[cards[y]] else (y, x)
     pos.counters[TRACK_TIE_FIGHTS_COUNT] += 1
-    result = resolve_fight(pos, rules, cards[first], cards[second], rng)
+    result = resolve_fight(pos, rules, cards[first], cards[second], bits)
     if result == 0:
-        return first if rng.random() < 0.5 else second
+        return first if next_double(bits) < 0.5 else second
     winner, loser = (first, second) if result & 3 == 1 else (second, first)
     if rules.track_tie_fight == FULL_EFFECTS and take_effects(pos, rules, cards[winner], cards[loser], result >> 2):
         knocked[loser] = 1
@@ -1279,32 +1408,32 @@ def legal_actions(pos, rules, actions) -> int:
 
 
 @njit(cache=True)
-def apply_action(pos, rules, kind, a, b, rng) -> None:
+def apply_action(pos, rules, kind, a, b, bits) -> None:
     """The current player carries out the action (kind, a, b) (a row of `legal_actions`); the automatic
     phases run up to the next decision."""
     pos.actions += 1
     if kind == PLACE_CARD:
-        place_animal_card(pos, rules, a, b, rng)
+        place_animal_card(pos, rules, a, b, bits)
     elif kind == PASS_TURN:
-        pass_turn(pos, rules, rng)
+        pass_turn(pos, rules, bits)
     elif kind == TRADE:
-        trade_chips(pos, rules, a, rng)
+        trade_chips(pos, rules, a, bits)
     elif kind == SET_CHIPS:
         pos.after_setting = TURN
-        set_chips(pos, rules, a, rng)
+        set_chips(pos, rules, a, bits)
     elif kind == USE_FIVE:
-        use_five(pos, rules, a, rng)
+        use_five(pos, rules, a, bits)
     elif kind == KEEP:
-        next_five(pos, rules, rng)
+        next_five(pos, rules, bits)
     elif kind == CHOOSE_SYMBOL:
-        choose_symbol(pos, rules, a, rng)
+        choose_symbol(pos, rules, a, bits)
     elif kind == NO_CHALLENGE:
-        next_fight(pos, rules, rng)
+        next_fight(pos, rules, bits)
     else:
-        fight(pos, rules, a, b, rng)
-        next_fight(pos, rules, rng)
+        fight(pos, rules, a, b, bits)
+        next_fight(pos, rules, bits)
     while pos.phase == NEXT_ROUND:
-        begin_placement(pos, rules, rng)
+        begin_placement(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -1316,7 +1445,7 @@ def list_actions(game, tables, actions) -> int:
 @njit(cache=True)
 def play_action(game, tables, action, rng) -> None:
     """`apply_action` of the row `action` on a one-position array, called from Python."""
-    apply_action(game[0], tables[0], action[0], action[1], action[2], rng)
+    apply_action(game[0], tables[0], action[0], action[1], action[2], rng.bit_generator)
 
 
 # --- the object engine's positions and actions, for the tests -----------------------------------------------
@@ -1359,7 +1488,7 @@ def position_of(state: TyrannoExState) -> np.recarray:
     pos["queue_end"] = len(queue)
     for k, (p, c) in enumerate(queue):
         pos["queue_player"][k], pos["queue_column"][k] = p, c
-    pos["start"], pos["round"], pos["end"], pos["move"] = state.start, state.round, state.end, state.move
+    pos["start"], pos["game_round"], pos["end"], pos["move"] = state.start, state.round, state.end, state.move
     pos["limit"] = NO_LIMIT if state.limit is None else state.limit
     pos["passes"], pos["last_round"], pos["double_last"] = state.passes, state.last_round, state.double_last
     if state.phase == "tie":
@@ -1385,11 +1514,10 @@ def tidy(game: np.ndarray) -> np.ndarray:
     Two positions are the same game position when their tidy copies are equal (`differences`)."""
     out = game.view(np.ndarray).copy()
     pos = out[0]
-    on_board = set(int(c) for c in pos["spots"] if c != NO_CARD)
+    off_board = np.ones(MAX_DECK, dtype=bool)
+    off_board[pos["spots"][pos["spots"] != NO_CARD]] = False
     for name in ("owner", "column", "die", "face_down", "entry_row", "card_points"):
-        for c in range(MAX_DECK):
-            if c not in on_board:
-                pos[name][c] = 0
+        pos[name][off_board] = 0
     for i in range(PILES):
         pos["piles"][i, pos["pile_size"][i]:] = 0
     head, end = int(pos["queue_head"]), int(pos["queue_end"])
@@ -1456,6 +1584,6 @@ def action_row(tables: np.ndarray, row) -> tuple:
     kind, a, b = (int(v) for v in row)
     if kind == TRADE:
         return (TRADE, tuple(int(s) for s in r["trades"][a, : r["trade_size"][a]]), 0)
-    if kind in (SET_CHIPS, USE_FIVE):
+    if kind in (SET_CHIPS, USE_FIVE):  # b packs the setting's spaces
         return (kind, tuple((int(s), int(sp)) for s, sp in r["settings"][a, : r["setting_size"][a]]), 0)
     return (kind, a, b)

@@ -19,15 +19,19 @@ space gains; the weights are a record too (`WEIGHT_RECORD`).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 from numba import njit
+from numba.np.random.generator_core import next_double  # the bit generator's own draws
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.rng import UNIFORM_BLOCK
 from tyrsim.games.tyranno_ex.board import ROWS
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
+    ENVIRONMENT,
     KEEP,
     MAX_ACTIONS,
     MAX_CHALLENGES,
@@ -45,7 +49,9 @@ from tyrsim.games.tyranno_ex.compiled import (
     TRADE,
     USE_FIVE,
     apply_action,
+    count_environment_actions,
     dice,
+    environment_action,
     final_score,
     layout,
     legal_actions,
@@ -71,9 +77,19 @@ WORKSPACE = np.dtype([
     ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
     # the greedy valuation's cards (`GreedyPolicy._cards`): their symbols and weights, spot order
     ("card_symbols", np.int64, (MAX_SPOTS, 3)), ("card_weights", np.float64, (MAX_SPOTS,)), ("card_count", np.int64),
-    # `setting_values`' cache of a space's gain by the chips laid there, valid where gain_stamp == stamp
+    # ... a bit per symbol each shows, and what each adds to the board's value now (if it survives)
+    ("card_masks", np.int64, (MAX_SPOTS,)), ("card_terms", np.float64, (MAX_SPOTS,)),
+    ("card_survives", np.int64, (MAX_SPOTS,)),
+    # `setting_values`' cache of a space's gain by the chips laid there (RULES.setting_slots: space * 256 +
+    # the chips as counts per symbol in base 4), valid where gain_stamp == stamp
     ("gains", np.float64, (SPACES, GAIN_KEYS)), ("gain_stamp", np.int64, (SPACES, GAIN_KEYS)), ("stamp", np.int64),
     ("values", np.float64, (MAX_ACTIONS,)),
+    ("chips", np.int64, (NUM_SYMBOLS,)), ("after", np.int64, (NUM_SYMBOLS,)),  # chips per symbol: now, after
+    # the board's value after a change (symbol leaving, symbol arriving, chips arriving), for `after_count`
+    # chips leaving, valid where after_stamp == stamp
+    ("after_value", np.float64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
+    ("after_count", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
+    ("after_stamp", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
 ])
 # the rules' tables a greedy policy reads: `policies.future_points` and `_next_score` of every spot
 POLICY_TABLES = np.dtype([("future_points", np.float64, (MAX_SPOTS,)), ("next_score", np.float64, (MAX_SPOTS,))])
@@ -84,8 +100,10 @@ def new_workspace() -> np.recarray:
     return np.zeros(1, WORKSPACE).view(np.recarray)
 
 
+@functools.lru_cache(maxsize=16)
 def policy_tables(rules: Rules) -> np.recarray:
-    """The values a greedy policy reads per spot, by the object policy's own functions (the same floats)."""
+    """The values a greedy policy reads per spot, by the object policy's own functions (the same floats); made
+    once per rule set and shared."""
     out = np.zeros(1, POLICY_TABLES).view(np.recarray)
     for spot in range(rule_tables(rules)[0].spot_count):
         out[0].future_points[spot] = future_points(spot, rules)
@@ -110,19 +128,28 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
 
 
 @njit(cache=True)
-def uniform(rng, work) -> float:
-    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
+def uniform(bits, work) -> float:
+    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 (`rng.random(128)`: the bit
+    generator's next doubles) when it is used up."""
     if work.uniforms_left == 0:
-        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
+        for k in range(UNIFORM_BLOCK):
+            work.uniforms[k] = next_double(bits)
         work.uniforms_left = UNIFORM_BLOCK
     work.uniforms_left -= 1
     return work.uniforms[work.uniforms_left]
 
 
 @njit(cache=True)
-def choose_random(pos, rules, rng, work) -> int:
-    """`RandomPolicy`: action floor(u * n) of the n legal actions."""
-    return int(uniform(rng, work) * legal_actions(pos, rules, work.actions))
+def choose_random(pos, rules, bits, work) -> int:
+    """`RandomPolicy`: action floor(u * n) of the n legal actions. An environment turn writes only the action
+    chosen, at its place in the list (`compiled.environment_action`)."""
+    if pos.phase == ENVIRONMENT:
+        n = count_environment_actions(pos, rules)
+        if n > 0:
+            i = int(uniform(bits, work) * n)
+            environment_action(pos, rules, i, work.actions)
+            return i
+    return int(uniform(bits, work) * legal_actions(pos, rules, work.actions))
 
 
 # --- the greedy family (GreedyPolicy, AggressivePolicy, BuilderPolicy) ----------------------------------------
@@ -138,28 +165,44 @@ def current_chips(pos, chips) -> None:
 
 @njit(cache=True)
 def value_cards(weights, pos, rules, ptables, work) -> None:
-    """`GreedyPolicy._cards`: every card on the board with its weight, worth 1 + the points it can still score;
-    an opponent's counts against with `attack_weight`."""
+    """`GreedyPolicy._cards`: every card on the board with its weight, worth 1 + the points it can still score
+    (an opponent's counts against with `attack_weight`), and what it adds to the board's value under the
+    current chips (`work.chips`, already counted)."""
     n = 0
+    dw = weights.dice_weight
+    chips = work.chips
     for spot in range(rules.spot_count):
         card = pos.spots[spot]
         if card == NO_CARD:
             continue
         worth = 1.0 + ptables.future_points[spot]
-        work.card_weights[n] = worth if pos.owner[card] == pos.player else -weights.attack_weight * worth
+        weight = worth if pos.owner[card] == pos.player else -weights.attack_weight * worth
+        work.card_weights[n] = weight
         for k in range(3):
             work.card_symbols[n, k] = rules.symbols[card, k]
+        work.card_masks[n] = rules.mask[card]
+        a, b, c = rules.symbols[card, 0], rules.symbols[card, 1], rules.symbols[card, 2]
+        count = chips[a] + chips[b] + chips[c]
+        work.card_survives[n] = count > 0
+        work.card_terms[n] = weight * (1.0 + dw * (count if count < 10 else 10))
         n += 1
     work.card_count = n
 
 
 @njit(cache=True)
-def board_value(weights, work, chips, before, die_gain) -> float:
-    """`GreedyPolicy._board_value`: the board's worth under current chips `chips`; with `die_gain`, an own card
-    whose symbols the change from `before` completes is worth `die_bonus` more."""
+def board_value(weights, work, chips, changed, die_gain) -> float:
+    """`GreedyPolicy._board_value`: the board's worth under current chips `chips`, which differ from the current
+    ones (`work.chips`) only in the symbols of the bit mask `changed`; with `die_gain`, an own card whose
+    symbols the change completes is worth `die_bonus` more. A card showing none of the changed symbols adds
+    what it adds now (`value_cards`): the same terms in the same order, so the same sum to the last bit."""
     total = 0.0
     dw = weights.dice_weight
+    before = work.chips
     for i in range(work.card_count):
+        if not work.card_masks[i] & changed:
+            if work.card_survives[i]:
+                total += work.card_terms[i]
+            continue
         a, b, c = work.card_symbols[i, 0], work.card_symbols[i, 1], work.card_symbols[i, 2]
         weight = work.card_weights[i]
         ca, cb, cc = chips[a], chips[b], chips[c]
@@ -197,43 +240,49 @@ def greedy_place(weights, pos, rules, work, n) -> int:
 @njit(cache=True)
 def greedy_tie(weights, pos, rules, ptables, work, n) -> int:
     """`GreedyPolicy._tie`: the tied symbol whose chips leave the board worth most."""
+    current_chips(pos, work.chips)
     value_cards(weights, pos, rules, ptables, work)
     space = pos.tie_space
     symbol, count = pos.current[space], pos.current_count[space]
-    chips = np.zeros(NUM_SYMBOLS, np.int64)
-    current_chips(pos, chips)
-    after = np.zeros(NUM_SYMBOLS, np.int64)
+    after = work.after
     best, best_value = 0, -np.inf
     for i in range(n):
-        after[:] = chips
+        after[:] = work.chips
         after[symbol] -= count
         after[work.actions[i, 1]] += pos.potential[space, work.actions[i, 1]]  # the revealed chips
-        value = board_value(weights, work, after, chips, False)
+        value = board_value(weights, work, after, (1 << symbol) | (1 << work.actions[i, 1]), False)
         if value > best_value:
             best, best_value = i, value
     return best
 
 
 @njit(cache=True)
-def space_gain(weights, pos, work, chips, now, die_gain, space, laid, key) -> float:
-    """`setting_values`' space_gain: the expected gain of laying the chips `laid` (per symbol) on a space. A
-    change the player's chips alone decide is certain; with unknown face-down chips the player's symbol wins
-    with its share; chips that do not force a change are an investment (`invest_weight`)."""
-    if work.gain_stamp[space, key] == work.stamp:
-        return work.gains[space, key]
+def space_gain(weights, pos, work, now, die_gain, space, key) -> float:
+    """`setting_values`' space_gain (cached by the caller): the expected gain of laying the chips `key` (counts
+    per symbol in base 4) on a space. A change the player's chips alone decide is certain; with unknown
+    face-down chips the player's symbol wins with its share; chips that do not force a change are an
+    investment (`invest_weight`)."""
+    chips, after = work.chips, work.after
     symbol, count = pos.current[space], pos.current_count[space]
     hidden = pos.potential[space, 0] + pos.potential[space, 1] + pos.potential[space, 2] + pos.potential[space, 3]
-    size = laid[0] + laid[1] + laid[2] + laid[3]
-    after = np.zeros(NUM_SYMBOLS, np.int64)
+    size = (key >> 6) + (key >> 4 & 3) + (key >> 2 & 3) + (key & 3)
     gain = 0.0
     for s in range(NUM_SYMBOLS):  # set(laid): small integers iterate in ascending order
-        mine = laid[s]
+        mine = key >> (6 - 2 * s) & 3
         if mine == 0:
             continue
-        after[:] = chips
-        after[symbol] -= count
-        after[s] += mine
-        change = board_value(weights, work, after, chips, die_gain) - now
+        # the board's value after the change: the object policy's `values`, by the chips after it, which the
+        # symbol and count leaving and the chips arriving decide
+        if work.after_stamp[symbol, s, mine] == work.stamp and work.after_count[symbol, s, mine] == count:
+            value = work.after_value[symbol, s, mine]
+        else:
+            after[:] = chips
+            after[symbol] -= count
+            after[s] += mine
+            value = board_value(weights, work, after, (1 << symbol) | (1 << s), die_gain)
+            work.after_value[symbol, s, mine], work.after_count[symbol, s, mine] = value, count
+            work.after_stamp[symbol, s, mine] = work.stamp
+        change = value - now
         if hidden + size > count:  # the space changes now
             share = mine / (mine + hidden) if hidden else mine / size
         else:  # the chips wait face down for a later change
@@ -247,27 +296,26 @@ def space_gain(weights, pos, work, chips, now, die_gain, space, laid, key) -> fl
 @njit(cache=True)
 def setting_values(weights, pos, rules, ptables, work, n) -> None:
     """`GreedyPolicy.setting_values`: work.values[i] for every setting (SetChips, UseFive) among the actions,
-    the sum of its spaces' gains in space order."""
+    the sum of its spaces' gains in space order (each space's gain worked out once: `space_gain`)."""
+    current_chips(pos, work.chips)
     value_cards(weights, pos, rules, ptables, work)
-    chips = np.zeros(NUM_SYMBOLS, np.int64)
-    current_chips(pos, chips)
     die_gain = strength_dice_open(pos, rules)
-    now = board_value(weights, work, chips, chips, False)
+    now = board_value(weights, work, work.chips, 0, False)
     work.stamp += 1
-    laid = np.zeros((SPACES, NUM_SYMBOLS), np.int64)
+    stamp = work.stamp
     for i in range(n):
         kind = work.actions[i, 0]
         if kind != SET_CHIPS and kind != USE_FIVE:
             continue
-        setting = work.actions[i, 1]
-        laid[:] = 0
-        for k in range(rules.setting_size[setting]):
-            laid[rules.settings[setting, k, 1], rules.settings[setting, k, 0]] += 1
+        packed = work.actions[i, 2]  # the spaces laid on, in order (`compiled.settings`)
         value = 0.0
-        for space in range(SPACES):
-            if rules.setting_spaces[setting] >> space & 1:
-                key = ((laid[space, 0] * 4 + laid[space, 1]) * 4 + laid[space, 2]) * 4 + laid[space, 3]
-                value += space_gain(weights, pos, work, chips, now, die_gain, space, laid[space], key)
+        for j in range(packed & 3):
+            slot = packed >> (2 + 10 * j) & 1023
+            space, key = slot >> 8, slot & 255
+            if work.gain_stamp[space, key] == stamp:  # the cache is read here: a call costs more than the gain
+                value += work.gains[space, key]
+            else:
+                value += space_gain(weights, pos, work, now, die_gain, space, key)
         work.values[i] = value
 
 
@@ -362,11 +410,11 @@ def choose_greedy(weights, pos, rules, ptables, chances, work, n) -> int:
 
 
 @njit(cache=True)
-def decide(kind, weights, pos, rules, ptables, chances, rng, work) -> int:
+def decide(kind, weights, pos, rules, ptables, chances, bits, work) -> int:
     """The index, into the legal actions written to `work.actions`, of the action policy `kind` (with the
     record `weights`) chooses in position `pos`."""
     if kind == RANDOM:
-        return choose_random(pos, rules, rng, work)
+        return choose_random(pos, rules, bits, work)
     n = legal_actions(pos, rules, work.actions)
     if n == 1:
         return 0
@@ -376,7 +424,7 @@ def decide(kind, weights, pos, rules, ptables, chances, rng, work) -> int:
 @njit(cache=True)
 def choose(kind, weights, game, tables, ptables, chances, rng, work) -> int:
     """`decide` in the one-position array `game`, called from Python."""
-    return decide(kind, weights[0], game[0], tables[0], ptables[0], chances, rng, work[0])
+    return decide(kind, weights[0], game[0], tables[0], ptables[0], chances, rng.bit_generator, work[0])
 
 
 # --- whole games ---------------------------------------------------------------------------------------------
@@ -393,7 +441,7 @@ def play_games(tables, ptables, chances, kinds, weights, first, count, rng, game
     weights[same] for each player (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS]
     and games[game, GAME_COLUMNS]. `game` and `blank` are one-position arrays (`blank` laid out by
     `compiled.layout`, otherwise zeros), `workspace` a one-element WORKSPACE array (`new_workspace`)."""
-    pos, rules, ptable, work = game[0], tables[0], ptables[0], workspace[0]
+    pos, rules, ptable, work, bits = game[0], tables[0], ptables[0], workspace[0], rng.bit_generator
     actions = work.actions
     for g in range(count):
         game_id = first + g
@@ -403,10 +451,10 @@ def play_games(tables, ptables, chances, kinds, weights, first, count, rng, game
         while pos.phase != OVER:
             which = (pos.player + game_id) % n
             if kinds[which] == RANDOM:  # here, not through `decide`: one call less per action
-                i = choose_random(pos, rules, rng, work)
+                i = choose_random(pos, rules, bits, work)
             else:
-                i = decide(kinds[which], weights[which], pos, rules, ptable, chances, rng, work)
-            apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2], rng)
+                i = decide(kinds[which], weights[which], pos, rules, ptable, chances, bits, work)
+            apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2], bits)
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("tyranno-ex compiled engine: a game did not end within 100,000 actions")
         for p in range(n):
