@@ -23,7 +23,7 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
-from tyrsim.games.tyros.compiled_policies import RANDOM, choose, play_chunk
+from tyrsim.games.tyros.compiled_policies import choose, compiled_form, play_chunk
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.rules import Rules
 
@@ -110,6 +110,8 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
     compared."""
     game, tables = TyrosGame(rules, players), C.rule_tables(rules).view(np.ndarray)
     policy = RandomPolicy()
+    kind, weights = compiled_form(policy)
+    weights = weights.view(np.ndarray)
     compared = 0
     for seed in seeds:
         object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
@@ -126,7 +128,7 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
             n = C.list_actions(position, tables, work)
             rows = [tuple(int(v) for v in row) for row in work[0]["actions"][:n]]
             assert [C.action_of(state, a) for a in legal] == rows, f"seed {seed}: the legal actions differ"
-            i = choose(RANDOM, position, tables, compiled_rng, work)
+            i = choose(kind, weights, position, tables, compiled_rng, work)
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
             state.apply(action)
@@ -200,7 +202,7 @@ for policies, count in ({games}):
 stats = getattr(play_games, "stats", None)  # none without the JIT
 print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
 """
-PURE_PYTHON_GAMES = '(["random"] * 4, 1), (["random"] * 3, 1)'
+PURE_PYTHON_GAMES = '(["random"] * 4, 1), (["random"] * 3, 1), (["greedy"] * 3, 1)'
 
 
 def run_script(env: dict[str, str], games: str = PURE_PYTHON_GAMES) -> str:

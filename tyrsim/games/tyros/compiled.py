@@ -18,7 +18,8 @@ ships stand on coasts (`Board.coasts`), a card is its kind (orange, yellow, gree
   (sorted when dealt, a new tile appended), which is the order of the tile actions;
 - `deck[k]`, `discard[k]`, `hands[p, k]`: commerce cards of kind k in the draw pile (drawn at
   random, so it is counts), the discard pile and each hand;
-- `ships[p, c]`: player p's ships on coast c;
+- `ships[p, c]`: player p's ships on coast c; `space_ships[p, s]`, `space_total[s]`: player p's and everybody's
+  ships in space s (on any of its coasts), kept with them;
 - `round_number`, `start_player`, `phase` (EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER as in game.py),
   `expansion_pass`, `turn`, `actor`, `passes_in_row`, `offered` (as in game.py);
 - the open offer: `offer_give` cards of kind `offer_give_kind` for `offer_get` of `offer_get_kind`,
@@ -73,10 +74,11 @@ EMPIRE_COUNT = 4
 
 # fixed shapes; `supported` names the rule or board that would need more
 MAX_PLAYERS = 4
-MAX_SPACES = 48
-MAX_COASTS = 64
+MAX_SPACES = 40
+MAX_COASTS = 40
 MAX_SEA = 8  # sea connections of one coast
-MAX_TILES = 64
+MAX_TILES = 40
+MAX_HAND_TILES = 8  # a hand never grows: a tile played or put under the pile is replaced
 MAX_ACTIONS = 20_000
 MAX_STEPS = 200_000  # decisions; the runner's safety limit
 ACTION_WIDTH = 5
@@ -103,10 +105,11 @@ POSITION = np.dtype([
     ("cities", np.int64, (MAX_SPACES,)), ("city_colours", np.int64, (MAX_PLAYERS,)),
     ("all_empires_first", np.int64), ("first_cities", np.int64, (EMPIRE_COUNT,)),
     ("tile_pile", np.int64, (MAX_TILES,)), ("tile_head", np.int64), ("tile_count", np.int64),
-    ("tile_hands", np.int64, (MAX_PLAYERS, MAX_TILES)), ("tile_hand_size", np.int64, (MAX_PLAYERS,)),
+    ("tile_hands", np.int64, (MAX_PLAYERS, MAX_HAND_TILES)), ("tile_hand_size", np.int64, (MAX_PLAYERS,)),
     ("deck", np.int64, (CARD_KINDS,)), ("discard", np.int64, (CARD_KINDS,)),
     ("hands", np.int64, (MAX_PLAYERS, CARD_KINDS)),
     ("ships", np.int64, (MAX_PLAYERS, MAX_COASTS)),
+    ("space_ships", np.int64, (MAX_PLAYERS, MAX_SPACES)), ("space_total", np.int64, (MAX_SPACES,)),
     ("round_number", np.int64), ("start_player", np.int64), ("phase", np.int64), ("expansion_pass", np.int64),
     ("turn", np.int64), ("actor", np.int64), ("passes_in_row", np.int64), ("offered", np.int64),
     ("offer_give_kind", np.int64), ("offer_give", np.int64), ("offer_get_kind", np.int64), ("offer_get", np.int64),
@@ -193,6 +196,8 @@ def supported(rules: Rules) -> str | None:
     if board.size > MAX_SPACES or len(board.coasts) > MAX_COASTS or len(board.tiles) > MAX_TILES:
         return (f"rule 'board': {board.source}: the compiled engine plays boards of up to {MAX_SPACES} spaces, "
                 f"{MAX_COASTS} coasts and {MAX_TILES} tiles (the object engine plays any)")
+    if rules.tiles_per_player > MAX_HAND_TILES:
+        return f"rule 'tiles_per_player': the compiled engine plays up to {MAX_HAND_TILES} (the object engine any)"
     if max(len(sea) for sea in board.sea) > MAX_SEA or max(len(c) for c in board.space_coasts) > 2:
         return (f"rule 'board': {board.source}: the compiled engine plays coasts with up to {MAX_SEA} sea "
                 "connections and spaces with up to 2 coasts (the object engine plays any)")
@@ -407,7 +412,7 @@ def set_up(pos, rules, work, n, rng) -> None:
     pos.deck[WILD] = rules.wild_cards
     tyros_coast = rules.space_coasts[TYROS, 0]
     for p in range(n):
-        pos.ships[p, tyros_coast] = rules.starting_ships
+        add_ship(pos, rules, p, tyros_coast, rules.starting_ships)
     pos.start_player = 0
     begin_round(pos, rules, work, rng, 1)
 
@@ -616,15 +621,16 @@ def blocked(pos, rules, tile) -> None:
 @njit(cache=True)
 def ships_at(pos, rules, p, space) -> int:
     """Player p's ships in `space` (on any of its coasts); p = -1: everybody's."""
-    count = 0
-    for i in range(rules.space_coast_count[space]):
-        c = rules.space_coasts[space, i]
-        if p >= 0:
-            count += pos.ships[p, c]
-        else:
-            for q in range(pos.n):
-                count += pos.ships[q, c]
-    return count
+    return pos.space_total[space] if p < 0 else pos.space_ships[p, space]
+
+
+@njit(cache=True)
+def add_ship(pos, rules, p, coast, count) -> None:
+    """Put `count` of player p's ships on `coast` (a negative count takes them away)."""
+    space = rules.coast_space[coast]
+    pos.ships[p, coast] += count
+    pos.space_ships[p, space] += count
+    pos.space_total[space] += count
 
 
 @njit(cache=True)
@@ -963,8 +969,8 @@ def move_ship(pos, rules, work, p, start, end, toll, moves) -> None:
     space = rules.coast_space[end]
     payment(pos.hands[p], pos.chips[space], moves, work.cards)
     pay(pos, p, work.cards, -1)
-    pos.ships[p, start] -= 1
-    pos.ships[p, end] += 1
+    add_ship(pos, rules, p, start, -1)
+    add_ship(pos, rules, p, end, 1)
     owner = pos.cities[space]
     if owner >= 0 and owner != p and toll >= 0:
         pos.hands[p, toll] -= 1
@@ -985,7 +991,7 @@ def build_city(pos, rules, work, p, space) -> None:
     for i in range(rules.space_coast_count[space] - 1, -1, -1):  # the highest coast holding one of its ships
         c = rules.space_coasts[space, i]
         if pos.ships[p, c]:
-            pos.ships[p, c] -= 1
+            add_ship(pos, rules, p, c, -1)
             break
     pos.city_colours[p] |= 1 << colour
     if pos.city_colours[p] == (1 << EMPIRE_COUNT) - 1 and pos.all_empires_first < 0:
@@ -1003,7 +1009,7 @@ def build_ship(pos, rules, work, p, space, extra) -> None:
         payment(pos.hands[p], pos.chips[space], 1, work.cards)
         pay(pos, p, work.cards, -1)
     pay_packed(pos, p, extra)
-    pos.ships[p, rules.space_coasts[space, 0]] += 1
+    add_ship(pos, rules, p, rules.space_coasts[space, 0], 1)
     pos.counts[p, SHIPS_BUILT] += 1
 
 
@@ -1137,24 +1143,23 @@ def apply_action(pos, rules, work, rng, i) -> None:
 
 @njit(cache=True)
 def empire_ranks(pos, rules, ranks) -> None:
-    """Rank of each empire into ranks (0 = largest); equal sizes rank orange, yellow, green, violet. Tyros counts
-    for its empire's size unless rule `tyros_counts_for_size` is off (a ruling)."""
-    sizes = np.zeros(EMPIRE_COUNT, np.int64)
-    empire_sizes(pos, rules, sizes)
+    """Rank of each empire into ranks (0 = largest); equal sizes rank orange, yellow, green, violet."""
     for e in range(EMPIRE_COUNT):
         rank = 0
         for f in range(EMPIRE_COUNT):
-            if sizes[f] > sizes[e] or (sizes[f] == sizes[e] and f < e):
+            size_e, size_f = empire_size(pos, rules, e), empire_size(pos, rules, f)
+            if size_f > size_e or (size_f == size_e and f < e):
                 rank += 1
         ranks[e] = rank
 
 
 @njit(cache=True)
-def empire_sizes(pos, rules, sizes) -> None:
-    for e in range(EMPIRE_COUNT):
-        sizes[e] = pos.chip_count[e]
-    if not rules.tyros_counts_for_size and pos.chips[TYROS] >= 0:
-        sizes[pos.chips[TYROS]] -= 1
+def empire_size(pos, rules, e) -> int:
+    """The spaces of empire e; Tyros counts unless rule `tyros_counts_for_size` is off (a ruling)."""
+    size = pos.chip_count[e]
+    if not rules.tyros_counts_for_size and pos.chips[TYROS] == e:
+        size -= 1
+    return size
 
 
 @njit(cache=True)
@@ -1254,6 +1259,8 @@ def position_of(state: TyrosState) -> np.recarray:
         pos["hands"][p, :] = state.hands[p]
         for c in state.ships[p]:
             pos["ships"][p, c] += 1
+            pos["space_ships"][p, state.board.coasts[c].space] += 1
+            pos["space_total"][state.board.coasts[c].space] += 1
         for i, name in enumerate(COUNTERS):
             pos["counts"][p, i] = state.counters[f"{name}_p{p}"]
     pos["all_empires_first"] = state.all_empires_first

@@ -4,7 +4,17 @@ Each makes, in every position, the decision its object counterpart makes, drawin
 chance from the same generator, so the same seed plays the same games:
 - `random` (`tyrsim.core.game.RandomPolicy`): action floor(u * n), u the next of the uniform
   doubles that `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the
-  block (one block per generator, kept across the games of a chunk as the object engine keeps it).
+  block (one block per generator, kept across the games of a chunk as the object engine keeps it);
+- `planner` (`PlannerPolicy`): the change of its value (the score if the game ended now, hoped-for cities
+  on lone ships, ships in Tyros, progress to the all-four-empires bonus, its cards by their use) each
+  action brings, with the same named weights (a weights file of `tyrsim tune` applies unchanged);
+- `greedy` (`GreedyPolicy`): the change of its score each board action brings.
+Both look at a board action on a scratch copy of the position changed by the real rule functions (the
+action without the cards of free choice: a toll, a ship's cards of any colour, whose values are taken off
+afterwards, as the object policies do), and break ties as the object policies do: the options in the
+object policy's order (the actions weighed in list order, a pass last) and `rng.integers(ties)`. They
+read only what their player may see: the board, the discard pile and their own hand (the look-ahead's
+rules move the tile pile's next tile into the hand, which no value reads).
 """
 
 from __future__ import annotations
@@ -17,6 +27,11 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.rng import UNIFORM_BLOCK
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.compiled import (
+    ACCEPT,
+    BLOCK,
+    BUY,
+    CARD_KINDS,
+    CITY,
     CITY_POINTS,
     COUNTERS,
     EMPIRE_COUNT,
@@ -24,30 +39,59 @@ from tyrsim.games.tyros.compiled import (
     LARGEST_POINTS,
     MAX_STEPS,
     MOST_BONUS,
+    MOVE,
+    OFFER_CARDS,
+    P_ACTIONS,
+    P_KEEP,
+    P_OFFER,
     P_OVER,
+    P_PARTNER,
+    PACK_BITS,
+    PLAY_TILE,
+    SHIP,
     SHIP_POINTS,
+    SWAP,
     TOTAL,
     apply_action,
+    build_city,
+    build_ship,
     current_player,
-    empire_sizes,
+    empire_size,
     legal_actions,
+    move_ship,
     new_position,
     new_workspace,
+    place_chip,
     rule_tables,
     score_game,
     set_up,
+    ships_at,
     supported,
+    unpacked,
 )
-from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
+from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES, WILD
+from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
 
-RANDOM = 0
+RANDOM, PLANNER, GREEDY = 0, 1, 2
+# the planner's weights by the object policy's names (a record: `weights.city_hope`)
+WEIGHTS = ("city_hope", "tyros_ship", "needed_card", "spare_card", "bonus_hope")
+WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+TIE = 1e-9  # the object policies' tolerance: values this close to the best are ties, and a gain must exceed it
 
 
-def compiled_form(policy) -> int | None:
-    """The policy kind of an object policy's compiled form, or None where there is none."""
+def compiled_form(policy) -> tuple[int, np.recarray] | None:
+    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
+    where there is none (the search)."""
+    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
     if type(policy) is RandomPolicy:
-        return RANDOM
+        return RANDOM, weights
+    if type(policy) is GreedyPolicy:
+        return GREEDY, weights
+    if type(policy) is PlannerPolicy:
+        for name in WEIGHTS:
+            weights[0][name] = float(getattr(policy, name))
+        return PLANNER, weights
     return None
 
 
@@ -68,14 +112,260 @@ def choose_random(pos, rules, rng, work) -> int:
 
 
 @njit(cache=True)
-def choose(kind, game, tables, rng, workspace) -> int:
-    """The index, into the legal actions written to workspace[0].actions, of the action policy `kind` chooses."""
-    return decide(kind, game[0], tables[0], rng, workspace[0])
+def choose(kind, weights, game, tables, rng, workspace) -> int:
+    """The index, into the legal actions written to workspace[0].actions, of the action policy `kind` (with the
+    record weights[0]) chooses in the one-position array `game`; called from Python."""
+    return decide(kind, weights[0], game[0], tables[0], rng, workspace[0])
 
 
 @njit(cache=True)
-def decide(kind, pos, rules, rng, work) -> int:
-    return choose_random(pos, rules, rng, work)
+def decide(kind, weights, pos, rules, rng, work) -> int:
+    if kind == RANDOM:
+        return choose_random(pos, rules, rng, work)
+    n = legal_actions(pos, rules, work)
+    p = current_player(pos)
+    actions = work.actions
+    if pos.phase == P_OFFER:  # accept what gains (greedy: more cards than it gives), if it can pay
+        if actions[0, 0] == ACCEPT:
+            if kind == GREEDY:
+                gains = pos.offer_give > pos.offer_get
+            else:
+                needs = needs_of(pos, rules, p)
+                gains = (cards_value(weights, needs, pos.offer_give_kind, pos.offer_give)
+                         - cards_value(weights, needs, pos.offer_get_kind, pos.offer_get)) > 0
+            if gains:
+                return 0
+        return n - 1  # refuse
+    if pos.phase == P_PARTNER:
+        return trade_partner(pos, rules, rng, work, n)
+    if pos.phase == P_KEEP:
+        return keep_choice(kind, weights, pos, rules, work, p, n)
+    if actions[0, 0] == BLOCK:  # no tile can be played: any one goes
+        return rng.integers(0, n)
+    if kind == GREEDY:
+        greedy_values(pos, rules, work, p, n)
+    else:
+        planner_values(weights, pos, rules, work, p, n)
+    return best(pos, rng, work, n)
+
+
+@njit(cache=True)
+def best(pos, rng, work, n) -> int:
+    """`policies.best` over the actions weighed (work.values, NaN where not weighed): the options in the object
+    policy's order (in card actions the gains above TIE in list order, then the pass, which is action 0) and
+    values within TIE of the best a tie, chosen by `rng.integers(ties)`."""
+    values = work.values
+    actions = pos.phase == P_ACTIONS
+    if actions:
+        values[0] = 0.0
+    top = -np.inf
+    for i in range(n):
+        if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] > top:
+            top = values[i]
+    ties = 0
+    for j in range(n):
+        i = (j + 1) % n if actions else j  # the pass last
+        if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] >= top - TIE:
+            ties += 1
+    pick = rng.integers(0, ties)
+    for j in range(n):
+        i = (j + 1) % n if actions else j
+        if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] >= top - TIE:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1  # not reached: some option is the best
+
+
+@njit(cache=True)
+def trade_partner(pos, rules, rng, work, n) -> int:
+    """`policies.trade_partner`: of the players who accepted, the one with the lowest score if the game ended now
+    (public); equal scores at random."""
+    score_game(pos, rules, work)
+    for i in range(n):
+        work.values[i] = -float(work.scores[work.actions[i, 1], TOTAL])
+    return best(pos, rng, work, n)
+
+
+@njit(cache=True)
+def keep_choice(kind, weights, pos, rules, work, p, n) -> int:
+    """The cards kept: greedy the most plentiful kinds (each card counted as the number of its kind in the hand),
+    the planner the most useful (card values); the first best, as Python's max."""
+    needs = needs_of(pos, rules, p)
+    chosen, chosen_value = 0, -np.inf
+    for i in range(n):
+        kept = work.actions[i, 1]
+        value = 0.0
+        for k in range(CARD_KINDS):
+            for _ in range(unpacked(kept, k)):
+                value += pos.hands[p, k] if kind == GREEDY else card_value(weights, needs, k)
+        if value > chosen_value:
+            chosen, chosen_value = i, value
+    return chosen
+
+
+@njit(cache=True)
+def card_value(weights, needs, kind) -> float:
+    """A wild or a card of a colour it needs (`needs`: a bit per colour) is worth `needed_card`, any other
+    `spare_card`."""
+    return weights.needed_card if kind == WILD or (needs >> kind) & 1 else weights.spare_card
+
+
+@njit(cache=True)
+def cards_value(weights, needs, kind, count) -> float:
+    value = 0.0
+    for _ in range(count):
+        value += card_value(weights, needs, kind)
+    return value
+
+
+@njit(cache=True)
+def packed_value(weights, needs, packed) -> float:
+    """The value of a packed multiset of cards, added card by card in the order of kinds."""
+    value = 0.0
+    for k in range(CARD_KINDS):
+        for _ in range(unpacked(packed, k)):
+            value += card_value(weights, needs, k)
+    return value
+
+
+@njit(cache=True)
+def needs_of(pos, rules, p) -> int:
+    """`PlannerPolicy.needs`: the colours (a bit each) of the spaces where p has a ship and could build a city."""
+    needs = 0
+    for s in range(rules.spaces):
+        if pos.chips[s] >= 0 and pos.cities[s] < 0 and ships_at(pos, rules, p, s):
+            needs |= 1 << pos.chips[s]
+    return needs
+
+
+@njit(cache=True)
+def prospects(weights, pos, rules, work, p) -> float:
+    """`PlannerPolicy.prospects`: hoped-for cities on lone ships, ships in Tyros, progress to the all-four-empires
+    bonus and the cards by their use (the ranks of work.ranks, which `score_game` filled)."""
+    total = 0.0
+    for s in range(rules.spaces):
+        mine = ships_at(pos, rules, p, s)
+        if mine == 0:
+            continue
+        colour = pos.chips[s]
+        if s == TYROS and (colour < 0 or pos.cities[TYROS] >= 0):
+            total += weights.tyros_ship * mine
+        elif colour >= 0 and pos.cities[s] < 0 and ships_at(pos, rules, -1, s) == mine:
+            rank = work.ranks[colour]
+            total += weights.city_hope * (rules.city_points[rank] - rules.ship_points[rank])
+    if rules.first_city_all_four and pos.all_empires_first < 0:
+        colours = 0
+        for e in range(EMPIRE_COUNT):
+            colours += (pos.city_colours[p] >> e) & 1
+        total += weights.bonus_hope * rules.all_empires_bonus * colours / 4
+    needs = needs_of(pos, rules, p)
+    cards = 0.0
+    for k in range(CARD_KINDS):
+        cards += pos.hands[p, k] * card_value(weights, needs, k)
+    return total + cards
+
+
+@njit(cache=True)
+def planner_value(weights, pos, rules, work, p) -> float:
+    """`PlannerPolicy.value`: the score if the game ended now plus the prospects."""
+    score_game(pos, rules, work)
+    return work.scores[p, TOTAL] + prospects(weights, pos, rules, work, p)
+
+
+@njit(cache=True)
+def shared_action(work, i) -> bool:
+    """Whether the i-th action is the (i-1)-th without its cards of free choice changed: the same move with
+    another toll card, the same ship build with other cards of any colour (they lie next to each other)."""
+    if i == 0:
+        return False
+    a, b = work.actions[i], work.actions[i - 1]
+    if a[0] == MOVE and b[0] == MOVE:
+        return a[1] == b[1] and a[2] == b[2]
+    return a[0] == SHIP and b[0] == SHIP and a[1] == b[1]
+
+
+@njit(cache=True)
+def look_ahead(pos, rules, work, i):
+    """The position after the i-th action without its cards of free choice, on the scratch copy (board actions
+    draw no chance)."""
+    scratch = work.scratch
+    scratch[0] = pos
+    new = scratch[0]
+    row = work.actions[i]
+    kind, a, b = row[0], row[1], row[2]
+    p = current_player(pos)
+    if kind == PLAY_TILE:
+        place_chip(new, rules, a, b)
+    elif kind == MOVE:
+        move_ship(new, rules, work, p, a, b, -1, row[4])
+    elif kind == CITY:
+        build_city(new, rules, work, p, a)
+    else:
+        build_ship(new, rules, work, p, a, 0)
+    return new
+
+
+@njit(cache=True)
+def chosen_cards(work, i) -> int:
+    """The i-th action's cards of free choice, packed: a toll card, a ship's cards of any colour."""
+    row = work.actions[i]
+    if row[0] == MOVE:
+        return 0 if row[3] < 0 else 1 << (PACK_BITS * row[3])
+    if row[0] == SHIP:
+        return row[2]
+    return 0
+
+
+@njit(cache=True)
+def planner_values(weights, pos, rules, work, p, n) -> None:
+    """`PlannerPolicy.scored` into work.values (NaN for the actions it does not weigh)."""
+    values = work.values
+    now = planner_value(weights, pos, rules, work, p)
+    needs = needs_of(pos, rules, p)
+    deck_value = 0.0
+    for k in range(CARD_KINDS):
+        deck_value += (rules.wild_cards if k == WILD else rules.cards_per_colour) * card_value(weights, needs, k)
+    draw_value = deck_value / (4 * rules.cards_per_colour + rules.wild_cards)  # not the hidden draw pile
+    shared, needs_after = 0.0, 0
+    for i in range(n):
+        row = work.actions[i]
+        kind = row[0]
+        values[i] = np.nan
+        if kind == PLAY_TILE or kind == MOVE or kind == CITY or kind == SHIP:
+            if not shared_action(work, i):
+                new = look_ahead(pos, rules, work, i)
+                shared = planner_value(weights, new, rules, work, p)
+                needs_after = needs_of(new, rules, p)
+            value = shared
+            chosen = chosen_cards(work, i)
+            for k in range(CARD_KINDS):
+                for _ in range(unpacked(chosen, k)):
+                    value -= card_value(weights, needs_after, k)
+            values[i] = value - now
+        elif kind == SWAP:
+            values[i] = row[2] * draw_value - packed_value(weights, needs, row[1]) - 0.05
+        elif kind == BUY:
+            values[i] = card_value(weights, needs, row[2]) - packed_value(weights, needs, row[1])
+        elif kind == OFFER_CARDS and row[2] == 1:
+            values[i] = cards_value(weights, needs, row[3], row[4]) - card_value(weights, needs, row[1]) - 0.05
+
+
+@njit(cache=True)
+def greedy_values(pos, rules, work, p, n) -> None:
+    """`GreedyPolicy`: the change of its score each board action brings (NaN for the others)."""
+    values = work.values
+    score_game(pos, rules, work)
+    now = work.scores[p, TOTAL]
+    shared = 0
+    for i in range(n):
+        kind = work.actions[i, 0]
+        values[i] = np.nan
+        if kind == PLAY_TILE or kind == MOVE or kind == CITY or kind == SHIP:
+            if not shared_action(work, i):
+                score_game(look_ahead(pos, rules, work, i), rules, work)
+                shared = work.scores[p, TOTAL]
+            values[i] = shared - now
 
 
 # per seat: the columns of `play_games`' seat records
@@ -86,11 +376,11 @@ GAME_COLUMNS = ("actions", "rounds", "tiles_left", "tyros_joined", "size_orange"
 
 
 @njit(cache=True)
-def play_games(tables, kinds, n, first, count, rng, game, blank, workspace, seats, games) -> None:
-    """Games first .. first+count-1 to their end, policy kinds[(seat + game) % n] in each seat
-    (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]."""
+def play_games(tables, kinds, weights, n, first, count, rng, game, blank, workspace, seats, games) -> None:
+    """Games first .. first+count-1 to their end, policy kinds[(seat + game) % n] with the record weights[same]
+    in each seat (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game,
+    GAME_COLUMNS]."""
     pos, rules, work = game[0], tables[0], workspace[0]
-    sizes = np.zeros(EMPIRE_COUNT, np.int64)
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
@@ -98,7 +388,10 @@ def play_games(tables, kinds, n, first, count, rng, game, blank, workspace, seat
         while pos.phase != P_OVER:
             p = current_player(pos)
             which = (p + game_id) % n
-            i = decide(kinds[which], pos, rules, rng, work)
+            if kinds[which] == RANDOM:  # here, not through `decide`: the extra call costs a random game's time
+                i = choose_random(pos, rules, rng, work)
+            else:
+                i = decide(kinds[which], weights[which], pos, rules, rng, work)
             apply_action(pos, rules, work, rng, i)
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("tyros compiled engine: a game did not end within 200,000 actions")
@@ -113,14 +406,13 @@ def play_games(tables, kinds, n, first, count, rng, game, blank, workspace, seat
             row[5], row[6] = cities, pos.ships[p].sum()
             for c in range(pos.counts.shape[1]):
                 row[7 + c] = pos.counts[p, c]
-        empire_sizes(pos, rules, sizes)
         tiles_left = pos.tile_count
         for p in range(n):
             tiles_left += pos.tile_hand_size[p]
         out = games[g]
         out[0], out[1], out[2], out[3] = pos.actions, pos.round_number, tiles_left, pos.chips[TYROS] >= 0
         for e in range(EMPIRE_COUNT):
-            out[4 + e] = sizes[e]
+            out[4 + e] = empire_size(pos, rules, e)
 
 
 def compiled_forms(policy_texts: list[str]) -> list[int] | None:
@@ -145,13 +437,15 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
         raise ValueError(problem)
     forms = compiled_forms(policy_texts)
     if forms is None:
-        raise ValueError(f"policies {policy_texts!r}: the compiled engine plays only the random policy "
-                         "(the object engine plays every policy)")
+        raise ValueError(f"policies {policy_texts!r}: the compiled engine plays only the random, planner and "
+                         "greedy policies (the object engine plays every policy)")
     tables = rule_tables(rules)
     seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    play_games(tables, np.array(forms, dtype=np.int64), n, first, count, rng, new_position(), new_position(),
-               new_workspace(), seats, games)
+    kinds = np.array([f[0] for f in forms], dtype=np.int64)
+    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
+    play_games(tables, kinds, weights, n, first, count, rng, new_position(), new_position(), new_workspace(), seats,
+               games)
     return table(seats, games, first, policy_texts)
 
 
