@@ -104,6 +104,7 @@ MAX_TRADE = 12  # chips one trade swaps (the rule's own bound)
 MAX_SETTINGS = sum(len(list(itertools.combinations_with_replacement(range(16), k))) for k in range(1, 4))
 MAX_TRADES = sum(len(list(itertools.combinations_with_replacement(range(4), k))) for k in range(1, 13))
 HAND_CLASSES = (MAX_CHIPS_SET + 1) ** NUM_SYMBOLS
+CLASS_SLOTS = SPACES * sum(len(list(itertools.combinations_with_replacement(range(4), k))) for k in range(1, 4))
 FAST_TRADES = sum(len(list(itertools.combinations_with_replacement(range(4), k))) for k in range(1, 4))
 MAX_ACTIONS = 1 + MAX_TRADES + 2 * MAX_SETTINGS  # an environment turn: pass, trades, settings, "5" marker
 MAX_CHALLENGES = MAX_SPOTS * MAX_SPOTS
@@ -203,6 +204,8 @@ RULES = np.dtype([
     # most + 1: `hand_class`): fitting[class, :fit_upto[class, k]] are those of at most k chips, in list order
     # an entry of fitting: the setting's index | its slot count << 10 | its slots (`setting_slots`) << 12, 22, 32
     ("fitting", np.int64, (HAND_CLASSES, MAX_SETTINGS)), ("fit_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
+    # class_slots[class, :class_slot_count[class]]: the slots (space * 256 + chips) the class's settings lay
+    ("class_slot_count", np.int64, (HAND_CLASSES,)), ("class_slots", np.int64, (HAND_CLASSES, CLASS_SLOTS)),
     # the same for trades, where a trade swaps at most MAX_CHIPS_SET chips (trade_base 0: list them one by one)
     ("trade_base", np.int64), ("trade_fitting", np.int16, (HAND_CLASSES, FAST_TRADES)),
     ("trade_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
@@ -311,6 +314,9 @@ def rule_tables(rules: Rules) -> np.recarray:
         hand = [code // (most + 1) ** (NUM_SYMBOLS - 1 - s) % (most + 1) for s in range(NUM_SYMBOLS)]
         fit = np.flatnonzero((uses <= hand).all(axis=1))
         r["fitting"][code, : len(fit)] = entries[fit]
+        slots = sorted({int(slot) for i in fit for slot in r["setting_slots"][i, : r["setting_slot_count"][i]]})
+        r["class_slot_count"][code] = len(slots)
+        r["class_slots"][code, : len(slots)] = slots
         sizes = r["setting_size"][fit]
         r["fit_upto"][code] = [np.count_nonzero(sizes <= k) for k in range(MAX_CHIPS_SET + 1)]
     r["hand_base"] = most + 1

@@ -53,6 +53,7 @@ from tyrsim.games.tyranno_ex.compiled import (
     dice,
     environment_action,
     final_score,
+    hand_class,
     layout,
     legal_actions,
     new_position,
@@ -80,9 +81,9 @@ WORKSPACE = np.dtype([
     # ... a bit per symbol each shows, and what each adds to the board's value now (if it survives)
     ("card_masks", np.int64, (MAX_SPOTS,)), ("card_terms", np.float64, (MAX_SPOTS,)),
     ("card_survives", np.int64, (MAX_SPOTS,)),
-    # `setting_values`' cache of a space's gain by the chips laid there (RULES.setting_slots: space * 256 +
-    # the chips as counts per symbol in base 4), valid where gain_stamp == stamp
-    ("gains", np.float64, (SPACES, GAIN_KEYS)), ("gain_stamp", np.int64, (SPACES, GAIN_KEYS)), ("stamp", np.int64),
+    # `setting_values`' gain of a space by the chips laid there (counts per symbol in base 4), each worked out
+    # once a decision; the stamp of the decision, for the cache `after_value`
+    ("gains", np.float64, (SPACES, GAIN_KEYS)), ("stamp", np.int64),
     ("values", np.float64, (MAX_ACTIONS,)),
     ("chips", np.int64, (NUM_SYMBOLS,)), ("after", np.int64, (NUM_SYMBOLS,)),  # chips per symbol: now, after
     # the board's value after a change (symbol leaving, symbol arriving, chips arriving), for `after_count`
@@ -258,7 +259,7 @@ def greedy_tie(weights, pos, rules, ptables, work, n) -> int:
 
 @njit(cache=True)
 def space_gain(weights, pos, work, now, die_gain, space, key) -> float:
-    """`setting_values`' space_gain (cached by the caller): the expected gain of laying the chips `key` (counts
+    """`setting_values`' space_gain: the expected gain of laying the chips `key` (counts
     per symbol in base 4) on a space. A change the player's chips alone decide is certain; with unknown
     face-down chips the player's symbol wins with its share; chips that do not force a change are an
     investment (`invest_weight`)."""
@@ -288,8 +289,6 @@ def space_gain(weights, pos, work, now, die_gain, space, key) -> float:
         else:  # the chips wait face down for a later change
             share = weights.invest_weight * mine / (count + 1)
         gain += share * change
-    work.gains[space, key] = gain
-    work.gain_stamp[space, key] = work.stamp
     return gain
 
 
@@ -302,7 +301,10 @@ def setting_values(weights, pos, rules, ptables, work, n) -> None:
     die_gain = strength_dice_open(pos, rules)
     now = board_value(weights, work, work.chips, 0, False)
     work.stamp += 1
-    stamp = work.stamp
+    code = hand_class(rules, pos.hands[pos.player])
+    for j in range(rules.class_slot_count[code]):  # the gain of every way the hand can lay chips on a space
+        slot = rules.class_slots[code, j]
+        work.gains[slot >> 8, slot & 255] = space_gain(weights, pos, work, now, die_gain, slot >> 8, slot & 255)
     for i in range(n):
         kind = work.actions[i, 0]
         if kind != SET_CHIPS and kind != USE_FIVE:
@@ -311,11 +313,7 @@ def setting_values(weights, pos, rules, ptables, work, n) -> None:
         value = 0.0
         for j in range(packed & 3):
             slot = packed >> (2 + 10 * j) & 1023
-            space, key = slot >> 8, slot & 255
-            if work.gain_stamp[space, key] == stamp:  # the cache is read here: a call costs more than the gain
-                value += work.gains[space, key]
-            else:
-                value += space_gain(weights, pos, work, now, die_gain, space, key)
+            value += work.gains[slot >> 8, slot & 255]
         work.values[i] = value
 
 
