@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.scenario import ScenarioError, bundled_scenarios, load_scenario
+from tyrsim.core.scenario import ScenarioError, bundled_scenarios, load_scenario, scenario_from_data
 from tyrsim.games import get_game
 
 BAD = sorted((Path(__file__).parent / "scenarios_bad").glob("*.toml"))
@@ -85,3 +85,24 @@ def test_quick_args_change_the_arguments_of_a_quick_run_only(dice_game):
                          ({"multiples": [1]}, "report.quick_args.multiples")):
         with pytest.raises(ScenarioError, match=message):
             scenario_from_data({**data, "report": {"quick_args": bad}}, "test", games=get_game)
+
+
+def combat_scenario(args: dict, sweep: dict | None = None):
+    data = {"game": "tyranno-ex", "analysis": "combat", "seed": 1, "args": args}
+    if sweep is not None:
+        data["sweep"] = {"args": sweep}
+    return scenario_from_data(data, "odds.toml", games=get_game)
+
+
+def test_a_fight_count_given_for_the_exact_odds_is_refused_as_on_the_command_line():
+    one = {"attacker_strength": [2], "attacker_dice": [3], "defender_strength": [1], "defender_dice": [4]}
+    with pytest.raises(ScenarioError) as info:
+        combat_scenario({**one, "fights": 5000})  # the method's default is the exact odds
+    assert str(info.value) == ("odds.toml: args.fights: argument 'fights': only the Monte Carlo odds use it "
+                               "(method mc or both); the exact odds simulate no fights")
+    with pytest.raises(ScenarioError, match="odds.toml: args.fights: .* the exact odds simulate no fights"):
+        combat_scenario({**one, "fights": 5000}, {"method": ["both", "exact"]})
+    with pytest.raises(ScenarioError, match="odds.toml: sweep.args.fights: .* the exact odds simulate no fights"):
+        combat_scenario({**one, "method": "exact"}, {"fights": [100, 200]})
+    assert combat_scenario({**one, "method": "mc", "fights": 5000}).points[0].args["fights"] == 5000
+    assert combat_scenario(one).points[0].args["method"] == "exact"

@@ -27,8 +27,8 @@ FORMATS = ("table", "csv", "json", "markdown")
 class IntSet(click.ParamType):
     """An integer option given as one value (3), a range (1-6) or a list (0,2,4), or a mix (0,2-4).
 
-    It reads as (low, high) spans, not yet expanded: `values_in_range` checks the bounds first, so
-    1-10000000 is refused without building ten million values.
+    It reads as (low, high) spans, not yet expanded: the command checks the bounds first (the combat
+    analysis's `side_values`), so 1-10000000 is refused without building ten million values.
     """
 
     name = "values"
@@ -53,16 +53,6 @@ class IntSet(click.ParamType):
                 f"{value!r} is not a value, a range or a list; write e.g. 3, 1-6 or 0,2,4", param, ctx
             )
         return tuple(spans)
-
-
-def values_in_range(option: str, spans: tuple[tuple[int, int], ...], low: int, high: int, what: str
-                    ) -> tuple[int, ...]:
-    """The values of an IntSet option, in order without repeats, once every span lies from `low` to `high`."""
-    for lo, hi in spans:
-        if lo < low or hi > high:
-            bad = lo if lo < low else hi
-            raise click.BadParameter(f"{bad} is out of range; {what} must be from {low} to {high}", param_hint=option)
-    return tuple(dict.fromkeys(v for lo, hi in spans for v in range(lo, hi + 1)))
 
 
 def rule_overrides(items: tuple[str, ...]) -> dict[str, str]:
@@ -162,69 +152,22 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
       tyrsim combat --attacker-strength 1-6 --defender-strength 1 --defender-dice 5 --method both
       tyrsim combat --rule tie_rule=defender --format csv > odds.csv
     """
+    from click.core import ParameterSource
+
     from tyrsim.core.analysis import ArgumentError
-    from tyrsim.games.tyranno_ex import combat as combat_
-    from tyrsim.games.tyranno_ex.combat_analysis import (
-        check_matchups,
-        dice_curve,
-        heatmap_grid,
-        player_files,
-        reference_defender,
-    )
-    from tyrsim.games.tyranno_ex.rules import Rules
 
-    if method == "exact":  # no fights are simulated: a fight count or a seed asked for would be ignored
-        from click.core import ParameterSource
-
-        for name in ("fights", "seed"):
-            if click.get_current_context().get_parameter_source(name) is not ParameterSource.DEFAULT:
-                raise click.BadParameter("only the Monte Carlo odds use it (--method mc or both); the exact odds "
-                                         "simulate no fights", param_hint=f"--{name}")
-    rules = parse_rules(Rules, rule_items)
-    sides = {
-        "attacker_strength": values_in_range("--attacker-strength", attacker_strength, 1, rules.max_strength,
-                                             "a strength"),
-        "attacker_dice": values_in_range("--attacker-dice", attacker_dice, 0, rules.max_dice, "a number of dice"),
-        "defender_strength": values_in_range("--defender-strength", defender_strength, 1, rules.max_strength,
-                                             "a strength"),
-        "defender_dice": values_in_range("--defender-dice", defender_dice, 0, rules.max_dice, "a number of dice"),
-    }
+    spec = game_spec("tyranno-ex")
+    rules = parse_rules(spec.rules, rule_items)
+    context = click.get_current_context()
+    given = {name for name in context.params if context.get_parameter_source(name) is not ParameterSource.DEFAULT}
+    options = {"attacker_strength": attacker_strength, "attacker_dice": attacker_dice,
+               "defender_strength": defender_strength, "defender_dice": defender_dice, "method": method,
+               "fights": fights}
     try:
-        check_matchups(sides)
-    except ArgumentError as exc:
+        odds = spec.analyses["combat"].command(rules, options, seed, given,
+                                               lambda total: progress_reporter(total, "fights"), out)
+    except ArgumentError as exc:  # its message names the argument, and so does the option's hint
         raise click.BadParameter(str(exc).split(": ", 1)[1], param_hint=f"--{exc.name.replace('_', '-')}") from None
-    table = combat_.matchups(*sides.values(), rules)
-
-    parts = []
-    if method in ("exact", "both"):
-        parts.append(combat_.odds_table(table, rules))
-    if method in ("mc", "both"):
-        import numpy as np
-
-        update, done = progress_reporter(len(table) * fights, "fights")
-        try:
-            counts = combat_.simulate_counts(table, fights, np.random.default_rng(seed), rules, update)
-        finally:
-            done()
-        parts.append(combat_.summarize_counts(counts, rules))
-    import pandas as pd
-
-    odds = pd.concat(parts, ignore_index=True)
-    if method == "both":
-        odds = odds.sort_values(combat_.MATCHUP + ["method"], kind="stable", ignore_index=True)
-
-    if out is not None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        with atomic_folder(out) as folder:
-            (folder / "odds.csv").write_text(csv_text(odds))
-            (folder / "odds.md").write_text(markdown_table(odds) + "\n")
-            if odds["p_attacker_wins"].notna().any():
-                heatmap_grid(odds).savefig(folder / "heatmaps.png", dpi=110)
-                dice_curve(odds, *reference_defender(odds)).savefig(folder / "dice_curve.png", dpi=110)
-            for name, data in player_files(rules).items():  # the whole table under --rule, whatever the matchups
-                (folder / name).write_bytes(data)
     if fmt == "table":
         click.echo(terminal_table(odds))
     elif fmt == "csv":

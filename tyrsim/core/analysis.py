@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -151,6 +151,10 @@ class Analysis:
     headline: str | None = None  # the metric a precision target is set on
     # validate(args) raises ArgumentError for combinations of arguments no single Param rules out (a size limit)
     validate: Callable[[Mapping[str, Any]], None] | None = None
+    # check_given(args, given) raises ArgumentError for an argument the user gave (its name in `given`) that the
+    # other arguments leave unused, so that it is refused rather than ignored (a fight count asked of exact odds,
+    # which simulate no fights); `args` are all the arguments, defaults filled in
+    check_given: Callable[[Mapping[str, Any], Collection[str]], None] | None = None
     # findings(tables, rules, args) -> two to five plain sentences, each number with its interval, that open
     # the report page's answer section ("Hunter wins 58.0% [53.1, 62.7] of games against breeder.")
     findings: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], list[str]] | None = None
@@ -168,6 +172,12 @@ class Analysis:
     # prepare(rules, args): called in the main process before a point's tasks are sent (a compiled engine compiles
     # here, or loads numba's cache, so that worker processes load the cache rather than each compiling)
     prepare: Callable[[Any, Mapping[str, Any]], None] | None = None
+    # command(rules, options, seed, given, progress, out) -> the table printed by the analysis's own command
+    # (`tyrsim combat`), computed at once in this process, its trials drawn from one generator seeded `seed`:
+    # `options` are the command's, `given` the names of those the user set, progress(total) -> (update(n), done())
+    # follows the trials, and `out` (None: none) is a folder to write the table and its files into. A bad option
+    # is an ArgumentError naming it. The command line only parses the options and prints the table.
+    command: Callable[..., pd.DataFrame] | None = None
 
     def trials_per_task(self, rules: Any, args: Mapping[str, Any]) -> int:
         """The trials each task of a point with these rules and arguments holds."""

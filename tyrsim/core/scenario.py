@@ -243,8 +243,11 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
             rules = base_rules.replace(rule_values)
         except RuleError as exc:
             fail("sweep.rules", str(exc))  # only swept rules change here: the base rules passed
+        given = {**base_args, **arg_values}
         try:
-            args = analysis.check_args({**base_args, **arg_values})
+            args = analysis.check_args(given)
+            if analysis.check_given is not None:
+                analysis.check_given(args, given)
         except ArgumentError as exc:
             fail(f"{'sweep.args' if exc.name in arg_values else 'args'}.{exc.name}", str(exc))
         points.append(Point(index, rules, args, label))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ import pandas as pd
 
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.limits import MAX_MATCHUPS
+from tyrsim.core.output import atomic_folder, csv_text, markdown_table
 from tyrsim.core.plots import legend_outside, line_style
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.cheat_sheet import CMAP, sheet_files
@@ -258,6 +260,93 @@ def check_matchups(args: Mapping[str, Any]) -> None:
         raise ArgumentError(longest, f"argument {longest!r}: {count:,} matchups (the product of the attacker's and "
                             f"defender's strengths and dice); at most {MAX_MATCHUPS:,}: give fewer values")
 
+
+
+SIMULATED_ONLY = ("fights", "seed")  # what only the Monte Carlo odds use
+
+
+def check_simulated_only(method: str, given: Collection[str], method_option: str = "method") -> None:
+    """Refuse a fight count or a seed given for the exact odds: they simulate no fights, so it would be ignored.
+
+    One rule for `tyrsim combat` (`method_option` "--method") and a scenario's arguments.
+    """
+    if method != "exact":
+        return
+    for name in SIMULATED_ONLY:
+        if name in given:
+            raise ArgumentError(name, f"argument {name!r}: only the Monte Carlo odds use it ({method_option} mc or "
+                                "both); the exact odds simulate no fights")
+
+
+def _check_given(args: Mapping[str, Any], given: Collection[str]) -> None:
+    check_simulated_only(args["method"], given)
+
+
+def side_values(name: str, spans: Sequence[tuple[int, int]], rules: Rules) -> tuple[int, ...]:
+    """The values of one side's strengths or dice given as (low, high) spans, in order without repeats, once
+    every span lies within the rules (strength 1 to max_strength, dice 0 to max_dice): checked before a value
+    is made, so 1-10000000 is refused without building ten million values."""
+    low, high, what = ((1, rules.max_strength, "a strength") if name.endswith("strength")
+                       else (0, rules.max_dice, "a number of dice"))
+    for lo, hi in spans:
+        if lo < low or hi > high:
+            bad = lo if lo < low else hi
+            raise ArgumentError(name, f"argument {name!r}: {bad} is out of range; {what} must be from {low} to "
+                                f"{high}")
+    return tuple(dict.fromkeys(v for lo, hi in spans for v in range(lo, hi + 1)))
+
+
+Progress = Callable[[int], tuple[Callable[[int], None] | None, Callable[[], None]]]
+
+
+def odds_command(rules: Rules, options: Mapping[str, Any], seed: int, given: Collection[str],
+                 progress: Progress, out: Path | None = None) -> pd.DataFrame:
+    """`tyrsim combat`: the odds of every matchup of the given strengths and dice, exact and/or from
+    `options["fights"]` simulated fights per matchup (`options["method"]`), the fights drawn from one generator
+    seeded `seed`.
+
+    `options` holds the four sides as (low, high) spans (`side_values`), the method and the fight count;
+    `given` names the options the user set (a fight count or seed given for the exact odds is refused);
+    progress(total fights) -> (update, done). With `out`, the folder also gets odds.csv, odds.md, the
+    figures (none where no matchup can end) and the player files (the whole table under `rules`, whatever
+    the matchups). Every bad option is an ArgumentError naming it.
+    """
+    method, fights = options["method"], options["fights"]
+    check_simulated_only(method, given, "--method")
+    sides = {name: side_values(name, options[name], rules) for name in SIDES}
+    check_matchups(sides)
+    table = combat.matchups(*sides.values(), rules)
+    parts = []
+    if method in ("exact", "both"):
+        parts.append(combat.odds_table(table, rules))
+    if method in ("mc", "both"):
+        update, done = progress(len(table) * fights)
+        try:
+            counts = combat.simulate_counts(table, fights, np.random.default_rng(seed), rules, update)
+        finally:
+            done()
+        parts.append(combat.summarize_counts(counts, rules))
+    odds = pd.concat(parts, ignore_index=True)
+    if method == "both":
+        odds = odds.sort_values(combat.MATCHUP + ["method"], kind="stable", ignore_index=True)
+    if out is not None:
+        _write_odds_folder(odds, rules, {**sides, "method": method, "fights": fights}, out)
+    return odds
+
+
+def _write_odds_folder(odds: pd.DataFrame, rules: Rules, args: Mapping[str, Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    with atomic_folder(out) as folder:
+        (folder / "odds.csv").write_text(csv_text(odds))
+        (folder / "odds.md").write_text(markdown_table(odds) + "\n")
+        for name, fig in figures({"odds": odds}, rules, args).items():
+            fig.savefig(folder / f"{name}.png", dpi=110)
+        for name, data in player_files(rules).items():
+            (folder / name).write_bytes(data)
+
+
 COMBAT = Analysis(
     name="combat",
     summary="odds of every matchup (strength and dice on both sides), exact and/or Monte Carlo",
@@ -292,10 +381,12 @@ COMBAT = Analysis(
     },
     headline="p_attacker_wins",
     validate=check_matchups,
+    check_given=_check_given,
     outputs=lambda args: (("odds", "summary"), ("heatmaps", "dice_curve")),
     findings=combat_findings,
     files=report_files,
     player_files={"odds.html": "Combat odds calculator", "cheat_sheet.pdf": "Printable combat odds sheet (PDF)",
                   "cheat_sheet.png": "Printable combat odds sheet (PNG)"},
     glossary=COMBAT_GLOSSARY,
+    command=odds_command,
 )
