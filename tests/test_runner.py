@@ -5,7 +5,10 @@ import gc
 import numpy as np
 import pandas as pd
 import pytest
-from toy_game import SPEC, DiceGame, DiceState, Roller, Rules
+from toy_game import SPEC
+from toy_game.game import DiceGame, DiceState
+from toy_game.policies import Roller
+from toy_game.rules import Rules
 
 from tyrsim.core.game import PolicyError, RandomPolicy
 from tyrsim.core.runner import (

@@ -28,7 +28,7 @@ def test_ladder_pairs_each_rung_with_the_rungs_just_above():
 
 def test_the_costliest_seatings_are_played_first_under_their_own_labels(dice_game):
     """Task 0 plays the last seating (the strongest rungs, the largest multiple), still labelled as it."""
-    from toy_game import Rules
+    from toy_game.rules import Rules
 
     from tyrsim.core.skill import costliest_first
 
