@@ -237,7 +237,6 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
 
 
 MAX_JOBS = 256  # the most worker processes --jobs may ask for
-REPORT_LANES = 2  # scenarios of the report under way at once
 
 
 def default_jobs() -> int:
@@ -299,52 +298,26 @@ def report(out, quick, jobs) -> None:
     Two scenarios are under way at once, sharing the worker processes: while one waits on its
     last tasks or writes its page, the next one's tasks keep the workers busy.
     """
-    import threading
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-
+    from tyrsim.core.default_report import report_scenarios, run_report
     from tyrsim.core.progress import clock_text
-    from tyrsim.core.report import index_entry, write_index
-    from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios
-    from tyrsim.core.sweep import shared_pool
+    from tyrsim.core.scenario import bundled_scenarios
 
-    scenarios = [load_or_fail(path) for path in bundled_scenarios()]
-    scenarios = [s for s in scenarios if s.default_report]
-    # games' own analyses first, then the designer's dashboard; within a section by game, then file name
-    sections = list(dict.fromkeys([DEFAULT_SECTION, *(s.section for s in scenarios)]))
-    scenarios.sort(key=lambda s: (sections.index(s.section), s.game.title))
+    scenarios = report_scenarios([load_or_fail(path) for path in bundled_scenarios()])
     for scenario in scenarios:  # every folder is checked before the first game is played
         out_folder_or_fail(out / scenario.name)
     if quick:
         scenarios = [scenario.quick() for scenario in scenarios]
     jobs = jobs or default_jobs()
-    page_lock = threading.Lock()
 
-    def run_one(k: int, scenario, pool):
-        step = f"[{k}/{len(scenarios)}] {scenario.name}"
-        click.echo(f"{step}: {scenario.title}", err=True)
-        began = time.perf_counter()
-        execute(scenario, out / scenario.name, jobs, "loky", None, False, pool=pool, label=step, page_lock=page_lock)
-        seconds = time.perf_counter() - began
-        click.echo(f"{step} ... {seconds:.1f} s", err=True)
-        return index_entry(scenario, out / scenario.name, seconds)
+    def run_one(scenario, folder: Path, **shared) -> Path:
+        return execute(scenario, folder, jobs, "loky", None, False, **shared)
 
-    start = time.perf_counter()
-    with shared_pool(jobs) as pool, ThreadPoolExecutor(REPORT_LANES) as lanes:
-        running = [lanes.submit(run_one, k, scenario, pool) for k, scenario in enumerate(scenarios, 1)]
-        try:
-            entries = [future.result() for future in running]
-        except BaseException as exc:  # a scenario's error or an interruption stops the scenarios still to come
-            for future in running:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            if not isinstance(exc, KeyboardInterrupt):
-                raise
-            click.echo("\ninterrupted: each scenario's finished tasks are kept in its folder's .store; run the same "
-                       "command again to complete the work", err=True)
-            sys.exit(130)
-    took = time.perf_counter() - start
-    write_index(entries, out, quick=quick, seconds=took, at_once=REPORT_LANES)
+    try:
+        took = run_report(scenarios, out, jobs, run_one, lambda line: click.echo(line, err=True), quick=quick)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: each scenario's finished tasks are kept in its folder's .store; run the same "
+                   "command again to complete the work", err=True)
+        sys.exit(130)
     click.echo(f"wrote {out / 'index.html'}: {len(scenarios)} scenarios in {clock_text(took)} ({took:.0f} s)")
 
 

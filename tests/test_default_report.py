@@ -1,0 +1,49 @@
+"""The default report's scheduling (`tyrsim.core.default_report`): its order, and a failing scenario stops the rest."""
+
+import threading
+import time
+
+import pytest
+
+from tyrsim.core.default_report import report_scenarios, run_report
+from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios, load_scenario
+from tyrsim.games import get_game
+
+
+def bundled():
+    return [load_scenario(path, games=get_game) for path in bundled_scenarios()]
+
+
+def test_the_games_own_analyses_come_first_then_by_game_in_file_order():
+    everything = bundled()
+    ordered = report_scenarios(everything)
+    assert {s.name for s in ordered} == {s.name for s in everything if s.default_report}
+    assert ordered[0].section == DEFAULT_SECTION and ordered[-1].section != DEFAULT_SECTION
+    sections = list(dict.fromkeys(s.section for s in ordered))
+    keys = [(sections.index(s.section), s.game.title) for s in ordered]
+    assert keys == sorted(keys)
+    for section in sections:  # within a game, as given
+        for game in {s.game.title for s in ordered}:
+            names = [s.name for s in ordered if (s.section, s.game.title) == (section, game)]
+            assert names == [s.name for s in everything if s.default_report and (s.section, s.game.title) ==
+                             (section, game)]
+
+
+def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path):
+    scenarios = bundled()[:5]
+    started, said, lock = [], [], threading.Lock()
+
+    def run(scenario, out, *, pool, label, page_lock):
+        with lock:
+            started.append(scenario.name)
+        if scenario is scenarios[0]:
+            raise ValueError("broken")
+        time.sleep(0.5)  # the others are still under way when the first fails
+
+    with pytest.raises(ValueError, match="broken"):
+        run_report(scenarios, tmp_path, 1, run, said.append, quick=True)
+    # the failed one's lane may take the third before the failure is seen; none after it starts
+    assert set(started) <= {s.name for s in scenarios[:3]} and scenarios[3].name not in started
+    assert f"[1/5] {scenarios[0].name}: {scenarios[0].title}" in said
+    assert not any(line.startswith(("[4/5]", "[5/5]")) for line in said)
+    assert not (tmp_path / "index.html").exists()
