@@ -175,6 +175,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
 
     `folder` is the scenario file's folder, against which relative data-file paths in [rules] and
     [sweep.rules] are resolved (None: they stay relative to the current folder, as on the command line).
+    The file is read section by section, in this order, so the first problem found is always the same one.
     """
     def fail(key: str, message: str):
         raise ScenarioError(f"{shown}: {key}: {message}")
@@ -185,7 +186,34 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
             fail(key, "missing; every scenario names its game, analysis and seed")
     for section, keys in SECTION_KEYS.items():
         _check_keys(f"{section}.", data.get(section, {}), keys, fail)
+    game, analysis = _game_and_analysis(data, games, fail)
+    seed = data["seed"]
+    if not 0 <= seed <= MAX_SEED:
+        fail("seed", f"{seed} is out of range; a seed is an integer from 0 to {MAX_SEED}")
+    base_rules, base_args = _rules_and_args(data, game, analysis, folder, fail)
+    sweep = _sweep(data.get("sweep", {}), game, analysis, fail)
+    points = _points(sweep, base_rules, base_args, analysis, folder, fail)
+    baseline, metrics = _compare(data.get("compare", {}), analysis, points, fail)
+    precision = _precision(data, analysis, points, fail)
+    _check_trials(analysis, points, precision, sweep, fail)
+    report = data.get("report", {})
+    quick, quick_args = _report(report, analysis, points, precision, sweep, fail)
 
+    name = data.get("name", Path(shown).stem)
+    if not name or any(c in name for c in "/\\") or name.startswith("."):
+        fail("name", f"{name!r} is not a usable folder name")
+    return Scenario(
+        path=shown, text=text, name=name, title=report.get("title", data.get("title", name)),
+        description=data.get("description", ""), game=game, analysis=analysis, seed=seed,
+        default_report=data.get("default_report", False), section=data.get("section", DEFAULT_SECTION),
+        rules=base_rules, points=points, sweep=sweep,
+        baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
+        figures=report.get("figures"), quick_trials=quick, quick_args=quick_args,
+    )
+
+
+def _game_and_analysis(data: dict[str, Any], games: GameLookup, fail) -> tuple[GameSpec, Analysis]:
+    """The game and the analysis the top-level keys name."""
     try:
         game = games(data["game"])
     except UnknownGame as exc:
@@ -193,17 +221,22 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     if data["analysis"] not in game.analyses:
         fail("analysis", f"unknown analysis {data['analysis']!r} for {game.name}; "
              f"its analyses are: {', '.join(game.analyses) or 'none'}")
-    analysis = game.analyses[data["analysis"]]
-    seed = data["seed"]
-    if not 0 <= seed <= MAX_SEED:
-        fail("seed", f"{seed} is out of range; a seed is an integer from 0 to {MAX_SEED}")
+    return game, game.analyses[data["analysis"]]
 
-    file_rules = set(game.rules.data_file_rules())
+
+def _arguments(analysis: Analysis) -> str:
+    return ", ".join(p.name for p in analysis.params)
+
+
+def _rules_and_args(data: dict[str, Any], game: GameSpec, analysis: Analysis, folder: Path | None, fail
+                    ) -> tuple[RuleSet, dict[str, Any]]:
+    """[rules] (every point's rules) and [args] (every point's arguments, as given), neither also swept."""
     for kind in ("rules", "args"):
         for key in data.get("sweep", {}).get(kind, {}):
             if key in data.get(kind, {}):
                 fail(f"sweep.{kind}.{key}", f"also set in [{kind}]; give it once: in [{kind}] for every point "
                      f"or in [sweep.{kind}] to vary it")
+    file_rules = set(game.rules.data_file_rules())
     try:
         base_rules = game.rules.from_overrides(
             {k: _beside(folder, v) if k in file_rules else v for k, v in data.get("rules", {}).items()}
@@ -211,28 +244,38 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     except RuleError as exc:
         fail("rules", str(exc))
     base_args = data.get("args", {})
-    arguments = ", ".join(p.name for p in analysis.params)
     for key in base_args:
         if key not in {p.name for p in analysis.params}:
-            fail(f"args.{key}", f"unknown argument; {analysis.name} takes: {arguments}")
+            fail(f"args.{key}", f"unknown argument; {analysis.name} takes: {_arguments(analysis)}")
+    return base_rules, base_args
 
+
+def _sweep(table: dict[str, Any], game: GameSpec, analysis: Analysis, fail) -> dict[str, list[Any]]:
+    """[sweep.rules] and [sweep.args]: "rules.X" / "args.Y" -> the values, in file order."""
     sweep: dict[str, list[Any]] = {}
-    for kind, table in data.get("sweep", {}).items():
-        for key, values in table.items():
+    for kind, lists in table.items():
+        for key, values in lists.items():
             where = f"sweep.{kind}.{key}"
             if not isinstance(values, list) or not values:
                 fail(where, "must be a non-empty list of values")
             if kind == "rules" and key not in game.rules.field_names():
                 fail(where, f"unknown rule; the rules are: {', '.join(game.rules.field_names())}")
             if kind == "args" and key not in {p.name for p in analysis.params}:
-                fail(where, f"unknown argument; {analysis.name} takes: {arguments}")
+                fail(where, f"unknown argument; {analysis.name} takes: {_arguments(analysis)}")
             if len({repr(v) for v in values}) != len(values):
                 fail(where, "lists a value twice")
             sweep[f"{kind}.{key}"] = values
-
     size = math.prod(len(values) for values in sweep.values())
     if size > MAX_POINTS:
         fail("sweep", f"{size:,} sweep points (the product of the lists' lengths); at most {MAX_POINTS:,}")
+    return sweep
+
+
+def _points(sweep: dict[str, list[Any]], base_rules: RuleSet, base_args: dict[str, Any], analysis: Analysis,
+            folder: Path | None, fail) -> list[Point]:
+    """One point per combination of the swept values (the product of the lists), its rules and arguments
+    checked: an argument the others leave unused is refused (`Analysis.check_given`)."""
+    file_rules = set(base_rules.data_file_rules())
     points = []
     for index, combo in enumerate(itertools.product(*sweep.values())):
         label = dict(zip((k.split(".", 1)[1] for k in sweep), combo, strict=True))
@@ -251,50 +294,57 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
         except ArgumentError as exc:
             fail(f"{'sweep.args' if exc.name in arg_values else 'args'}.{exc.name}", str(exc))
         points.append(Point(index, rules, args, label))
+    return points
 
-    compare = data.get("compare", {})
-    baseline = None
-    metrics: list[str] = []
-    if compare:
-        if len(points) < 2:
-            fail("compare", "a comparison needs a sweep with at least two points")
-        metrics = compare.get("metrics", [analysis.headline] if analysis.headline else [])
-        for m in metrics:
-            if m not in analysis.metrics:
-                fail("compare.metrics", f"unknown metric {m!r}; {analysis.name} offers: "
-                     f"{', '.join(analysis.metrics) or 'none'}")
-        if not metrics:
-            fail("compare.metrics", "name at least one metric")
-        wanted = compare.get("baseline", {})
-        for key in wanted:
-            if key not in points[0].label:
-                fail(f"compare.baseline.{key}", f"not a swept key; the swept keys are: {', '.join(points[0].label)}")
-        matches = [p.index for p in points if all(p.label[k] == v for k, v in wanted.items())]
-        if len(matches) != 1:
-            fail("compare.baseline", f"must pick exactly one sweep point, picks {len(matches)}; "
-                 "give a value for every swept key")
-        baseline = matches[0]
 
-    precision = None
-    if "precision" in data:
-        p = data["precision"]
-        if analysis.trials is None:
-            fail("precision", f"{analysis.name} is computed exactly; it has no trials to add")
-        if "half_width" not in p:
-            fail("precision.half_width", "missing; the target half-width of the 95% interval")
-        if not 0 < p["half_width"] < math.inf:  # also refuses nan, which TOML can write
-            fail("precision.half_width", f"{p['half_width']} must be positive and finite")
-        metric = p.get("metric", analysis.headline)
-        if metric not in analysis.metrics:
-            offered = ", ".join(analysis.metrics)
-            fail("precision.metric", f"unknown metric {metric!r}; {analysis.name} offers: {offered}")
-        max_trials = p.get("max_trials", 100 * max(analysis.trials_per_task(q.rules, q.args) for q in points))
-        if not 1 <= max_trials <= MAX_TRIALS:
-            fail("precision.max_trials", f"{max_trials} is out of range; from 1 to {MAX_TRIALS:,} trials per point")
-        precision = Precision(float(p["half_width"]), max_trials, metric)
-    _check_trials(analysis, points, precision, sweep, fail)
+def _compare(compare: dict[str, Any], analysis: Analysis, points: list[Point], fail) -> tuple[int | None, list[str]]:
+    """[compare]: the baseline point's index and the metrics compared (None and none without the section)."""
+    if not compare:
+        return None, []
+    if len(points) < 2:
+        fail("compare", "a comparison needs a sweep with at least two points")
+    metrics = compare.get("metrics", [analysis.headline] if analysis.headline else [])
+    for m in metrics:
+        if m not in analysis.metrics:
+            fail("compare.metrics", f"unknown metric {m!r}; {analysis.name} offers: "
+                 f"{', '.join(analysis.metrics) or 'none'}")
+    if not metrics:
+        fail("compare.metrics", "name at least one metric")
+    wanted = compare.get("baseline", {})
+    for key in wanted:
+        if key not in points[0].label:
+            fail(f"compare.baseline.{key}", f"not a swept key; the swept keys are: {', '.join(points[0].label)}")
+    matches = [p.index for p in points if all(p.label[k] == v for k, v in wanted.items())]
+    if len(matches) != 1:
+        fail("compare.baseline", f"must pick exactly one sweep point, picks {len(matches)}; "
+             "give a value for every swept key")
+    return matches[0], metrics
 
-    report = data.get("report", {})
+
+def _precision(data: dict[str, Any], analysis: Analysis, points: list[Point], fail) -> Precision | None:
+    """[precision]: the target half-width, the most trials per point and the metric (None without it)."""
+    if "precision" not in data:
+        return None
+    p = data["precision"]
+    if analysis.trials is None:
+        fail("precision", f"{analysis.name} is computed exactly; it has no trials to add")
+    if "half_width" not in p:
+        fail("precision.half_width", "missing; the target half-width of the 95% interval")
+    if not 0 < p["half_width"] < math.inf:  # also refuses nan, which TOML can write
+        fail("precision.half_width", f"{p['half_width']} must be positive and finite")
+    metric = p.get("metric", analysis.headline)
+    if metric not in analysis.metrics:
+        offered = ", ".join(analysis.metrics)
+        fail("precision.metric", f"unknown metric {metric!r}; {analysis.name} offers: {offered}")
+    max_trials = p.get("max_trials", 100 * max(analysis.trials_per_task(q.rules, q.args) for q in points))
+    if not 1 <= max_trials <= MAX_TRIALS:
+        fail("precision.max_trials", f"{max_trials} is out of range; from 1 to {MAX_TRIALS:,} trials per point")
+    return Precision(float(p["half_width"]), max_trials, metric)
+
+
+def _report(report: dict[str, Any], analysis: Analysis, points: list[Point], precision: Precision | None,
+            sweep: dict[str, list[Any]], fail) -> tuple[int, dict[str, Any]]:
+    """[report]: its tables and figures checked; a quick run's trials and argument changes."""
     for key in ("tables", "figures"):
         for item in report.get(key, []):
             if not isinstance(item, str):
@@ -306,7 +356,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     quick_args = report.get("quick_args", {})
     for key in quick_args:
         if key not in {p.name for p in analysis.params}:
-            fail(f"report.quick_args.{key}", f"unknown argument; {analysis.name} takes: {arguments}")
+            fail(f"report.quick_args.{key}", f"unknown argument; {analysis.name} takes: {_arguments(analysis)}")
         if f"args.{key}" in sweep:
             fail(f"report.quick_args.{key}", "is swept; a quick run cannot change a swept argument")
     for point in points:
@@ -314,18 +364,7 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
             analysis.check_args({**point.args, **quick_args})
         except ArgumentError as exc:
             fail(f"report.quick_args.{exc.name}", str(exc))
-
-    name = data.get("name", Path(shown).stem)
-    if not name or any(c in name for c in "/\\") or name.startswith("."):
-        fail("name", f"{name!r} is not a usable folder name")
-    return Scenario(
-        path=shown, text=text, name=name, title=report.get("title", data.get("title", name)),
-        description=data.get("description", ""), game=game, analysis=analysis, seed=seed,
-        default_report=data.get("default_report", False), section=data.get("section", DEFAULT_SECTION),
-        rules=base_rules, points=points, sweep=sweep,
-        baseline=baseline, metrics=metrics, precision=precision, tables=report.get("tables"),
-        figures=report.get("figures"), quick_trials=quick, quick_args=quick_args,
-    )
+    return quick, quick_args
 
 
 def _check_trials(analysis: Analysis, points: list[Point], precision: Precision | None,
