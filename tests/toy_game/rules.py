@@ -1,11 +1,11 @@
-"""The Dice game's rules as data; every default is the rules'.
+"""The Dice game's rules as data; every default is the rulebook's.
 
-The whole rulebook: "Players take turns. On your turn, roll the die and add it to your points, or pass.
-A six is lucky. After each player's last turn, the most points wins."
+The whole rulebook: "Players take turns, three each. On your turn, roll the die and add the number to your
+points, or pass. A six is lucky. After the last turn the most points wins; equal points share the victory."
 
 Rules marked `ruling=` encode a reading of a sentence the rulebook leaves open, or a component it does
-not print; `tyrsim rulings dice` plays each alternative against the default. `bonus`, `idle` and `tally`
-are there for the `rulings` analysis's tests, whose effects are known exactly (tests/test_rulings.py).
+not print; `tyrsim rulings dice` plays each alternative against the default; the effects of `six_again` and `bonus`
+are known exactly, which the `rulings` analysis's tests check (tests/test_rulings.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ class Rules(RuleSet):
     # "A six is lucky.": lucky how? Read as nothing more than a good roll; the other reading rolls it again
     six_again: bool = rule(False, "a six is rolled again and added (each roll is worth 4.2 on average, not 3.5)",
                            ruling=True)
+    # "or pass": nothing says a pass scores, so it scores nothing; the other readings give it 1 or 2 points
     bonus: int = rule(0, "points for passing", low=0, high=6, ruling=(1, 2))
+    # two rulings for the `rulings` analysis's tests: one the engine never reads, one only a counter reads
     idle: str = rule("a", "a reading the game never reads", choices=("a", "b"), ruling=True)
     tally: str = rule("sixes", "the rolls the 'tally' counter counts (it scores nothing)", choices=("sixes", "high"),
                       ruling=True)
