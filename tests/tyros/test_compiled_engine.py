@@ -36,7 +36,7 @@ RULE_SETS = {
     "cheap cities, rich deck": {"city_cost": 2, "city_cost_two_ships": 1, "cards_per_colour": 20, "wild_cards": 10,
                                 "bank_swap_max": 5, "bank_buy_cost": 2, "cards_kept": 5},
 }
-QUICK_GAMES = {"default": 100}  # random games per rule set through both play_chunks in the quick suite
+QUICK_GAMES = {"default": 60}  # random games per rule set through both play_chunks in the quick suite
 OTHER_QUICK_GAMES = 20
 # the slow suite: 2,000 games of the default with 3 and with 4 players, 300 four-player games of every other
 # rule set (2,000 of each would take the object engine about 11 minutes more on one core)
@@ -157,9 +157,9 @@ def test_every_position_of_more_games(name, players):
 def test_a_broken_rule_is_caught():
     """The comparison fails when one rule differs: cities at 4 cards against the object engine's 5."""
     policies = ["random"] * 4
-    compiled = play_chunk(Rules(city_cost=4), policies, 0, 100, np.random.default_rng(3))
+    compiled = play_chunk(Rules(city_cost=4), policies, 0, 40, np.random.default_rng(3))
     with pytest.raises(AssertionError):
-        pd.testing.assert_frame_equal(compiled, object_table(Rules(), policies, 100, 3))
+        pd.testing.assert_frame_equal(compiled, object_table(Rules(), policies, 40, 3))
 
 
 def test_positions_that_differ_are_named():
