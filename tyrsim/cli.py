@@ -12,7 +12,6 @@ from tyrsim.core.limits import MAX_MATCHUPS, MAX_TRIALS
 from tyrsim.core.output import (
     STORE,
     OutFolderError,
-    atomic_folder,
     check_out_folder,
     csv_text,
     json_records,
@@ -590,7 +589,7 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     from tyrsim.core.game import PolicyError
     from tyrsim.core.progress import Progress
     from tyrsim.core.store import ResultStore
-    from tyrsim.core.tune import TuneError, TuneSetup, default_population
+    from tyrsim.core.tune import TuneError, TuneSetup, default_population, write_tuned
     from tyrsim.core.tune import tune as run_tune
 
     spec = full_game(game)
@@ -648,17 +647,10 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
         tasks.close()
     mean, low, high = result.beats
     verdict = "beats" if low > 0.5 else "does not clearly beat"
-    with atomic_folder(out) as folder:
-        command = " ".join(["tyrsim tune", spec.name, "--policy", policy, *(f"--opponent {o}" for o in pool),
-                            f"--players {players} --budget {budget} --games {n_games} --population {population}",
-                            f"--check-games {check_games} --seed {seed}", *(f"--rule {r}" for r in rule_items)])
-        weights.write_weights(folder / f"{policy}.toml", spec.name, policy, result.weights, {
-            "command": command, "seed": seed, "players": players, "pool": list(setup.pool), "generations": generations,
-            "population": population, "games_per_candidate": n_games, "check_games": check_games,
-            "beats_untuned": round(mean, 4), "beats_untuned_low": round(low, 4), "beats_untuned_high": round(high, 4),
-            "rules_changed": [f"{k}={v}" for k, v in rules.differences().items()]})
-        (folder / "tune_history.csv").write_text(csv_text(result.history))
-        (folder / "check.csv").write_text(csv_text(result.check))
+    command = " ".join(["tyrsim tune", spec.name, "--policy", policy, *(f"--opponent {o}" for o in pool),
+                        f"--players {players} --budget {budget} --games {n_games} --population {population}",
+                        f"--check-games {check_games} --seed {seed}", *(f"--rule {r}" for r in rule_items)])
+    write_tuned(out, setup, result, command)
     click.echo("tuned weights: " + ", ".join(f"{k}={v:g}" for k, v in result.weights.items()))
     click.echo(f"check: tuned {policy} {verdict} the untuned one: it finished ahead in {100 * mean:.1f}% "
                f"[{100 * low:.1f}, {100 * high:.1f}] of seat pairs over {check_games} games")

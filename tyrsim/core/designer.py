@@ -219,6 +219,13 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
     return ranges
 
 
+def check_points(n: int) -> None:
+    """The Sobol' design's base samples N: a power of two."""
+    if n & (n - 1):
+        raise ArgumentError("points", f"argument 'points': {n} is not a power of two; the Sobol' design needs "
+                            "N = 4, 8, 16, 32, ... base samples")
+
+
 @for_game
 def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_params: tuple[str, ...],
                      player: BlockPlayer | None = None, refusal: EngineRefusal | None = None) -> Analysis:
@@ -274,11 +281,6 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
 
     def check_params(texts: tuple[str, ...]) -> None:
         parse_ranges(spec, texts)
-
-    def check_points(n: int) -> None:
-        if n & (n - 1):
-            raise ArgumentError("points", f"argument 'points': {n} is not a power of two; the Sobol' design needs "
-                                "N = 4, 8, 16, 32, ... base samples")
 
     return Analysis(
         name="explore",

@@ -260,6 +260,58 @@ def _page(title: str, body: list[str]) -> str:
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
 
 
+def _figures_section(report: Report, folder: Path) -> tuple[list[str], list[str]]:
+    """The page's Figures (markdown lines, HTML parts), each figure written beside it as NAME.png."""
+    if not report.figures:
+        return [], []
+    md = ["## Figures", ""]
+    body = ["<section id='figures'><h2>Figures</h2>"]
+    for name, fig in report.figures.items():
+        png = folder / f"{name}.png"
+        fig.savefig(png, dpi=100, bbox_inches="tight")
+        data = base64.b64encode(png.read_bytes()).decode()
+        title = _figure_title(name)
+        md += [f"### {title}", "", f"![{title}]({name}.png)", ""]
+        body.append(f"<h3>{html.escape(title)}</h3>"
+                    f"<img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
+                    f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
+    body.append("</section>")
+    return md, body
+
+
+def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[str], list[pd.DataFrame]]:
+    """The page's Tables (markdown lines, HTML parts) and the tables as shown there, each table (and the
+    comparison, if any) written beside it in full as NAME.csv."""
+    s = report.scenario
+    sections = list(report.tables.items())
+    if len(report.comparison):
+        sections.append(("comparison", report.comparison))
+    keys = tuple(k for m in s.metrics for k in s.analysis.metrics[m].keys) if s.metrics else ()
+    shown_tables = []
+    md = ["## Tables", ""]
+    body = ["<section id='tables'><h2>Tables</h2>"]
+    for name, table in sections:
+        (folder / f"{name}.csv").write_text(csv_text(table))
+        shown = _page_table(name, table, keys, s.analysis.headline)
+        shown_tables.append(shown)
+        rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
+        more = f"{PAGE_ROWS} of {rows}, evenly spread; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
+        note = ""
+        if name == "comparison":
+            note = ("Each variant against the baseline point; p-values Holm-adjusted across all rows; "
+                    "significant rows (adjusted p < 0.05) are marked.")
+        md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
+               ""]
+        flags = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
+                 else [False] * len(shown))
+        body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
+                    + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
+                    + _html_table(shown, flags)
+                    + f"<p class='note'>{html.escape(more)} <a href='{name}.csv'>{name}.csv</a></p></details>")
+    body.append("</section>")
+    return md, body, shown_tables
+
+
 def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
     """Write the report folder atomically, with `extra` {file name: text} files; returns its path.
 
@@ -292,45 +344,10 @@ def write_report(report: Report, out: Path, extra: dict[str, str] | None = None)
             md += ["Also in this folder: " + ", ".join(links) + ".", ""]
             body.append("<p>Also in this folder: " + ", ".join(
                 f"<a href='{html.escape(n)}'>{html.escape(n)}</a>" for n in report.files) + ".</p>")
-        if report.figures:
-            md += ["## Figures", ""]
-            body.append("<section id='figures'><h2>Figures</h2>")
-            for name, fig in report.figures.items():
-                png = folder / f"{name}.png"
-                fig.savefig(png, dpi=100, bbox_inches="tight")
-                data = base64.b64encode(png.read_bytes()).decode()
-                title = _figure_title(name)
-                md += [f"### {title}", "", f"![{title}]({name}.png)", ""]
-                body.append(f"<h3>{html.escape(title)}</h3>"
-                            f"<img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
-                            f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
-            body.append("</section>")
-        sections = list(report.tables.items())
-        if len(report.comparison):
-            sections.append(("comparison", report.comparison))
-        keys = tuple(k for m in s.metrics for k in s.analysis.metrics[m].keys) if s.metrics else ()
-        shown_tables = []
-        md += ["## Tables", ""]
-        body.append("<section id='tables'><h2>Tables</h2>")
-        for name, table in sections:
-            (folder / f"{name}.csv").write_text(csv_text(table))
-            shown = _page_table(name, table, keys, s.analysis.headline)
-            shown_tables.append(shown)
-            rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
-            more = f"{PAGE_ROWS} of {rows}, evenly spread; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
-            note = ""
-            if name == "comparison":
-                note = ("Each variant against the baseline point; p-values Holm-adjusted across all rows; "
-                        "significant rows (adjusted p < 0.05) are marked.")
-            md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
-                   ""]
-            flags = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
-                     else [False] * len(shown))
-            body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
-                        + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
-                        + _html_table(shown, flags)
-                        + f"<p class='note'>{html.escape(more)} <a href='{name}.csv'>{name}.csv</a></p></details>")
-        body.append("</section>")
+        figures_md, figures_html = _figures_section(report, folder)
+        tables_md, tables_html, shown_tables = _tables_section(report, folder)
+        md += figures_md + tables_md
+        body += figures_html + tables_html
         glossary = _glossary(report, shown_tables)
         if glossary:
             md += ["## Glossary", ""] + [f"- **{h}**: {m}" for h, m in glossary] + [""]

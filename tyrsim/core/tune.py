@@ -33,6 +33,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -40,6 +41,7 @@ import pandas as pd
 import tyrsim
 from tyrsim.core import stats, weights
 from tyrsim.core.game import GameSpec
+from tyrsim.core.output import atomic_folder, csv_text
 from tyrsim.core.progress import Progress
 from tyrsim.core.rng import task_rng, trial_rng
 from tyrsim.core.rules import RuleSet
@@ -87,6 +89,21 @@ class TuneResult:
     history: pd.DataFrame  # one row per generation and candidate: its weights and mean win share
     check: pd.DataFrame  # the check games: one row per game, the tuned seat's share of pairs won
     beats: tuple[float, float, float]  # share of (tuned, untuned) seat pairs the tuned seat won: mean, low, high
+
+
+def write_tuned(out: Path, setup: TuneSetup, result: TuneResult, command: str) -> None:
+    """Write a tuning run's folder atomically: POLICY.toml (the tuned weights, with the `command` that made
+    them and how they were found and checked), tune_history.csv and check.csv."""
+    mean, low, high = result.beats
+    with atomic_folder(out) as folder:
+        weights.write_weights(folder / f"{setup.policy}.toml", setup.game, setup.policy, result.weights, {
+            "command": command, "seed": setup.seed, "players": setup.players, "pool": list(setup.pool),
+            "generations": setup.generations, "population": setup.population, "games_per_candidate": setup.games,
+            "check_games": setup.check_games, "beats_untuned": round(mean, 4), "beats_untuned_low": round(low, 4),
+            "beats_untuned_high": round(high, 4),
+            "rules_changed": [f"{k}={v}" for k, v in setup.rules.differences().items()]})
+        (folder / "tune_history.csv").write_text(csv_text(result.history))
+        (folder / "check.csv").write_text(csv_text(result.check))
 
 
 def default_population(dimensions: int) -> int:
