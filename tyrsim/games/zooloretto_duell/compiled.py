@@ -85,7 +85,14 @@ FINAL_CARD = ANIMALS + len(COLOURS) * len(STAND_SYMBOLS)  # the kind of the fina
 NO_SYMBOL, LIGHTNING, HEART, SQUARE = 0, 1, 2, 3
 NO_CARD = -1
 NOT_TAKEN, EMPTY_HANDED = -2, -1  # `taken[p]`: no truck yet this round; quit without one
-CARD_TRIGGER, MARKER_TRIGGER, PILE_TRIGGER = 1, 2, 3  # `end_trigger`: 1 + index into END_TRIGGERS
+
+# Every integer a compiled function is passed is an int64 (cards and counts read from the position's int8 and
+# int32 fields are widened first, `np.int64(pos.queue[k])`), and a constant passed is a numpy scalar, not a
+# Python int or bool: numba compiles a function once for every combination of argument types its callers
+# pass, and a Python constant's type is a Literal of its value (`_add(actions, n, DRAW, 0, 0)` would compile
+# `_add` once for each action type). One type per argument: each function compiles once.
+CARD_TRIGGER, MARKER_TRIGGER, PILE_TRIGGER = np.int64(1), np.int64(2), np.int64(3)  # `end_trigger`: 1 + index
+DONATED, NOT_DONATED = np.True_, np.False_  # `place_card`'s card is a square's donation, or not
 
 # fixed shapes; `supported` names the rule a rule set would need more of
 MAX_TRUCKS = 8
@@ -98,24 +105,25 @@ MAX_POINTS = 1_000_000  # points of one scoring marker the 32-bit totals hold wi
 MAX_STEPS = 10_000  # actions; a safety limit far above any game (about 140)
 EDGE_WIDTH = 16  # more than the cards of one enclosure (PEN_LENGTH) or the colours of stands
 
-# action types: a row (type, a, b)
-DRAW = 0  # action A: draw the top card
-CONNECT = 1  # a = truck
-DISCARD_DRAWN = 2  # expert variant: pay to discard the drawn card
-TAKE = 3  # action B: a = truck, b = index of the order of its cards in RULES.orders[truck size]
-STEAL = 4  # action C I: a = kind of animal
-DISPOSE = 5  # action C II
-DONATE = 6  # a square's donation: a = kind on the discard pile
-QUIT_EMPTY = 7  # nothing to draw or take: quit the round without a truck
+# action types: a row (type, a, b), a and b UNUSED (0) where the type takes none
+DRAW = np.int64(0)  # action A: draw the top card
+CONNECT = np.int64(1)  # a = truck
+DISCARD_DRAWN = np.int64(2)  # expert variant: pay to discard the drawn card
+TAKE = np.int64(3)  # action B: a = truck, b = index of the order of its cards in RULES.orders[truck size]
+STEAL = np.int64(4)  # action C I: a = kind of animal
+DISPOSE = np.int64(5)  # action C II
+DONATE = np.int64(6)  # a square's donation: a = kind on the discard pile
+QUIT_EMPTY = np.int64(7)  # nothing to draw or take: quit the round without a truck
+UNUSED = np.int64(0)
 MAX_ACTIONS = 1 + MAX_TRUCKS * MAX_ORDERS + 1 + ANIMALS + 1
 
 POSITION = np.dtype([
     ("pile", np.int8, (DECK + 1,)), ("pile_size", np.int32),
     ("discard", np.int8, (DECK + 4,)), ("discard_size", np.int32),
     ("trucks", np.int8, (MAX_TRUCKS, MAX_PLACES)), ("truck_size", np.int32, (MAX_TRUCKS,)),
-    ("taken", np.int32, (2,)), ("last_taker", np.int32), ("to_move", np.int32), ("phase", np.int32),
-    ("drawn", np.int32), ("queue", np.int8, (MAX_PLACES,)), ("queue_next", np.int32), ("queue_end", np.int32),
-    ("square_fired", np.int32), ("pending_check", np.int32),
+    ("taken", np.int32, (2,)), ("last_taker", np.int32), ("to_move", np.int64), ("phase", np.int32),
+    ("drawn", np.int64), ("queue", np.int8, (MAX_PLACES,)), ("queue_next", np.int32), ("queue_end", np.int32),
+    ("square_fired", np.int32), ("pending_check", np.int64),
     ("pens", np.int8, (2, len(SPECIES), PEN_LENGTH)), ("pen_size", np.int32, (2, len(SPECIES))),
     ("stands", np.int8, (2, 12)), ("stand_size", np.int32, (2,)),
     ("offspring", np.int8, (len(SPECIES),)),
@@ -130,20 +138,20 @@ POSITION = np.dtype([
 ])
 
 RULES = np.dtype([
-    ("trucks", np.int32), ("truck_places", np.int32, (MAX_TRUCKS,)), ("targets", np.int32, (len(SPECIES),)),
-    ("starting_coins", np.int32), ("final_round_card_depth", np.int32), ("money_action_cost", np.int32),
-    ("steal_triggers_symbols", np.int32), ("one_square_per_turn", np.int32), ("symbol_before_scoring", np.int32),
-    ("dispose_without_minus", np.int32), ("symbol_once", np.int32),
-    ("expert", np.int32), ("expert_discard_cost", np.int32), ("majority_points", np.int32),
-    ("coins_per_point", np.int32),
+    ("trucks", np.int64), ("truck_places", np.int64, (MAX_TRUCKS,)), ("targets", np.int64, (len(SPECIES),)),
+    ("starting_coins", np.int64), ("final_round_card_depth", np.int64), ("money_action_cost", np.int64),
+    ("steal_triggers_symbols", np.int64), ("one_square_per_turn", np.int64), ("symbol_before_scoring", np.int64),
+    ("dispose_without_minus", np.int64), ("symbol_once", np.int64),
+    ("expert", np.int64), ("expert_discard_cost", np.int64), ("majority_points", np.int64),
+    ("coins_per_point", np.int64),
     ("deck", np.int8, (DECK,)),  # the kinds of the animals and stands in the object engine's deck order
     # the scoring markers in the file's order (points replaced by the rule `marker_points`)
-    ("marker_points", np.int32, (MARKERS,)), ("marker_coin", np.int8, (MARKERS,)),
+    ("marker_points", np.int64, (MARKERS,)), ("marker_coin", np.int8, (MARKERS,)),
     ("marker_final", np.int8, (MARKERS,)),
     # rule `marker_order` "shuffled": the runs of markers sharing a letter, each shuffled at set-up
-    ("shuffled_runs", np.int32), ("run_start", np.int32, (MARKERS,)), ("run_length", np.int32, (MARKERS,)),
+    ("shuffled_runs", np.int64), ("run_start", np.int64, (MARKERS,)), ("run_length", np.int64, (MARKERS,)),
     # orders[n, i]: the i-th order (itertools.permutations of the places) of a truck holding n cards
-    ("orders", np.int8, (MAX_PLACES + 1, MAX_ORDERS, MAX_PLACES)), ("order_count", np.int32, (MAX_PLACES + 1,)),
+    ("orders", np.int8, (MAX_PLACES + 1, MAX_ORDERS, MAX_PLACES)), ("order_count", np.int64, (MAX_PLACES + 1,)),
     # race_edges[s, a, b]: `evaluation.race_edge` of the race for species s's marker (s = 6: the vending
     # area's) with a and b animals (colours) on the two sides, tabulated by the function itself
     ("race_edges", np.float64, (len(SPECIES) + 1, EDGE_WIDTH, EDGE_WIDTH)),
@@ -248,25 +256,30 @@ def set_up(game, tables, rng) -> None:
     markers by letter. `game` is a one-position array, `tables` the rules' (`rule_tables`)."""
     pos, rules = game[0], tables[0]
     pos.phase = TURN
-    # the object engine's pile is deck[rng.permutation(57)]: the deck shuffled by the same swaps
-    pos.pile[:DECK] = rules.deck
-    shuffle(rng, pos.pile, DECK)
+    # the object engine's pile is deck[rng.permutation(57)]: the deck shuffled by the same swaps. Copied
+    # card by card, here and below: an array assigned to a slice compiles numba's message for a shape that
+    # does not fit, a second or more of string formatting
+    for i in range(DECK):
+        pos.pile[i] = rules.deck[i]
+    shuffle(rng, pos.pile[:DECK])
     size = DECK
     # drawn after the pile (rule `marker_order`)
-    pos.marker_points[:] = rules.marker_points
-    pos.marker_coin[:] = rules.marker_coin
-    pos.marker_final[:] = rules.marker_final
+    for j in range(MARKERS):
+        pos.marker_points[j], pos.marker_coin[j] = rules.marker_points[j], rules.marker_coin[j]
+        pos.marker_final[j] = rules.marker_final[j]
     for run in range(rules.shuffled_runs):
         start, length = rules.run_start[run], rules.run_length[run]
-        shuffled = np.arange(length)  # rng.permutation(length)
-        shuffle(rng, shuffled, length)
+        shuffled = np.empty(length, np.int8)  # rng.permutation(length)
+        for j in range(length):
+            shuffled[j] = j
+        shuffle(rng, shuffled)
         for j in range(length):
             pos.marker_points[start + j] = rules.marker_points[start + shuffled[j]]
             pos.marker_coin[start + j] = rules.marker_coin[start + shuffled[j]]
             pos.marker_final[start + j] = rules.marker_final[start + shuffled[j]]
     pos.marker_top = 0
     size -= 1
-    discard_card(pos, pos.pile[size])
+    discard_card(pos, np.int64(pos.pile[size]))
     depth = min(rules.final_round_card_depth, size)
     for i in range(size, depth, -1):  # the final-round card goes in with `depth` cards under it
         pos.pile[i] = pos.pile[i - 1]
@@ -284,13 +297,13 @@ def set_up(game, tables, rng) -> None:
 
 
 @njit(cache=True)
-def shuffle(rng, cards, n) -> None:
-    """Shuffle cards[:n] with numpy's own draws (`Generator.shuffle`: from the top down, place i swaps with the
-    place `random_interval(i)` draws from the bit generator), so that the same seed deals the same game.
+def shuffle(rng, cards) -> None:
+    """Shuffle the int8 array `cards` with numpy's own draws (`Generator.shuffle`: from the top down, place i
+    swaps with the place `random_interval(i)` draws from the bit generator), so that the same seed deals the same game.
     numba's own `Generator.permutation` draws the same but swaps through 0-d arrays: 2.4 us for the deck, this
     0.4 us (tests/zooloretto_duell/test_compiled_engine.py compares the two on many seeds)."""
     bit_generator = rng.bit_generator
-    for i in range(n - 1, 0, -1):
+    for i in range(len(cards) - 1, 0, -1):
         j = np.intp(random_interval(bit_generator, i))
         cards[i], cards[j] = cards[j], cards[i]
 
@@ -366,25 +379,25 @@ def take_orders(pos, rules, t, actions, n) -> int:
 def legal_actions(pos, rules, actions) -> int:
     """Write the legal actions as rows (type, a, b) into `actions`, in the order `ZooState.legal_actions`
     lists them; returns how many."""
-    n = 0
+    n = np.int64(0)
     phase = pos.phase
     if phase == PLACE:
         return placements(pos, rules, actions)
     if phase == DONATION:  # one card of each kind on the discard pile, bottom first
         for i in range(pos.discard_size):
-            kind = pos.discard[i]
+            kind = np.int64(pos.discard[i])
             fresh = True
             for j in range(n):
                 if actions[j, 1] == kind:
                     fresh = False
                     break
             if fresh:
-                n = _add(actions, n, DONATE, kind, 0)
+                n = _add(actions, n, DONATE, kind, UNUSED)
         return n
     if phase == OVER:
         return 0
     if pos.pile_size:
-        n = _add(actions, n, DRAW, 0, 0)
+        n = _add(actions, n, DRAW, UNUSED, UNUSED)
     free_place = False
     for t in range(rules.trucks):
         if is_taken(pos, t):
@@ -396,27 +409,27 @@ def legal_actions(pos, rules, actions) -> int:
         else:
             free_place = True
     if n and actions[0, 0] == DRAW and not free_place:  # all trucks occupied: action A is not allowed
-        for j in range(1, n):
-            actions[j - 1] = actions[j]
+        for j in range(1, n):  # number by number: a row assigned compiles a shape error's message
+            actions[j - 1, 0], actions[j - 1, 1], actions[j - 1, 2] = actions[j, 0], actions[j, 1], actions[j, 2]
         n -= 1
     if n == 0:
-        n = _add(actions, n, QUIT_EMPTY, 0, 0)
+        n = _add(actions, n, QUIT_EMPTY, UNUSED, UNUSED)
     p = pos.to_move
     if pos.coins[p] >= rules.money_action_cost:
         o = 1 - p
         first = n
         for s in range(len(SPECIES)):  # one animal of each kind in the opponent's zoo
             for i in range(pos.pen_size[o, s]):
-                kind = pos.pens[o, s, i]
+                kind = np.int64(pos.pens[o, s, i])
                 fresh = True
                 for j in range(first, n):
                     if actions[j, 1] == kind:
                         fresh = False
                         break
                 if fresh:
-                    n = _add(actions, n, STEAL, kind, 0)
+                    n = _add(actions, n, STEAL, kind, UNUSED)
         if pos.minus[p] or rules.dispose_without_minus:
-            n = _add(actions, n, DISPOSE, 0, 0)
+            n = _add(actions, n, DISPOSE, UNUSED, UNUSED)
     return n
 
 
@@ -424,7 +437,7 @@ def legal_actions(pos, rules, actions) -> int:
 def placements(pos, rules, actions) -> int:
     """Where the drawn card may go: each truck with a free place (empty trucks of one size are one choice),
     and in the expert variant, outside the final round, paying to discard it."""
-    n = 0
+    n = np.int64(0)
     for t in range(rules.trucks):
         if is_taken(pos, t):
             continue
@@ -436,11 +449,11 @@ def placements(pos, rules, actions) -> int:
                     offered = True
                     break
             if not offered:
-                n = _add(actions, n, CONNECT, t, 0)
+                n = _add(actions, n, CONNECT, t, UNUSED)
         elif pos.truck_size[t] < rules.truck_places[t]:
-            n = _add(actions, n, CONNECT, t, 0)
+            n = _add(actions, n, CONNECT, t, UNUSED)
     if rules.expert and not pos.final_round and pos.coins[pos.to_move] >= rules.expert_discard_cost:
-        n = _add(actions, n, DISCARD_DRAWN, 0, 0)
+        n = _add(actions, n, DISCARD_DRAWN, UNUSED, UNUSED)
     return n
 
 
@@ -535,9 +548,9 @@ def take_truck(pos, rules, p, t, order) -> None:
 def unload_truck(pos, rules, p) -> None:
     """Place the taken truck's remaining cards in order; pause for a square's donation."""
     while pos.queue_next < pos.queue_end:
-        kind = pos.queue[pos.queue_next]
+        kind = np.int64(pos.queue[pos.queue_next])
         pos.queue_next += 1
-        if place_card(pos, rules, p, kind, False):
+        if place_card(pos, rules, p, kind, NOT_DONATED):
             pos.phase = DONATION
             return
     end_turn(pos, rules, p)
@@ -547,23 +560,24 @@ def unload_truck(pos, rules, p) -> None:
 def take_donation(pos, rules, p, kind) -> None:
     """A square's donation: the first card of `kind` leaves the discard pile for the zoo; a square it
     triggers goes to waste. Then the truck's other cards follow."""
-    remove_first(pos.discard, pos.discard_size, kind)
+    remove_first(pos.discard[: pos.discard_size], kind)
     pos.discard_size -= 1
     pos.phase = TURN
-    place_card(pos, rules, p, kind, True)
+    place_card(pos, rules, p, kind, DONATED)
     check_pending(pos, rules)
     unload_truck(pos, rules, p)
 
 
 @njit(cache=True)
-def remove_first(cards, size, kind) -> None:
-    """Take the first card of `kind` out of cards[:size]; the cards above it move down."""
+def remove_first(cards, kind) -> None:
+    """Take the first card of `kind` out of the int8 array `cards` (a pile up to its size); the cards above it
+    move down."""
     at = 0
     while cards[at] != kind:
         at += 1
-    for i in range(at, size - 1):
+    for i in range(at, len(cards) - 1):
         cards[i] = cards[i + 1]
-    cards[size - 1] = NO_CARD
+    cards[len(cards) - 1] = NO_CARD
 
 
 @njit(cache=True)
@@ -573,11 +587,11 @@ def steal_animal(pos, rules, p, kind) -> None:
     pos.counts[p, STEALS] += 1
     s = kind >> 2
     o = 1 - p
-    remove_first(pos.pens[o, s], pos.pen_size[o, s], kind)
+    remove_first(pos.pens[o, s, : pos.pen_size[o, s]], kind)
     pos.pen_size[o, s] -= 1
     # ruling: stealing counts as placing the animal in your enclosure, so its symbol triggers
     if rules.steal_triggers_symbols:
-        if place_card(pos, rules, p, kind, False):
+        if place_card(pos, rules, p, kind, NOT_DONATED):
             pos.phase = DONATION
             return
     else:
@@ -764,7 +778,7 @@ def end_round(pos, rules) -> None:
     round begins with the player who was the last to take a truck."""
     for t in range(rules.trucks):
         for k in range(pos.truck_size[t]):
-            discard_card(pos, pos.trucks[t, k])
+            discard_card(pos, np.int64(pos.trucks[t, k]))
         pos.truck_size[t] = 0
     if pos.final_round:
         pos.phase = OVER

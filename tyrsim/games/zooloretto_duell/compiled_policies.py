@@ -41,6 +41,7 @@ from tyrsim.games.zooloretto_duell.compiled import (
     MAX_ACTIONS,
     MAX_STEPS,
     MAX_TRUCKS,
+    NOT_DONATED,
     NOT_TAKEN,
     POSITION,
     STEAL,
@@ -67,6 +68,7 @@ WEIGHTS = ("take_threshold", "alone_take_threshold", "steal_threshold", "dispose
            "discard_threshold", "square_value")
 WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
 NONE = -np.inf  # the value of no truck
+DISCARDED = np.int64(-1)  # `board`'s truck for a drawn card discarded (an int64, as compiled.UNUSED)
 
 WORKSPACE = np.dtype([
     ("actions", np.int64, (MAX_ACTIONS, 3)),  # the legal actions, rows of `compiled.legal_actions`
@@ -108,7 +110,9 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
 def uniform(rng, work) -> float:
     """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
     if work.uniforms_left == 0:
-        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
+        block = rng.random(UNIFORM_BLOCK)
+        for i in range(UNIFORM_BLOCK):  # not `work.uniforms[:] = block`: that compiles a shape error's message
+            work.uniforms[i] = block[i]
         work.uniforms_left = UNIFORM_BLOCK
     work.uniforms_left -= 1
     return work.uniforms[work.uniforms_left]
@@ -199,9 +203,10 @@ def choose_greedy(pos, rules, rng, work, n) -> int:
     p = pos.to_move
     now = score_now(pos, rules, p)
     values = work.values[:n]
+    best = NONE  # values.max(), without compiling numpy's max
     for i in range(n):
         values[i] = now if work.actions[i, 0] == DRAW else score_now(after(pos, rules, work, i), rules, p)
-    best = values.max()
+        best = max(best, values[i])
     ties = 0
     for i in range(n):
         ties += values[i] == best
@@ -294,13 +299,13 @@ def heuristic_connect(weights, pos, rules, work, n) -> int:
             new = scratch[0]
             due = 0
             for j in range(size):
-                if place_card(new, rules, q, pos.trucks[t, j], False):
+                if place_card(new, rules, q, np.int64(pos.trucks[t, j]), NOT_DONATED):
                     due += 1
                     check_pending(new, rules)  # as if the donation had added nothing
             if size:
                 gains[q, t] = margin(new, rules, q) - base + weights.square_value * due
             if wanted[t]:
-                if place_card(new, rules, q, pos.drawn, False):
+                if place_card(new, rules, q, pos.drawn, NOT_DONATED):
                     due += 1
                     check_pending(new, rules)
                 with_card[q, t] = margin(new, rules, q) - base + weights.square_value * due
@@ -314,14 +319,14 @@ def heuristic_connect(weights, pos, rules, work, n) -> int:
             best, best_value = i, value
     if discard >= 0:
         price = rules.expert_discard_cost / rules.coins_per_point
-        if connect_value(weights, work, p, o, both, -1) - price >= best_value + weights.discard_threshold:
+        if connect_value(weights, work, p, o, both, DISCARDED) - price >= best_value + weights.discard_threshold:
             return discard
     return best
 
 
 @njit(cache=True)
 def board(work, q, truck) -> float:
-    """Player q's best truck if the card goes on `truck` (-1: it is discarded); 0 if no truck has cards."""
+    """Player q's best truck if the card goes on `truck` (DISCARDED: on none); 0 if no truck has cards."""
     best = NONE
     for t in range(MAX_TRUCKS):  # past the rules' trucks, gains and with_card hold NONE
         gain = work.with_card[q, t] if t == truck else work.gains[q, t]
@@ -372,7 +377,9 @@ def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace
             for c in range(pos.counts.shape[1]):
                 row[6 + c] = pos.counts[p, c]
         games[g, 0], games[g, 1], games[g, 3] = pos.rounds, pos.actions, pos.end_trigger
-        games[g, 2] = pos.scored.sum() + pos.vending_scored
+        games[g, 2] = pos.vending_scored  # interim scorings
+        for s in range(len(SPECIES)):
+            games[g, 2] += pos.scored[s]
 
 
 def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
