@@ -70,3 +70,15 @@ def test_ladder_reads_each_pairing_by_its_interval():
     assert first.startswith("Strongest: ismcts") and "ismcts > greedy > random" in first
     assert top.startswith("ismcts finished ahead of greedy in 55.0% [45.0, 65.0]") and "cannot be told apart" in top
     assert second.endswith("clearly stronger.")
+
+
+def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
+    from tyrsim.core.findings import points_by_name
+
+    swept = pd.DataFrame({"tie_rule": ["reroll", "reroll", "defender"], "policy": ["a", "b", "a"], "x": [1, 2, 3]})
+    points = points_by_name({"by_policy": swept}, "by_policy", "policy")
+    assert list(points) == ["With tie rule = reroll: ", "With tie rule = defender: "]
+    assert points["With tie rule = reroll: "]["x"].tolist() == [1, 2]
+    assert list(points_by_name({"by_policy": swept.iloc[:, 1:]}, "by_policy", "policy")) == [""]
+    assert points_by_name({"by_policy": swept.iloc[:0]}, "by_policy", "policy") == {}
+    assert points_by_name({}, "by_policy", "policy") == {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pandas as pd
@@ -48,6 +48,13 @@ def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame
         values = values if isinstance(values, tuple) else (values,)
         named = ", ".join(f"{header(k)} = {cell_text(v)}" for k, v in zip(swept, values, strict=True))
         yield f"With {named}: ", rows
+
+
+def points_by_name(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
+    """{prefix naming the sweep point: its rows} of the table called `name` (see `points_of`); empty where the
+    analysis made no such table or it has no rows."""
+    table = tables.get(name)
+    return {} if table is None or not len(table) else dict(points_of(table, key))
 
 
 def _who_wins(prefix: str, table: pd.DataFrame) -> str:

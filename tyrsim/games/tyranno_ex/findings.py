@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from tyrsim.core import stats, words
-from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.core.findings import MAX_POINTS, points_by_name
 from tyrsim.core.words import listing, row_percent
 
 # what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
@@ -53,11 +53,6 @@ GLOSSARY = {
 SOURCE_WORDS = {"rows": "from the rows its cards stand in", "special": "on the special spaces",
                 "empty": "for empty spaces", "five": "from an unused \"5\" marker"}  # fmt: skip
 SYMBOL_WORDS = {3: "three different symbols", 2: "two different symbols", 1: "a single symbol"}
-
-
-def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
-    table = tables.get(name)
-    return {} if table is None or not len(table) else dict(points_of(table, key))
 
 
 def _apart(first: pd.Series, second: pd.Series, low: str = "ci_low", high: str = "ci_high") -> bool:
@@ -169,12 +164,12 @@ def attackers_sentence(fights: pd.DataFrame) -> str | None:
 def game_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> list[str]:
     """Up to three sentences per point, the most telling first (the report keeps the first few of a page's):
     where the points come from, how fights and the environment go, who wins the fights they start."""
-    by_policy = _by_point(tables, "by_policy", "policy")
-    points = _by_point(tables, "points_by_source", "policy")
-    worth = _by_point(tables, "card_worth", "policy")
-    fights = _by_point(tables, "fights", "policy")
-    symbols = _by_point(tables, "survival_by_symbols", "policy")
-    cascades = _by_point(tables, "cascades", "quantity")
+    by_policy = points_by_name(tables, "by_policy", "policy")
+    points = points_by_name(tables, "points_by_source", "policy")
+    worth = points_by_name(tables, "card_worth", "policy")
+    fights = points_by_name(tables, "fights", "policy")
+    symbols = points_by_name(tables, "survival_by_symbols", "policy")
+    cascades = points_by_name(tables, "cascades", "quantity")
     out = []
     for prefix in list(points or fights or symbols)[:MAX_POINTS]:
         lead = leader(by_policy.get(prefix))

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from tyrsim.core import words
-from tyrsim.core.findings import MAX_POINTS, points_of
+from tyrsim.core.findings import MAX_POINTS, points_by_name
 from tyrsim.core.words import row_percent
 
 BALANCED = 0.25  # each of the four empires ends largest in a quarter of the games when the set-up is balanced
@@ -71,11 +71,6 @@ def _share(row: pd.Series) -> str:
     return row_percent(row, "share")
 
 
-def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
-    table = tables.get(name)
-    return {} if table is None or not len(table) else dict(points_of(table, key))
-
-
 # ---- empire-sizes -------------------------------------------------------------------
 def empire_sentence(prefix: str, sizes: pd.DataFrame, extremes: pd.DataFrame) -> str:
     """How big each empire grows, which ends largest most often, and whether that is balanced."""
@@ -103,10 +98,11 @@ def _tyros_and_length(tyros: pd.DataFrame, length: pd.DataFrame) -> tuple[pd.Ser
 
 def empire_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> list[str]:
     """The `empire-sizes` page: one sentence per point on sizes and the largest empire, then Tyros and length."""
-    sizes, extremes = _by_point(tables, "empire_sizes", "empire"), _by_point(tables, "largest_smallest", "empire")
+    sizes = points_by_name(tables, "empire_sizes", "empire")
+    extremes = points_by_name(tables, "largest_smallest", "empire")
     out = [empire_sentence(prefix, rows, extremes[prefix])
            for prefix, rows in list(sizes.items())[:POINT_SENTENCES] if prefix in extremes]
-    tyros, length = _by_point(tables, "tyros_joins", "tyros"), _by_point(tables, "game_length", "quantity")
+    tyros, length = points_by_name(tables, "tyros_joins", "tyros"), points_by_name(tables, "game_length", "quantity")
     points = [(p, *_tyros_and_length(tyros[p], length[p])) for p in tyros if p in length]
     if len(points) == 1:
         _, joins, colour, rounds = points[0]
@@ -156,7 +152,8 @@ def difference_sentence(sources: pd.DataFrame) -> str | None:
 def game_findings(tables: Mapping[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> list[str]:
     """The `game` page, after the core's sentences: where the leading policy's points come from (per point of a
     sweep), and for a single point which source separates the policies."""
-    by_policy, sources = _by_point(tables, "by_policy", "policy"), _by_point(tables, "points_by_source", "policy")
+    by_policy = points_by_name(tables, "by_policy", "policy")
+    sources = points_by_name(tables, "points_by_source", "policy")
     out = []
     for prefix, rows in list(sources.items())[:MAX_POINTS]:
         if prefix not in by_policy:

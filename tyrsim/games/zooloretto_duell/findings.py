@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from tyrsim.core import words
-from tyrsim.core.findings import MAX_POINTS, game_findings, points_of
+from tyrsim.core.findings import MAX_POINTS, game_findings, points_by_name
 from tyrsim.core.words import row_percent
 
 # what each source of points is called in a sentence, in the order the final scoring adds them
@@ -60,11 +60,6 @@ GLOSSARY = {
 }
 
 
-def _by_point(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> list[tuple[str, pd.DataFrame]]:
-    table = tables.get(name)
-    return [] if table is None or not len(table) else list(points_of(table, key))[:MAX_POINTS]
-
-
 def _mean(row: pd.Series) -> str:
     """A mean with its interval, to at most two decimals (points and counts per game need no more)."""
     digits = min(2, words.digits_for((row["ci_high"] - row["ci_low"]) / 2))
@@ -92,7 +87,7 @@ def expected_score_sentence(prefix: str, policy: str, sources: pd.DataFrame, alo
 def expected_scores(tables: Mapping[str, pd.DataFrame]) -> list[str]:
     """The expected final score of each policy (a two-player game has at most two), per point."""
     out = []
-    for prefix, rows in _by_point(tables, "points_by_source", "policy"):
+    for prefix, rows in list(points_by_name(tables, "points_by_source", "policy").items())[:MAX_POINTS]:
         policies = list(dict.fromkeys(rows["policy"]))
         out += [expected_score_sentence(prefix, p, rows, len(policies) == 1) for p in policies]
     return [s for s in out if s]
@@ -141,11 +136,13 @@ def _leading_policy(tables: Mapping[str, pd.DataFrame]) -> str | None:
 
 def other_findings(tables: Mapping[str, pd.DataFrame]) -> tuple[list[str], list[str]]:
     """(who wins by being ahead on which source, per point; for a single point, symbols and end triggers)."""
-    leaders = [leader_sentence(prefix, rows) for prefix, rows in _by_point(tables, "leader_wins", "source")]
-    symbols, ends = _by_point(tables, "symbols", "policy"), _by_point(tables, "end_triggers", "ended_by")
+    leaders = [leader_sentence(prefix, rows)
+               for prefix, rows in list(points_by_name(tables, "leader_wins", "source").items())[:MAX_POINTS]]
+    symbols, ends = points_by_name(tables, "symbols", "policy"), points_by_name(tables, "end_triggers", "ended_by")
     rest = []
     if len(symbols) == 1 and len(ends) == 1:
-        rest = [symbols_sentence("", symbols[0][1], _leading_policy(tables)), ends_sentence("", ends[0][1])]
+        (only_symbols,), (only_ends,) = symbols.values(), ends.values()
+        rest = [symbols_sentence("", only_symbols, _leading_policy(tables)), ends_sentence("", only_ends)]
     return [s for s in leaders if s], [s for s in rest if s]
 
 
