@@ -2,12 +2,12 @@
 
 from tyrsim.core.game import GameSpec
 from tyrsim.games.tyros.analysis import ANALYSES
-from tyrsim.games.tyros.game import make_game
+from tyrsim.games.tyros.game import NAME, make_game
 from tyrsim.games.tyros.policies import POLICIES
 from tyrsim.games.tyros.rules import Rules
 
 SPEC = GameSpec(
-    name="tyros",
+    name=NAME,
     title="Tyros",
     rules=Rules,
     players=(3, 4),

@@ -2,12 +2,12 @@
 
 from tyrsim.core.game import GameSpec
 from tyrsim.games.zooloretto_duell.analysis import ANALYSES
-from tyrsim.games.zooloretto_duell.game import make_game
+from tyrsim.games.zooloretto_duell.game import NAME, make_game
 from tyrsim.games.zooloretto_duell.policies import POLICIES
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 SPEC = GameSpec(
-    name="zooloretto-duell",
+    name=NAME,
     title="Zooloretto Duell",
     rules=Rules,
     players=(2,),
