@@ -1,0 +1,206 @@
+"""The compiled Tiny Epic Dinosaurs engine plays the object engine's games, move for move.
+
+Both engines draw the same chance from the same seed (the decks' shuffles, the hunt die's and
+the random policy's uniform doubles, a reshuffle of the research discard pile), so the same seed
+must give the same game. Checked two ways on every rule set (the default, every ruling's
+alternative, the variants and a few designer settings that reach the supply limits): whole games
+through both engines' `play_chunk`, whose tables (every score, point source, counter, round and
+action count) must be equal; and game by game, where after every action the two positions, the
+lists of legal actions and the random policy's choice must be equal, and the final scores too.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.tiny_epic_dinosaurs import SPEC
+from tyrsim.games.tiny_epic_dinosaurs import compiled as C
+from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose_random, play_chunk
+from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+
+# the default, every ruling's alternative, the two variants, and settings that run the supplies short
+RULE_SETS = {
+    "default": {},
+    **{f"{name}={alt}": {name: alt} for name, alts in Rules.rulings().items() for alt in alts},
+    "penalties per phase": {"penalty_once_per": "phase"},
+    "private contracts at the end of the round": {"private_contract_timing": "also_end_of_round"},
+    "short supplies": {"dinosaurs_per_kind": 3, "fence_tokens": 4, "breed_group": 1},
+    "no display, big draws, low cap": {"resource_cap": 3, "research_draw": 5, "research_display": 0},
+    "strong owner, more rounds": {"owner_strength": 3, "rounds": 8, "extra_rancher_round": 2, "egg_dinosaurs": 3},
+}
+WHOLE_GAMES = 300  # random games per rule set through both play_chunks (2,000 in the slow test)
+STEPPED_GAMES = 12  # games per rule set compared position by position (2,000 in the slow test)
+MANY = 2000
+
+
+def rules_of(name: str) -> Rules:
+    return Rules.from_overrides(RULE_SETS[name])
+
+
+def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd.DataFrame:
+    game = SPEC.make_game(rules, len(policies))
+    return object_chunk(game, policies, [SPEC.make_policy(p) for p in policies], 0, count,
+                        np.random.default_rng(seed))
+
+
+def compare_whole_games(rules: Rules, players: int, count: int, seed: int) -> None:
+    policies = ["random"] * players
+    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(seed))
+    pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, seed))
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_whole_games_are_the_object_engines(name):
+    compare_whole_games(rules_of(name), 2, WHOLE_GAMES, 11)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_games_with_more_players(players):
+    compare_whole_games(Rules(), players, 100, 12)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_many_whole_games(name):
+    compare_whole_games(rules_of(name), 2, MANY, 13)
+
+
+def test_the_shuffle_draws_numpys_shuffle():
+    """`compiled.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
+    generator left in the same state (its buffered 32-bit half included), after uniform doubles too."""
+    for seed in range(300):
+        for n in (20, 22, 5, 2, 1):
+            ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+            for _ in range(2):
+                items = np.arange(n, dtype=np.int8)
+                C.shuffle(ours, items, n)
+                deck = list(range(n))
+                numpys.shuffle(deck)
+                assert items.tolist() == deck, (seed, n)
+                ours.random(3), numpys.random(3)
+            assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def compiled_scores(position, tables, players: int) -> list[float]:
+    parts = np.zeros(4, np.int64)
+    scores = []
+    for p in range(players):
+        C.score_parts(position[0], tables[0], p, parts)
+        scores.append(float(parts.sum()))
+    return scores
+
+
+def step_through(rules: Rules, seeds: range, players: int = 2) -> int:
+    """Play random games on both engines side by side, comparing after every action; returns the positions
+    compared."""
+    game, tables = SPEC.make_game(rules, players), C.rule_tables(rules, players)
+    policy = RandomPolicy()
+    compared = 0
+    for seed in seeds:
+        object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        state = game.new_state(object_rng)
+        position, workspace = C.new_position(), C.new_workspace()
+        C.set_up(position, tables, compiled_rng, workspace)
+        work = workspace[0]
+        while True:
+            differ = C.differences(C.position_of(state), position)
+            assert not differ, f"seed {seed}, after {compared} actions: the positions differ in {differ}"
+            compared += 1
+            if state.is_terminal():
+                assert C.is_over(position[0])
+                break
+            legal = state.legal_actions()
+            listed = [C.action_row(position, tables, workspace, i) for i in range(work["count"])]
+            assert [C.action_of(state, a) for a in legal] == listed, f"seed {seed}: {state.prompt}"
+            i = choose_random(compiled_rng, work)
+            action = policy.choose(state, object_rng)
+            assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
+            state.apply(action)
+            C.play_action(position, tables, compiled_rng, workspace, i)
+        assert compiled_scores(position, tables, players) == state.scores()
+    return compared
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_every_position_is_the_object_engines(name):
+    assert step_through(rules_of(name), range(STEPPED_GAMES)) > STEPPED_GAMES * 50
+
+
+def test_every_position_with_four_players():
+    assert step_through(Rules(), range(8), players=4) > 8 * 80
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_every_position_of_many_games(name):
+    assert step_through(rules_of(name), range(1000, 1000 + MANY)) > MANY * 50
+
+
+def test_a_broken_rule_is_caught():
+    """The comparison fails when one rule differs: breeding groups of 3 against the object engine's 2."""
+    compiled = play_chunk(Rules(breed_group=3), ["random", "random"], 0, 100, np.random.default_rng(3))
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(compiled, object_table(Rules(), ["random", "random"], 100, 3))
+
+
+def test_positions_that_differ_are_named():
+    game = SPEC.make_game(Rules(), 2)
+    state = game.new_state(np.random.default_rng(5))
+    position = C.position_of(state)
+    assert C.differences(position, C.position_of(state)) == []
+    position[0]["fences"][1] |= 1 << 3
+    position[0]["supply"][0] -= 1
+    assert C.differences(position, C.position_of(state)) == ["supply", "fences"]
+
+
+def test_supported_names_the_rule_it_cannot_play(monkeypatch):
+    assert C.supported(Rules()) is None
+    too_many = Rules(dinosaurs_per_kind=40)
+    assert "'dinosaurs_per_kind'" in C.supported(too_many)
+    with pytest.raises(ValueError, match="dinosaurs_per_kind"):
+        play_chunk(too_many, ["random", "random"], 0, 1, np.random.default_rng(0))
+    # a rule added to Rules that this engine has not learnt yet
+    monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "either_food"))
+    assert C.supported(Rules()).startswith("rule 'either_food'")
+
+
+def test_only_policies_with_a_compiled_form():
+    with pytest.raises(ValueError, match="ismcts"):
+        play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
+
+
+SCRIPT = """
+import numpy as np, pandas as pd
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.tiny_epic_dinosaurs import SPEC
+from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import play_chunk, play_games
+from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+for policies, count in (({policies}, {count}),):
+    rules = Rules(border="fence")
+    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
+    objects = [SPEC.make_policy(p) for p in policies]
+    reference = object_chunk(SPEC.make_game(rules, 2), policies, objects, 0, count, np.random.default_rng(2))
+    pd.testing.assert_frame_equal(compiled, reference)
+stats = getattr(play_games, "stats", None)  # none without the JIT
+print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
+"""
+
+
+def run_script(env: dict[str, str], policies: tuple[str, str] = ("random", "random"), count: int = 3) -> str:
+    done = subprocess.run([sys.executable, "-c", SCRIPT.format(policies=list(policies), count=count)],
+                          env=os.environ | env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def test_the_pure_python_path_plays_the_same_games():
+    """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
+    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"

@@ -1,0 +1,2040 @@
+"""Tiny Epic Dinosaurs in compiled code (numba): the same game as `game.py`, rule for rule, a game at a time.
+
+`game.py` stays the readable reference, the engine of play logs and of the search; this module
+plays the same games, move for move, many times faster. The same seed gives the same game:
+set-up shuffles the contract and research decks with numpy's own algorithm and draws
+(`shuffle`), the hunt die and the random policy take the uniform doubles `tyrsim.core.rng.uniform`
+hands out (`uniform`), a reshuffle of the research discard pile draws as `Generator.shuffle` does.
+
+How a position is held: one numpy record of the dtype `POSITION` (a one-element array; a
+function reads and writes `game[0]` in place). A dinosaur is its *kind*, the index of its name
+in the object engine's `components.dinosaurs` (the basic kinds in file order, then the unique
+dinosaurs in research-card order); a contract or a research card is its index in its data file;
+a space on a central board its index among the spaces of the player count; a ranch space its
+index (row * cols + col); an edge its index in `RanchLayout.edge_names`. Lists keep the object
+engine's order (a size and the items, first at 0), because the order of the legal actions and of
+what is drawn next follows them:
+
+- `contract_deck` (drawn from the end), `public`; `research_deck` (drawn from the end),
+  `discard`, `display`; `supply[kind]` (basic kinds), `fence_supply`;
+- `occupancy[space, seat]`: the group (ranchers, the owner counting `owner_strength`) of that
+  seat on the space, 0 for none;
+- per player p: `cells[p, space]` (a kind, or EMPTY), `fences[p]` (fence tokens as bits, as
+  `Ranch.fence_bits`), `resources[p]` (leaf, meat, supply), `ranchers`, `ranchers_left`,
+  `owner_left`, `holding[p]` (kinds in the order gained), `holding_fences`, `private` (a
+  contract or NONE), `taken[p]` (contracts fulfilled, in order), `research[p]` (cards held, in
+  order), `paid_herbivore`, `paid_carnivore`, `counts[p]` (player.COUNTERS); the abilities of the
+  cards held (`learn`): `extra_income`, `discount[p, action]`, `feed_less[p, kind]`,
+  `extra_fences`, `points_per[p, kind]`;
+- the question asked (prompts.py): `prompt` (one of the prompt codes below, NO_PROMPT when the
+  game is over or between steps) and `prompt_player`; its data: `moved` (Rearranging: the edges
+  fences were moved to, as bits), `drawn` (DrawnResearch), `escape_herbivore` and
+  `escape_carnivore` (OmnivoreEscape); Enclosing's `assignment[enclosure]` (a kind or NONE),
+  `assigned` (the enclosures in the order given, as `lay_out` reads them), `herd_kinds` (the basic
+  kinds to lay out in the object engine's dict order) with `herd[kind]` and `unplaced[kind]`,
+  and `uniques` (the unique dinosaurs to lay out);
+- `todo[i]` (kind, seat, a, b): the steps still to run (steps.py), the next one last;
+- `round_number` (the round), `first_player`, `turn`, `actions` (decisions made by policies).
+
+The rules and data files become one record of the dtype `RULES`, made once per rule set and
+player count by `rule_tables(rules, players)` from the object engine's own loaders. An action
+is a row of six integers (type, a, b, c, d, e): see `legal_actions`, which lists them in the
+object engine's order, so that an index into one list is the same action in the other.
+
+A chunk's scratch (the action list, the feeding plans, the flood fill's regions, the
+assignment search's buffers, the uniform doubles drawn ahead) is one record of the dtype
+`WORKSPACE`: compiled code passes records as plain pointers, but counts the references to every
+array it passes on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit
+from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
+
+from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.games.tiny_epic_dinosaurs.components import ACTIONS, EFFECTS, GROUPS, RESOURCES
+from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame, TinyEpicDinosaursState
+from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
+from tyrsim.games.tiny_epic_dinosaurs.rules import EITHER_FOODS, Rules
+
+# fixed shapes; `supported` names the rule (or data file) a rule set would need more of
+MAX_PLAYERS = 4
+MAX_CELLS = 62  # ranch spaces (a set of them is an int64's bits)
+MAX_EDGES = 62  # edges a fence could matter on (a set of fences is an int64's bits)
+MAX_KINDS = 40  # basic kinds and unique dinosaurs
+MAX_BASIC = 10
+MAX_CONTRACTS = 64
+MAX_RESEARCH = 64
+MAX_SPACES = 40
+MAX_FACES = 36
+MAX_HOLDING = 128
+MAX_TODO = 64
+MAX_ACTIONS = 4096
+MAX_STEPS = 100_000  # decisions; a safety limit far above any game (about 100)
+EMPTY = -1  # a free ranch space
+NONE = -1  # no contract, no kind, no card
+
+# the hunt die's faces
+NET, INJURY, EGG = 0, 1, 2
+# a dinosaur's group (components.GROUPS)
+HERBIVORE, CARNIVORE, OMNIVORE = (GROUPS.index(g) for g in ("herbivore", "carnivore", "omnivore"))
+# a space's action, a research card's effect (components.ACTIONS, EFFECTS)
+HUNT, BUY, PLACE_NOW, GAIN, FIRST_PLAYER, RESEARCH, RESEARCH_REMOVE, CONTRACT = range(len(ACTIONS))
+E_NONE, E_INCOME, E_CHEAPER, E_POINTS_PER, E_FEED_LESS, E_EXTRA_FENCES = range(len(EFFECTS))
+GRASS, MOUNTAIN, WATER = 0, 1, 2
+PLENTIFUL, LEAF_FIRST, MEAT_FIRST = range(len(EITHER_FOODS))
+# counters (player.COUNTERS)
+(ESCAPES, PENALTY_FENCES, PENALTY_DINOSAURS, UNFED, BRED, HUNTS, INJURIES, PLACEMENTS, BUMPS, CONTRACTS_PUBLIC,
+ CONTRACTS_PRIVATE, RESEARCH_TAKEN, FIRST_PLAYER_ROUNDS) = range(len(COUNTERS))
+
+# prompts (prompts.py)
+(NO_PROMPT, ASSIGN, TAKE_RESEARCH, PICK_RESEARCH, REARRANGE, PLACE_FENCE_PROMPT, ENCLOSE_PROMPT, ESCAPE_AS_PROMPT,
+ LOSE_FENCE_PROMPT, LOSE_DINOSAUR_PROMPT, FEED_PROMPT) = range(11)
+# steps (steps.py): a row (kind, seat, a, b)
+(START_ROUND, ASSIGN_TURN, RETURN_RANCHERS, ARRANGE, FEED, BREED, END_ROUND, PENALTIES,
+ LOSE_DINOSAUR_PENALTY) = range(9)
+# action types (actions.py): a row (type, a, b, c, d, e)
+PLACE = 0  # a space, b ranchers, c owner, d choice (kind or contract), e 1: the private contract too
+PICK = 1  # a card, or NONE: draw
+MOVE_FENCE = 2  # a source edge (NONE: from Holding), b target edge
+STOP_REARRANGING = 3
+PLACE_FENCE = 4  # a edge
+ENCLOSE = 5  # a enclosure index, b kind
+FEED_PLAN = 6  # a the plan's index in WORKSPACE.plans
+ESCAPE_AS = 7  # a HERBIVORE or CARNIVORE
+LOSE_FENCE = 8  # a edge
+LOSE_DINOSAUR = 9  # a kind
+
+POSITION = np.dtype([
+    ("round_number", np.int32), ("first_player", np.int32), ("turn", np.int32), ("actions", np.int32),
+    ("fence_supply", np.int32), ("supply", np.int32, (MAX_BASIC,)),
+    ("contract_deck", np.int8, (MAX_CONTRACTS,)), ("contract_deck_size", np.int32),
+    ("public", np.int8, (MAX_CONTRACTS,)), ("public_size", np.int32),
+    ("research_deck", np.int8, (MAX_RESEARCH,)), ("research_deck_size", np.int32),
+    ("discard", np.int8, (MAX_RESEARCH,)), ("discard_size", np.int32),
+    ("display", np.int8, (MAX_RESEARCH,)), ("display_size", np.int32),
+    ("occupancy", np.int32, (MAX_SPACES, MAX_PLAYERS)),
+    ("cells", np.int8, (MAX_PLAYERS, MAX_CELLS)), ("fences", np.int64, (MAX_PLAYERS,)),
+    ("resources", np.int32, (MAX_PLAYERS, 3)), ("ranchers", np.int32, (MAX_PLAYERS,)),
+    ("ranchers_left", np.int32, (MAX_PLAYERS,)), ("owner_left", np.int8, (MAX_PLAYERS,)),
+    ("holding", np.int8, (MAX_PLAYERS, MAX_HOLDING)), ("holding_size", np.int32, (MAX_PLAYERS,)),
+    ("holding_fences", np.int32, (MAX_PLAYERS,)), ("private", np.int8, (MAX_PLAYERS,)),
+    ("taken", np.int8, (MAX_PLAYERS, MAX_CONTRACTS)), ("taken_size", np.int32, (MAX_PLAYERS,)),
+    ("research", np.int8, (MAX_PLAYERS, MAX_RESEARCH)), ("research_size", np.int32, (MAX_PLAYERS,)),
+    ("paid_herbivore", np.int8, (MAX_PLAYERS,)), ("paid_carnivore", np.int8, (MAX_PLAYERS,)),
+    ("counts", np.int32, (MAX_PLAYERS, len(COUNTERS))),
+    ("extra_income", np.int32, (MAX_PLAYERS, 3)), ("discount", np.int32, (MAX_PLAYERS, len(ACTIONS), 3)),
+    ("feed_less", np.int32, (MAX_PLAYERS, MAX_KINDS)), ("extra_fences", np.int32, (MAX_PLAYERS,)),
+    ("points_per", np.int32, (MAX_PLAYERS, MAX_KINDS)),
+    ("prompt", np.int32), ("prompt_player", np.int32), ("moved", np.int64),
+    ("drawn", np.int8, (MAX_RESEARCH,)), ("drawn_size", np.int32),
+    ("escape_herbivore", np.int8), ("escape_carnivore", np.int8),
+    ("assignment", np.int8, (MAX_CELLS,)), ("assigned", np.int8, (MAX_CELLS,)), ("assigned_size", np.int32),
+    ("herd_kinds", np.int8, (MAX_BASIC,)), ("herd_kinds_size", np.int32),
+    ("herd", np.int32, (MAX_KINDS,)), ("unplaced", np.int32, (MAX_KINDS,)),
+    ("uniques", np.int8, (MAX_KINDS,)), ("uniques_size", np.int32),
+    ("todo", np.int32, (MAX_TODO, 4)), ("todo_size", np.int32),
+])
+
+RULES = np.dtype([
+    ("players", np.int32), ("rounds", np.int32), ("start_ranchers", np.int32), ("extra_rancher_round", np.int32),
+    ("owner_strength", np.int32), ("resource_cap", np.int32), ("first_player_bonuses", np.int32),
+    ("dinosaurs_per_kind", np.int32), ("fence_tokens", np.int32), ("research_display", np.int32),
+    ("research_draw", np.int32), ("extra_public_contracts", np.int32), ("egg_dinosaurs", np.int32),
+    ("injured_leaves", np.int32), ("unique_anywhere", np.int32), ("rearrange_holding", np.int32),
+    ("either_food", np.int32), ("penalty_per_phase", np.int32), ("breed_group", np.int32),
+    ("private_end_of_round", np.int32),
+    ("die", np.int8, (MAX_FACES,)), ("die_size", np.int32),
+    # the expected catch of a hunt (`Rules.hunt_odds`) and its nearest whole number (Python's round), as the
+    # greedy policies value a hunt
+    ("hunt_mean", np.float64), ("hunt_rounded", np.int32),
+    # dinosaurs: kinds (basic first), their group, diet (leaf, meat, either), points
+    ("kinds", np.int32), ("basic", np.int32), ("group", np.int8, (MAX_KINDS,)), ("diet", np.int32, (MAX_KINDS, 3)),
+    ("points", np.int32, (MAX_KINDS,)), ("unique", np.int8, (MAX_KINDS,)), ("card_of", np.int8, (MAX_KINDS,)),
+    # contracts: the dinosaurs each asks for by basic kind, its points
+    ("contracts", np.int32), ("need", np.int32, (MAX_CONTRACTS, MAX_BASIC)),
+    ("contract_points", np.int32, (MAX_CONTRACTS,)),
+    # research cards: points, the unique dinosaur (or NONE), the ability
+    ("cards", np.int32), ("card_points", np.int32, (MAX_RESEARCH,)), ("card_kind", np.int8, (MAX_RESEARCH,)),
+    ("effect", np.int8, (MAX_RESEARCH,)), ("effect_resource", np.int8, (MAX_RESEARCH,)),
+    ("effect_action", np.int8, (MAX_RESEARCH,)), ("effect_kind", np.int8, (MAX_RESEARCH,)),
+    ("effect_amount", np.int32, (MAX_RESEARCH,)),
+    # the action spaces of this player count, in file order
+    ("spaces", np.int32), ("action", np.int8, (MAX_SPACES,)), ("cost", np.int32, (MAX_SPACES, 3)),
+    ("gain", np.int32, (MAX_SPACES, 3)), ("gain_fences", np.int32, (MAX_SPACES,)), ("hunted", np.int8, (MAX_SPACES,)),
+    ("sells", np.int8, (MAX_SPACES, MAX_BASIC)),
+    # the ranch: per space its terrain, symbol (NONE, or a resource), its grass links (neighbour, edge) and the
+    # border edges that must be fenced ('open' border) as bits; the fence slots; the fill and remove orders
+    ("cell_count", np.int32), ("terrain", np.int8, (MAX_CELLS,)), ("symbol", np.int8, (MAX_CELLS,)),
+    ("link_count", np.int8, (MAX_CELLS,)), ("link_cell", np.int8, (MAX_CELLS, 4)),
+    ("link_edge", np.int8, (MAX_CELLS, 4)),
+    ("open_bits", np.int64, (MAX_CELLS,)), ("grass_bits", np.int64), ("permanent_bits", np.int64),
+    ("edges", np.int32), ("slots", np.int8, (MAX_EDGES,)), ("slot_count", np.int32),
+    ("fill_order", np.int8, (MAX_CELLS,)), ("remove_order", np.int8, (MAX_CELLS,)),
+])
+
+WORKSPACE = np.dtype([
+    ("actions", np.int32, (MAX_ACTIONS, 6)), ("count", np.int32),  # the legal actions (`legal_actions`)
+    ("values", np.float64, (MAX_ACTIONS,)),  # a greedy policy's value of each (compiled_policies.py)
+    ("plans", np.int8, (MAX_ACTIONS, MAX_KINDS)),  # feeding plans: dinosaurs fed, by kind
+    # the flood fill's grass regions (cells as bits, enclosed) and the enclosures among them
+    ("regions", np.int64, (MAX_CELLS,)), ("enclosed", np.int8, (MAX_CELLS,)), ("region_count", np.int32),
+    ("enclosures", np.int64, (MAX_CELLS,)), ("enclosure_count", np.int32),
+    ("stack", np.int8, (MAX_CELLS,)),
+    # the assignment search (`unhoused`): capacities and, per depth, the needs still wanting room
+    ("capacities", np.int32, (MAX_CELLS + 1,)), ("wanting", np.int32, (MAX_CELLS + 2, MAX_BASIC + 1)),
+    ("frame_length", np.int32, (MAX_CELLS + 2,)), ("frame_at", np.int32, (MAX_CELLS + 2,)),
+    ("frame_best", np.int32, (MAX_CELLS + 2,)),
+    ("choices", np.int32, (MAX_CELLS * MAX_BASIC, 2)),
+    # feeding plans' search (`feedings`)
+    ("eats", np.int32, (MAX_KINDS, 3)), ("wanted", np.int32, (MAX_KINDS,)), ("later", np.int32, (MAX_KINDS, 3)),
+    ("fed", np.int32, (MAX_KINDS,)), ("most", np.int32, (MAX_KINDS,)), ("eaten", np.int32, (MAX_KINDS + 1, 3)),
+    ("herd_order", np.int8, (MAX_KINDS,)), ("herd_size", np.int32),
+    ("have", np.int32, (3,)),
+    ("escaped", np.int32, (MAX_KINDS,)), ("escaped_order", np.int8, (MAX_KINDS,)), ("escaped_size", np.int32),
+    ("split", np.int32, (MAX_CELLS,)), ("spare", np.int8, (MAX_CELLS,)),
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`uniform`)
+    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+])
+
+# the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
+PLAYED = tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def supported(rules: Rules, players: int = 2) -> str | None:
+    """None if the compiled engine plays `rules`, else a one-line message naming the first rule (or data file)
+    it cannot."""
+    for f in dataclasses.fields(rules):
+        if f.name not in PLAYED:
+            return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"
+    game = TinyEpicDinosaursGame(rules, players)
+    comp, layout = game.components, game.components.layout
+    limits = (
+        ("ranch_file", len(layout.terrain), MAX_CELLS, "ranch spaces"),
+        ("ranch_file", len(layout.edge_names), MAX_EDGES, "edges"),
+        ("dinosaurs_file", len(comp.basic), MAX_BASIC, "basic dinosaur kinds"),
+        ("research_file", len(comp.dinosaurs), MAX_KINDS, "dinosaurs (basic and unique)"),
+        ("contracts_file", len(comp.contracts), MAX_CONTRACTS, "contracts"),
+        ("research_file", len(comp.research), MAX_RESEARCH, "research cards"),
+        ("spaces_file", len(game.spaces), MAX_SPACES, "action spaces for a player count"),
+    )
+    for name, count, most, what in limits:
+        if count > most:
+            return f"rule {name!r}: the compiled engine plays up to {most} {what}, not {count} (the object engine any)"
+    if len(game.hunt_die) > MAX_FACES:
+        return f"rules 'hunt_*_faces': the compiled engine plays a hunt die of up to {MAX_FACES} faces"
+    if rules.dinosaurs_per_kind * len(comp.basic) + len(comp.research) > MAX_HOLDING - 1:
+        return f"rule 'dinosaurs_per_kind': the compiled engine holds up to {MAX_HOLDING} dinosaurs in Holding"
+    return None
+
+
+def rule_tables(rules: Rules, players: int) -> np.ndarray:
+    """The rules and their data files, for `players` players, as one `RULES` record (a one-element array);
+    ValueError for rules the engine cannot play (`supported`). The files are read by the object engine's own
+    loaders (`TinyEpicDinosaursGame`), so they are checked and read exactly as there."""
+    problem = supported(rules, players)
+    if problem is not None:
+        raise ValueError(problem)
+    game = TinyEpicDinosaursGame(rules, players)
+    comp, layout = game.components, game.components.layout
+    out = np.zeros(1, RULES).view(np.recarray)
+    r = out[0]
+    r["players"] = players
+    for name in ("rounds", "start_ranchers", "extra_rancher_round", "owner_strength", "resource_cap",
+                 "first_player_bonuses", "dinosaurs_per_kind", "fence_tokens", "research_display", "research_draw",
+                 "extra_public_contracts", "egg_dinosaurs", "breed_group"):
+        r[name] = int(getattr(rules, name))
+    r["injured_leaves"] = rules.injured_rancher == "leaves"
+    r["unique_anywhere"] = rules.unique_terrain == "any"
+    r["rearrange_holding"] = rules.rearrange_holding
+    r["either_food"] = EITHER_FOODS.index(rules.either_food)
+    r["penalty_per_phase"] = rules.penalty_once_per == "phase"
+    r["private_end_of_round"] = rules.private_contract_timing == "also_end_of_round"
+    faces = {"net": NET, "injury": INJURY, "egg": EGG}
+    r["die_size"] = len(game.hunt_die)
+    r["die"][: len(game.hunt_die)] = [faces[f] for f in game.hunt_die]
+    r["hunt_mean"] = rules.hunt_odds()["dinosaurs"]
+    r["hunt_rounded"] = round(rules.hunt_odds()["dinosaurs"])
+    names = list(comp.dinosaurs)
+    r["kinds"], r["basic"] = len(names), len(comp.basic)
+    r["card_of"][:] = NONE
+    for k, name in enumerate(names):
+        d = comp.dinosaurs[name]
+        r["group"][k] = GROUPS.index(d.group)
+        r["diet"][k] = (d.leaf, d.meat, d.either)
+        r["points"][k] = d.points
+        r["unique"][k] = d.unique
+    r["contracts"] = len(comp.contracts)
+    for c, contract in enumerate(comp.contracts):
+        for kind, n in contract.dinosaurs:
+            r["need"][c, names.index(kind)] = n
+        r["contract_points"][c] = contract.points
+    r["cards"] = len(comp.research)
+    for i, card in enumerate(comp.research):
+        r["card_points"][i] = card.points
+        r["card_kind"][i] = NONE if card.dinosaur is None else names.index(card.dinosaur.name)
+        if card.dinosaur is not None:
+            r["card_of"][names.index(card.dinosaur.name)] = i
+        e = card.effect
+        r["effect"][i] = EFFECTS.index(e.type)
+        r["effect_resource"][i] = RESOURCES.index(e.resource) if e.resource else NONE
+        r["effect_action"][i] = ACTIONS.index(e.action) if e.action else NONE
+        r["effect_kind"][i] = names.index(e.dinosaur) if e.dinosaur else NONE
+        r["effect_amount"][i] = e.amount
+    r["spaces"] = len(game.spaces)
+    r["hunted"][:] = NONE
+    for s, space in enumerate(game.spaces):
+        r["action"][s] = ACTIONS.index(space.action)
+        r["cost"][s], r["gain"][s], r["gain_fences"][s] = space.cost, space.gain, space.fences
+        if space.action == "hunt":
+            r["hunted"][s] = names.index(space.dinosaur)
+        if space.action == "buy":
+            for kind, _ in game.full_ways[space.id]:
+                r["sells"][s, names.index(kind)] = 1
+    terrain = {"grass": GRASS, "mountain": MOUNTAIN, "water": WATER}
+    r["cell_count"] = len(layout.terrain)
+    r["edges"] = len(layout.edge_names)
+    for cell in range(len(layout.terrain)):
+        r["terrain"][cell] = terrain[layout.terrain[cell]]
+        r["symbol"][cell] = RESOURCES.index(layout.symbols[cell]) if layout.symbols[cell] else NONE
+        r["link_count"][cell] = len(layout.links[cell])
+        for j, (other, edge) in enumerate(layout.links[cell]):
+            r["link_cell"][cell, j], r["link_edge"][cell, j] = other, edge
+        r["open_bits"][cell] = layout.open_bits[cell]
+    r["grass_bits"], r["permanent_bits"] = layout.grass_bits, layout.permanent_bits
+    r["slot_count"] = len(layout.fence_slots)
+    r["slots"][: len(layout.fence_slots)] = layout.fence_slots
+    r["fill_order"][: len(layout.fill_order)] = layout.fill_order
+    r["remove_order"][: len(layout.remove_order)] = layout.remove_order
+    return out
+
+
+def new_position() -> np.recarray:
+    """An empty position (a one-element recarray of POSITION): fill it with `set_up`. Compiled code takes it or
+    its plain ndarray view; without the JIT (NUMBA_DISABLE_JIT=1) the functions need the recarray, whose records
+    have attributes."""
+    return np.zeros(1, POSITION).view(np.recarray)
+
+
+def new_workspace() -> np.recarray:
+    """A chunk's work space (a one-element recarray of WORKSPACE: compiled code takes `work[0]`)."""
+    return np.zeros(1, WORKSPACE).view(np.recarray)
+
+
+# --- chance ----------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def shuffle(rng, items, n) -> None:
+    """Shuffle items[:n] with numpy's own draws (`Generator.shuffle` of a list: from the top down, place i swaps
+    with the place `random_interval(i)` draws from the bit generator), so that the same seed deals the same."""
+    bit_generator = rng.bit_generator
+    for i in range(n - 1, 0, -1):
+        j = np.intp(random_interval(bit_generator, i))
+        items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True)
+def uniform(rng, work) -> float:
+    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
+    if work.uniforms_left == 0:
+        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
+        work.uniforms_left = UNIFORM_BLOCK
+    work.uniforms_left -= 1
+    return work.uniforms[work.uniforms_left]
+
+
+# --- set-up ----------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def set_up(game, tables, rng, workspace) -> None:
+    """Set-up of a zeroed position, drawing from `rng` what `TinyEpicDinosaursState.__init__` draws, in its order:
+    the contract deck shuffled, one private contract each, the public contracts, the research deck shuffled and
+    the display; then the first-player bonuses and round 1 begins. `workspace` is a one-element WORKSPACE array
+    (`new_workspace`), whose uniform doubles are kept across the games of a chunk."""
+    pos, rules, work = game[0], tables[0], workspace[0]
+    n = rules.players
+    for k in range(rules.basic):
+        pos.supply[k] = rules.dinosaurs_per_kind
+    pos.fence_supply = rules.fence_tokens
+    pos.cells[:, :] = EMPTY
+    for p in range(n):
+        pos.ranchers[p] = rules.start_ranchers
+        pos.private[p] = NONE
+    for c in range(rules.contracts):
+        pos.contract_deck[c] = c
+    shuffle(rng, pos.contract_deck, rules.contracts)
+    pos.contract_deck_size = rules.contracts
+    for p in range(n):
+        pos.private[p] = draw_contract(pos)
+    refill_contracts(pos, rules)
+    for c in range(rules.cards):
+        pos.research_deck[c] = c
+    shuffle(rng, pos.research_deck, rules.cards)
+    pos.research_deck_size = rules.cards
+    reveal_research(pos, rules, rng)
+    if rules.first_player_bonuses:
+        for seat in range(1, n):  # 2nd player 1 leaf, 3rd 1 meat, 4th 1 supply
+            gain(pos, rules, seat, seat - 1, 1)
+    pos.round_number = 1
+    pos.prompt = NO_PROMPT
+    then(pos, START_ROUND, 0, 0, 0)
+    advance(pos, rules, rng, work)
+
+
+@njit(cache=True)
+def draw_contract(pos) -> int:
+    if pos.contract_deck_size == 0:
+        return NONE
+    pos.contract_deck_size -= 1
+    return pos.contract_deck[pos.contract_deck_size]
+
+
+@njit(cache=True)
+def refill_contracts(pos, rules) -> None:
+    """Public contracts up to players + `extra_public_contracts`, while the deck lasts."""
+    wanted = rules.players + rules.extra_public_contracts
+    while pos.public_size < wanted and pos.contract_deck_size:
+        pos.public[pos.public_size] = draw_contract(pos)
+        pos.public_size += 1
+
+
+@njit(cache=True)
+def draw_research(pos, rng, into, size, n) -> int:
+    """Draw up to `n` research cards onto into[size:]; the new size. Ruling: when the research deck runs out,
+    the discard pile is shuffled into a new deck."""
+    for _ in range(n):
+        if pos.research_deck_size == 0 and pos.discard_size:
+            for i in range(pos.discard_size):
+                pos.research_deck[i] = pos.discard[i]
+            pos.research_deck_size = pos.discard_size
+            pos.discard_size = 0
+            shuffle(rng, pos.research_deck, pos.research_deck_size)
+        if pos.research_deck_size == 0:
+            break
+        pos.research_deck_size -= 1
+        into[size] = pos.research_deck[pos.research_deck_size]
+        size += 1
+    return size
+
+
+@njit(cache=True)
+def reveal_research(pos, rules, rng) -> None:
+    """Lay out `research_display` new cards face up (the display is empty)."""
+    pos.display_size = draw_research(pos, rng, pos.display, 0, rules.research_display)
+
+
+@njit(cache=True)
+def research_left(pos) -> bool:
+    return pos.research_deck_size > 0 or pos.discard_size > 0
+
+
+@njit(cache=True)
+def gain(pos, rules, p, resource, amount) -> None:
+    """Add `amount` of a resource; the stock stays within 0..resource_cap, the rest is lost."""
+    pos.resources[p, resource] = max(0, min(rules.resource_cap, pos.resources[p, resource] + amount))
+
+
+# --- the steps of a round --------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def then(pos, kind, seat, a, b) -> None:
+    """Do this step next (before anything already scheduled); steps pushed one after another run last first."""
+    row = pos.todo[pos.todo_size]
+    row[0], row[1], row[2], row[3] = kind, seat, a, b
+    pos.todo_size += 1
+
+
+@njit(cache=True)
+def ask(pos, prompt, player) -> None:
+    pos.prompt = prompt
+    pos.prompt_player = player
+
+
+@njit(cache=True)
+def advance(pos, rules, rng, work) -> None:
+    """Run steps until a player must choose among two or more options (listed in `work`), or the game ends. A
+    prompt with one option is answered with it (`TinyEpicDinosaursState._advance`)."""
+    while True:
+        if pos.prompt != NO_PROMPT:
+            if legal_actions(pos, rules, work) > 1:
+                return
+            resolve(pos, rules, rng, work, 0)
+            continue
+        if pos.todo_size == 0:
+            work.count = 0
+            return
+        pos.todo_size -= 1
+        row = pos.todo[pos.todo_size]
+        run_step(pos, rules, rng, work, row[0], row[1], row[2], row[3])
+
+
+@njit(cache=True)
+def run_step(pos, rules, rng, work, kind, seat, a, b) -> None:
+    if kind == START_ROUND:
+        collect_resources(pos, rules)
+    elif kind == ASSIGN_TURN:
+        assign_turn(pos, rules, work)
+    elif kind == RETURN_RANCHERS:
+        return_ranchers(pos, rules)
+    elif kind == ARRANGE:
+        arrange_ranch(pos, rules, work, seat)
+    elif kind == FEED:
+        feed_dinosaurs(pos, rules, work, seat)
+    elif kind == BREED:
+        breed_dinosaurs(pos, rules, work, seat)
+    elif kind == END_ROUND:
+        end_round(pos, rules, rng, work)
+    elif kind == PENALTIES:
+        pay_penalties(pos, seat, a, b)
+    else:  # LOSE_DINOSAUR_PENALTY
+        ask(pos, LOSE_DINOSAUR_PROMPT, seat)
+
+
+@njit(cache=True)
+def play_action(game, tables, rng, workspace, i) -> None:
+    """A policy's decision: the i-th legal action (`legal_actions`), then the game runs on to the next
+    decision."""
+    pos, rules, work = game[0], tables[0], workspace[0]
+    pos.actions += 1
+    resolve(pos, rules, rng, work, i)
+    advance(pos, rules, rng, work)
+
+
+@njit(cache=True)
+def resolve(pos, rules, rng, work, i) -> None:
+    """Carry out the i-th listed action for the prompt (`_resolve_*`)."""
+    row = work.actions[i]
+    kind, a, b, c, d, e = row[0], row[1], row[2], row[3], row[4], row[5]
+    p = pos.prompt_player
+    prompt = pos.prompt
+    pos.prompt = NO_PROMPT
+    if kind == PLACE:
+        place_rancher(pos, rules, rng, work, p, a, b, c, d, e)
+    elif kind == PICK:
+        if prompt == TAKE_RESEARCH:
+            take_research(pos, rules, rng, p, a)
+        else:
+            keep_drawn(pos, rules, p, a)
+    elif kind == MOVE_FENCE:
+        if a == NONE:
+            pos.holding_fences[p] -= 1
+        else:
+            pos.fences[p] &= ~(np.int64(1) << a)
+        pos.fences[p] |= np.int64(1) << b
+        pos.moved |= np.int64(1) << b
+        ask(pos, REARRANGE, p)
+    elif kind == STOP_REARRANGING:
+        pos.moved = 0
+    elif kind == PLACE_FENCE:
+        pos.fences[p] |= np.int64(1) << a
+        pos.holding_fences[p] -= 1
+        arrange_ranch(pos, rules, work, p)  # the next fence, or the layout
+    elif kind == ENCLOSE:
+        pos.assignment[a] = b
+        pos.assigned[pos.assigned_size] = a
+        pos.assigned_size += 1
+        enclosures(pos, rules, work, p)
+        pos.unplaced[b] = max(0, pos.unplaced[b] - popcount(work.enclosures[a]))
+        enclose(pos, rules, work, p)
+    elif kind == FEED_PLAN:
+        eat_plan(pos, rules, work, p, a)
+    elif kind == ESCAPE_AS:
+        herbivore = pos.escape_herbivore or a == HERBIVORE
+        carnivore = pos.escape_carnivore or a == CARNIVORE
+        pos.escape_herbivore = pos.escape_carnivore = 0
+        then(pos, PENALTIES, p, (1 if herbivore else 0) + (2 if carnivore else 0), 0)
+    elif kind == LOSE_FENCE:
+        # Dinosaurs left unenclosed stay where they are until the next Phase 4 (they cannot breed).
+        pos.fences[p] &= ~(np.int64(1) << a)
+        pos.fence_supply += 1
+        pos.counts[p, PENALTY_FENCES] += 1
+    else:  # LOSE_DINOSAUR; ruling: the removed dinosaur is not an escape itself (no further penalty)
+        remove_from_ranch(pos, rules, work, p, a)
+        pos.counts[p, PENALTY_DINOSAURS] += 1
+
+
+# Phase 1: collect resources
+
+
+@njit(cache=True)
+def collect_resources(pos, rules) -> None:
+    """Every player collects one resource per uncovered symbol plus their cards' income, and gets their ranchers
+    back; Phase 2 begins with the first player."""
+    for p in range(rules.players):
+        pos.paid_herbivore[p] = pos.paid_carnivore[p] = 0
+        for resource in range(3):
+            gain(pos, rules, p, resource, income(pos, rules, p, resource) + pos.extra_income[p, resource])
+        pos.ranchers_left[p] = pos.ranchers[p]
+        pos.owner_left[p] = 1
+    pos.counts[pos.first_player, FIRST_PLAYER_ROUNDS] += 1
+    pos.turn = pos.first_player
+    then(pos, ASSIGN_TURN, 0, 0, 0)
+
+
+@njit(cache=True)
+def income(pos, rules, p, resource) -> int:
+    """The resource symbols of this kind on p's ranch not covered by a dinosaur."""
+    found = 0
+    for c in range(rules.cell_count):
+        if rules.symbol[c] == resource and pos.cells[p, c] == EMPTY:
+            found += 1
+    return found
+
+
+# Phase 2: assign ranchers
+
+
+@njit(cache=True)
+def assign_turn(pos, rules, work) -> None:
+    """The next player in turn who can place a group is asked; one who cannot keeps the rest home; when nobody
+    can, Phase 3 comes."""
+    n = rules.players
+    for i in range(n):
+        seat = (pos.turn + i) % n
+        if pos.ranchers_left[seat] or pos.owner_left[seat]:
+            if placements(pos, rules, work, seat) > 0:
+                pos.turn = seat
+                ask(pos, ASSIGN, seat)
+                return
+            # a player who cannot carry out any action keeps the rest of their ranchers home
+            pos.ranchers_left[seat] = 0
+            pos.owner_left[seat] = 0
+    then(pos, RETURN_RANCHERS, 0, 0, 0)
+
+
+@njit(cache=True)
+def add(work, n, kind, a, b, c, d, e) -> int:
+    row = work.actions[n]
+    row[0], row[1], row[2], row[3], row[4], row[5] = kind, a, b, c, d, e
+    return n + 1
+
+
+@njit(cache=True)
+def add_groups(work, n, s, need, send_owner, strength, choice, extra) -> int:
+    """The groups for one way of acting (`TinyEpicDinosaursGame.placements`): `need` ranchers, and with
+    send_owner 1 also the owner with fewer; send_owner 2: only with the owner."""
+    if send_owner != 2:
+        n = add(work, n, PLACE, s, need, 0, choice, extra)
+    if send_owner != 0:
+        n = add(work, n, PLACE, s, max(0, need - strength), 1, choice, extra)
+    return n
+
+
+@njit(cache=True)
+def cost(pos, rules, p, s, resource) -> int:
+    """What p pays of a resource for space s, after the discounts of their research cards."""
+    return max(0, rules.cost[s, resource] - pos.discount[p, rules.action[s], resource])
+
+
+@njit(cache=True)
+def pays(pos, rules, p, contract, less) -> bool:
+    """Whether p's ranch holds the dinosaurs `contract` asks for, after `less` (a contract, or NONE) is paid."""
+    for k in range(rules.basic):
+        wanted = rules.need[contract, k] + (rules.need[less, k] if less != NONE else 0)
+        if wanted and count_kind(pos, rules, p, k) < wanted:
+            return False
+    return True
+
+
+@njit(cache=True)
+def placements(pos, rules, work, p) -> int:
+    """Every placement (`_options_assign`): a space p is not on yet, with a group that may go there (an empty
+    space takes one rancher or the owner alone; an occupied one exactly one more than its largest group), whose
+    cost p can pay and whose action p can carry out, in the object engine's order."""
+    ranchers, has_owner = pos.ranchers_left[p], pos.owner_left[p]
+    strength = rules.owner_strength
+    research = research_left(pos) or pos.display_size > 0
+    n = 0
+    for s in range(rules.spaces):
+        need = 0
+        occupied = False
+        for q in range(rules.players):
+            if pos.occupancy[s, q]:
+                occupied = True
+                need = max(need, pos.occupancy[s, q])
+        if occupied and pos.occupancy[s, p]:
+            continue  # never a space where you already are
+        need += 1
+        if ranchers >= need:
+            send_owner = 1 if has_owner else 0
+        elif has_owner and ranchers >= need - strength:
+            send_owner = 2  # only with the owner
+        else:
+            continue
+        if (cost(pos, rules, p, s, 0) > pos.resources[p, 0] or cost(pos, rules, p, s, 1) > pos.resources[p, 1]
+                or cost(pos, rules, p, s, 2) > pos.resources[p, 2]):
+            continue
+        action = rules.action[s]
+        if action == HUNT:
+            if pos.supply[rules.hunted[s]] > 0:
+                n = add_groups(work, n, s, need, send_owner, strength, rules.hunted[s], 0)
+        elif action == BUY:
+            for k in range(rules.basic):
+                if rules.sells[s, k] and pos.supply[k] > 0:
+                    n = add_groups(work, n, s, need, send_owner, strength, k, 0)
+        elif action == GAIN:
+            only_fences = rules.gain_fences[s] and not (rules.gain[s, 0] or rules.gain[s, 1] or rules.gain[s, 2])
+            if not (only_fences and pos.fence_supply == 0):  # a space giving only fences needs one left
+                n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+        elif action == FIRST_PLAYER:
+            n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+        elif action == RESEARCH:
+            if research:
+                n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+        elif action == RESEARCH_REMOVE:
+            if research:
+                for i in range(herd_on_ranch(pos, rules, work, p)):
+                    n = add_groups(work, n, s, need, send_owner, strength, work.herd_order[i], 0)
+        elif action == PLACE_NOW:
+            n = place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength)
+        else:  # CONTRACT: pay a public contract from the ranch, perhaps the private one alongside
+            for i in range(pos.public_size):
+                contract = pos.public[i]
+                if pays(pos, rules, p, contract, NONE):
+                    n = add_groups(work, n, s, need, send_owner, strength, contract, 0)
+                    if pos.private[p] != NONE and pays(pos, rules, p, pos.private[p], contract):
+                        n = add_groups(work, n, s, need, send_owner, strength, contract, 1)
+    work.count = n
+    return n
+
+
+@njit(cache=True)
+def place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength) -> int:
+    """The place-now space: each kind in Holding (in the order first held) while a grass space is free; else only
+    a unique dinosaur, on a free mountain or water space (rule `unique_terrain`)."""
+    size = pos.holding_size[p]
+    if size == 0:
+        return n
+    free_grass, free_any = False, False
+    for c in range(rules.cell_count):
+        if pos.cells[p, c] == EMPTY:
+            free_any = True
+            if rules.terrain[c] == GRASS:
+                free_grass = True
+    if not free_grass and not (rules.unique_anywhere and free_any):
+        return n
+    for i in range(size):
+        kind = pos.holding[p, i]
+        first = True
+        for j in range(i):
+            if pos.holding[p, j] == kind:
+                first = False
+        if first and (free_grass or rules.unique[kind]):
+            n = add_groups(work, n, s, need, send_owner, strength, kind, 0)
+    return n
+
+
+@njit(cache=True)
+def place_rancher(pos, rules, rng, work, p, s, ranchers, owner, choice, extra) -> None:
+    """Send the group to space s and carry out its action at once (`_resolve_assign`)."""
+    pos.counts[p, PLACEMENTS] += 1
+    for q in range(rules.players):
+        if pos.occupancy[s, q]:
+            pos.counts[p, BUMPS] += 1
+            break
+    pos.occupancy[s, p] = ranchers + (rules.owner_strength if owner else 0)
+    pos.ranchers_left[p] -= ranchers
+    if owner:
+        pos.owner_left[p] = 0
+    for resource in range(3):
+        pos.resources[p, resource] -= cost(pos, rules, p, s, resource)
+    pos.turn = (p + 1) % rules.players
+    then(pos, ASSIGN_TURN, 0, 0, 0)
+    action = rules.action[s]
+    if action == HUNT:
+        hunt(pos, rules, rng, work, p, s)
+    elif action == BUY:
+        take_dinosaurs(pos, p, choice, 1)
+    elif action == PLACE_NOW:
+        place_now(pos, rules, work, p, choice)
+    elif action == GAIN:
+        gain_space(pos, rules, p, s)
+    elif action == FIRST_PLAYER:
+        pos.first_player = p
+        pos.moved = 0
+        ask(pos, REARRANGE, p)
+    elif action == RESEARCH:
+        ask(pos, TAKE_RESEARCH, p)
+    elif action == RESEARCH_REMOVE:
+        remove_from_ranch(pos, rules, work, p, choice)
+        ask(pos, TAKE_RESEARCH, p)
+    else:
+        take_contract(pos, rules, work, p, choice, extra)
+
+
+@njit(cache=True)
+def take_dinosaurs(pos, p, kind, n) -> None:
+    """Into Holding. Ruling: the supply limits what is taken; an egg with one figure left gives one."""
+    n = min(n, pos.supply[kind])
+    pos.supply[kind] -= n
+    for _ in range(n):
+        pos.holding[p, pos.holding_size[p]] = kind
+        pos.holding_size[p] += 1
+
+
+@njit(cache=True)
+def hunt(pos, rules, rng, work, p, s) -> None:
+    """Roll the hunt die (one uniform double) and take the pictured dinosaur: net one, injury one and the group to
+    the hospital, egg `egg_dinosaurs`."""
+    face = rules.die[int(uniform(rng, work) * rules.die_size)]
+    pos.counts[p, HUNTS] += 1
+    take_dinosaurs(pos, p, rules.hunted[s], rules.egg_dinosaurs if face == EGG else 1)
+    if face == INJURY:
+        pos.counts[p, INJURIES] += 1
+        # Ruling: the injured group goes to the hospital and no longer holds the space
+        # (rule `injured_rancher`: "stays" keeps it blocking the space).
+        if rules.injured_leaves:
+            pos.occupancy[s, p] = 0
+
+
+@njit(cache=True)
+def place_now(pos, rules, work, p, kind) -> None:
+    """The place-now space: the dinosaur leaves Holding for the ranch (`Ranch.place_one`), then the fences may be
+    rearranged."""
+    size = pos.holding_size[p]
+    for i in range(size):
+        if pos.holding[p, i] == kind:
+            for j in range(i, size - 1):
+                pos.holding[p, j] = pos.holding[p, j + 1]
+            pos.holding_size[p] = size - 1
+            break
+    place_one(pos, rules, work, p, kind)
+    pos.moved = 0
+    ask(pos, REARRANGE, p)
+
+
+@njit(cache=True)
+def gain_space(pos, rules, p, s) -> None:
+    for resource in range(3):
+        gain(pos, rules, p, resource, rules.gain[s, resource])
+    if rules.gain_fences[s]:
+        # Ruling: fences come from the general supply; when it runs short you get what is left.
+        got = min(rules.gain_fences[s] + pos.extra_fences[p], pos.fence_supply)
+        pos.fence_supply -= got
+        pos.holding_fences[p] += got
+
+
+@njit(cache=True)
+def take_contract(pos, rules, work, p, contract, private) -> None:
+    for i in range(pos.public_size):
+        if pos.public[i] == contract:
+            for j in range(i, pos.public_size - 1):
+                pos.public[j] = pos.public[j + 1]
+            pos.public_size -= 1
+            break
+    fulfil(pos, rules, work, p, contract)
+    pos.counts[p, CONTRACTS_PUBLIC] += 1
+    if private:
+        fulfil_private(pos, rules, work, p)
+
+
+@njit(cache=True)
+def fulfil(pos, rules, work, p, contract) -> None:
+    """Give up the contract's dinosaurs (to the supply) and score it."""
+    for k in range(rules.basic):
+        if rules.need[contract, k]:
+            remove(pos, rules, work, p, k, rules.need[contract, k])
+            pos.supply[k] += rules.need[contract, k]
+    pos.taken[p, pos.taken_size[p]] = contract
+    pos.taken_size[p] += 1
+
+
+@njit(cache=True)
+def fulfil_private(pos, rules, work, p) -> None:
+    fulfil(pos, rules, work, p, pos.private[p])
+    pos.counts[p, CONTRACTS_PRIVATE] += 1
+    pos.private[p] = draw_contract(pos)
+
+
+@njit(cache=True)
+def remove_from_ranch(pos, rules, work, p, kind) -> None:
+    """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
+    remove(pos, rules, work, p, kind, 1)
+    return_figure(pos, rules, p, kind)
+
+
+@njit(cache=True)
+def return_figure(pos, rules, p, kind) -> None:
+    if rules.unique[kind]:
+        card = rules.card_of[kind]
+        size = pos.research_size[p]
+        for i in range(size):
+            if pos.research[p, i] == card:
+                for j in range(i, size - 1):
+                    pos.research[p, j] = pos.research[p, j + 1]
+                pos.research_size[p] = size - 1
+                break
+        learn(pos, rules, p)
+        pos.discard[pos.discard_size] = card
+        pos.discard_size += 1
+    else:
+        pos.supply[kind] += 1
+
+
+@njit(cache=True)
+def learn(pos, rules, p) -> None:
+    """Sum up the abilities of the research cards p holds (`Player.learn`)."""
+    pos.extra_income[p, :] = 0
+    pos.discount[p, :, :] = 0
+    pos.feed_less[p, :] = 0
+    pos.points_per[p, :] = 0
+    pos.extra_fences[p] = 0
+    for i in range(pos.research_size[p]):
+        card = pos.research[p, i]
+        effect, amount = rules.effect[card], rules.effect_amount[card]
+        if effect == E_INCOME:
+            pos.extra_income[p, rules.effect_resource[card]] += amount
+        elif effect == E_CHEAPER:
+            pos.discount[p, rules.effect_action[card], rules.effect_resource[card]] += amount
+        elif effect == E_FEED_LESS:
+            pos.feed_less[p, rules.effect_kind[card]] += amount
+        elif effect == E_EXTRA_FENCES:
+            pos.extra_fences[p] += amount
+        elif effect == E_POINTS_PER:
+            pos.points_per[p, rules.effect_kind[card]] += amount
+
+
+# research cards
+
+
+@njit(cache=True)
+def take_research(pos, rules, rng, p, card) -> None:
+    """A face-up card, or (NONE) draw `research_draw` from the deck and keep one of them."""
+    if card == NONE:
+        pos.drawn_size = draw_research(pos, rng, pos.drawn, 0, rules.research_draw)
+        ask(pos, PICK_RESEARCH, p)
+        return
+    for i in range(pos.display_size):
+        if pos.display[i] == card:
+            for j in range(i, pos.display_size - 1):
+                pos.display[j] = pos.display[j + 1]
+            pos.display_size -= 1
+            break
+    gain_research(pos, rules, p, card)
+
+
+@njit(cache=True)
+def keep_drawn(pos, rules, p, card) -> None:
+    """Keep one of the cards drawn; the others join the face-up ones."""
+    for i in range(pos.drawn_size):
+        if pos.drawn[i] == card:
+            gain_research(pos, rules, p, card)
+        else:
+            pos.display[pos.display_size] = pos.drawn[i]
+            pos.display_size += 1
+    pos.drawn_size = 0
+
+
+@njit(cache=True)
+def gain_research(pos, rules, p, card) -> None:
+    pos.research[p, pos.research_size[p]] = card
+    pos.research_size[p] += 1
+    learn(pos, rules, p)
+    pos.counts[p, RESEARCH_TAKEN] += 1
+    if rules.card_kind[card] != NONE:  # the unique dinosaur comes with its card
+        pos.holding[p, pos.holding_size[p]] = rules.card_kind[card]
+        pos.holding_size[p] += 1
+
+
+# Phase 3: return ranchers; then Phases 4 to 7
+
+
+@njit(cache=True)
+def return_ranchers(pos, rules) -> None:
+    pos.occupancy[:, :] = 0
+    n = rules.players
+    then(pos, END_ROUND, 0, 0, 0)
+    for step in (BREED, FEED, ARRANGE):
+        for i in range(n - 1, -1, -1):
+            then(pos, step, (pos.first_player + i) % n, 0, 0)
+
+
+# the ranch: enclosures by flood fill over the fence bits
+
+
+@njit(cache=True)
+def popcount(bits) -> int:
+    found = 0
+    while bits:
+        bits &= bits - 1
+        found += 1
+    return found
+
+
+@njit(cache=True)
+def lowest(bits) -> int:
+    """The index of the lowest set bit."""
+    i = 0
+    while not (bits >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def flood_fill(rules, work, fences) -> None:
+    """The grass regions for these fence tokens (plus the permanent fence), by flood fill, the region of the first
+    space first (`RanchLayout.areas`): work.regions (cells as bits), work.enclosed; the enclosed ones, in that
+    order, in work.enclosures."""
+    blocked = rules.permanent_bits | fences
+    unseen = rules.grass_bits
+    regions = 0
+    closed = 0
+    stack = work.stack
+    while unseen:
+        first = lowest(unseen)
+        unseen &= ~(np.int64(1) << first)
+        stack[0] = first
+        top = 1
+        cells = np.int64(0)
+        enclosed = True
+        while top:
+            top -= 1
+            cell = stack[top]
+            cells |= np.int64(1) << cell
+            if enclosed and rules.open_bits[cell] & ~blocked:
+                enclosed = False  # a border edge without a fence ('open' border)
+            for j in range(rules.link_count[cell]):
+                other = rules.link_cell[cell, j]
+                bit = np.int64(1) << other
+                if unseen & bit and not (blocked >> rules.link_edge[cell, j]) & 1:
+                    unseen &= ~bit
+                    stack[top] = other
+                    top += 1
+        work.regions[regions] = cells
+        work.enclosed[regions] = enclosed
+        regions += 1
+        if enclosed:
+            work.enclosures[closed] = cells
+            closed += 1
+    work.region_count = regions
+    work.enclosure_count = closed
+
+
+@njit(cache=True)
+def enclosures(pos, rules, work, p) -> int:
+    """p's enclosures into work.enclosures; how many."""
+    flood_fill(rules, work, pos.fences[p])
+    return work.enclosure_count
+
+
+@njit(cache=True)
+def contents(pos, rules, p, cells):
+    """(the one kind in the region, or NONE when it holds none or several kinds; how many it holds)."""
+    found, count, mixed = NONE, 0, False
+    for c in range(rules.cell_count):
+        if (cells >> c) & 1 and pos.cells[p, c] != EMPTY:
+            count += 1
+            if found == NONE:
+                found = pos.cells[p, c]
+            elif pos.cells[p, c] != found:
+                mixed = True
+    return (NONE if mixed else found), count
+
+
+@njit(cache=True)
+def count_kind(pos, rules, p, kind) -> int:
+    found = 0
+    for c in range(rules.cell_count):
+        if pos.cells[p, c] == kind:
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def herd_on_ranch(pos, rules, work, p) -> int:
+    """The kinds on p's ranch in the order of its spaces (`Survey.herd`) into work.herd_order; how many."""
+    size = 0
+    for c in range(rules.cell_count):
+        kind = pos.cells[p, c]
+        if kind != EMPTY:
+            seen = False
+            for i in range(size):
+                if work.herd_order[i] == kind:
+                    seen = True
+            if not seen:
+                work.herd_order[size] = kind
+                size += 1
+    work.herd_size = size
+    return size
+
+
+@njit(cache=True)
+def remove(pos, rules, work, p, kind, n) -> None:
+    """Take n dinosaurs of `kind` off p's ranch, one at a time, each the figure whose leaving costs the fewest
+    newborns, and among those the one on the space `cover_order` covers last (`Ranch.remove`: a ruling)."""
+    group = rules.breed_group
+    for _ in range(n):
+        breeding = np.int64(0)  # spaces whose figure would cost a newborn
+        for e in range(enclosures(pos, rules, work, p)):
+            found, count = contents(pos, rules, p, work.enclosures[e])
+            if found == kind and count % group == 0:
+                breeding |= work.enclosures[e]
+        best = -1
+        for i in range(rules.cell_count):
+            c = rules.remove_order[i]
+            if pos.cells[p, c] == kind:
+                if not (breeding >> c) & 1:
+                    best = c
+                    break
+                if best < 0:
+                    best = c
+        pos.cells[p, best] = EMPTY
+
+
+@njit(cache=True)
+def place_one(pos, rules, work, p, kind) -> None:
+    """Put one dinosaur on a free space at once (`Ranch.place_one`): into an enclosure of its own kind, else an
+    empty enclosure, else any free space it may stand on, in fill order."""
+    unique = rules.unique[kind]
+    spots = np.int64(-1)  # -1: any free space it may stand on
+    empty = np.int64(0)
+    for e in range(enclosures(pos, rules, work, p)):
+        cells = work.enclosures[e]
+        found, count = contents(pos, rules, p, cells)
+        if count == popcount(cells):
+            continue  # full
+        if found == kind and not unique:
+            spots = cells
+            break
+        if count == 0 and empty == 0:
+            empty = cells
+    if spots == -1 and empty:
+        spots = empty
+    anywhere = unique and rules.unique_anywhere
+    for i in range(rules.cell_count):
+        c = rules.fill_order[i]
+        if spots == -1:
+            if not (anywhere or rules.terrain[c] == GRASS):
+                continue
+        elif not (spots >> c) & 1:
+            continue
+        if pos.cells[p, c] == EMPTY:
+            pos.cells[p, c] = kind
+            return
+
+
+# Phase 4: arrange the ranch
+
+
+@njit(cache=True)
+def free_slot_count(pos, rules, p) -> int:
+    found = 0
+    for i in range(rules.slot_count):
+        if not (pos.fences[p] >> rules.slots[i]) & 1:
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def new_phase(pos, rules, p) -> None:
+    if rules.penalty_per_phase:
+        pos.paid_herbivore[p] = pos.paid_carnivore[p] = 0
+
+
+@njit(cache=True)
+def arrange_ranch(pos, rules, work, p) -> None:
+    """Phase 4 for p: each fence from Holding onto a free edge, then the layout of the whole herd."""
+    if pos.holding_fences[p]:
+        if free_slot_count(pos, rules, p):
+            ask(pos, PLACE_FENCE_PROMPT, p)
+            return
+        # Ruling: a fence with no free edge on the ranch goes back to the supply.
+        pos.fence_supply += pos.holding_fences[p]
+        pos.holding_fences[p] = 0
+    new_phase(pos, rules, p)
+    to_lay_out(pos, rules, p)
+    enclose(pos, rules, work, p)
+
+
+@njit(cache=True)
+def to_lay_out(pos, rules, p) -> None:
+    """The dinosaurs on the ranch, then in Holding: the basic ones by kind (in the order first seen), the unique
+    ones one by one (`Ranch.to_lay_out`); no enclosure given yet."""
+    pos.herd[:] = 0
+    pos.unplaced[:] = 0
+    pos.herd_kinds_size = pos.uniques_size = pos.assigned_size = 0
+    pos.assignment[:] = NONE
+    for i in range(rules.cell_count + pos.holding_size[p]):
+        kind = pos.cells[p, i] if i < rules.cell_count else pos.holding[p, i - rules.cell_count]
+        if kind == EMPTY:
+            continue
+        if rules.unique[kind]:
+            pos.uniques[pos.uniques_size] = kind
+            pos.uniques_size += 1
+        else:
+            if pos.herd[kind] == 0:
+                pos.herd_kinds[pos.herd_kinds_size] = kind
+                pos.herd_kinds_size += 1
+            pos.herd[kind] += 1
+            pos.unplaced[kind] += 1
+
+
+@njit(cache=True)
+def enclose(pos, rules, work, p) -> None:
+    """Ask for the next enclosure while dinosaurs lack room and enclosures are free; else lay the ranch out."""
+    wanting = False
+    for i in range(pos.herd_kinds_size):
+        if pos.unplaced[pos.herd_kinds[i]]:
+            wanting = True
+    if wanting and pos.assigned_size < enclosures(pos, rules, work, p):
+        ask(pos, ENCLOSE_PROMPT, p)
+        return
+    pos.holding_size[p] = 0
+    lay_out(pos, rules, work, p)
+    pos.herd_kinds_size = pos.uniques_size = pos.assigned_size = 0
+    pos.herd[:] = 0
+    pos.unplaced[:] = 0
+    pos.assignment[:] = 0
+    escape(pos, rules, work, p)
+
+
+@njit(cache=True)
+def sort_ascending(values, n) -> None:
+    for i in range(1, n):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+@njit(cache=True)
+def unhoused(work, capacities, wanted) -> int:
+    """The fewest dinosaurs left without room when the enclosures work.capacities[:capacities] (largest first) go
+    each to one kind, the kinds wanting room for work.wanting[0, :wanted] dinosaurs (ascending, no zeros)
+    (`ranch._unhoused`). Each enclosure in turn goes to each kind still wanting room: a depth-first search, the
+    depth the enclosure given next, with its own stack (compiled recursion does not survive numba's cache)."""
+    depth = 0
+    work.frame_length[0] = wanted
+    entering = True
+    while True:
+        need = work.wanting[depth]
+        length = work.frame_length[depth]
+        if entering:
+            entering = False
+            total = 0
+            for i in range(length):
+                total += need[i]
+            if length == 0 or depth >= capacities:
+                result = total
+            else:
+                work.frame_best[depth] = total
+                work.frame_at[depth] = 0
+                result = -1
+        else:
+            result = -1
+        if result < 0:
+            i = work.frame_at[depth]
+            while i < length and i and need[i] == need[i - 1]:
+                i += 1  # the same need as the kind before: the same answer
+            if i >= length or work.frame_best[depth] == 0:
+                result = work.frame_best[depth]
+            else:
+                work.frame_at[depth] = i
+                size = work.capacities[depth]
+                after = work.wanting[depth + 1]
+                m = 0
+                for j in range(length):
+                    if j != i:
+                        after[m] = need[j]
+                        m += 1
+                if need[i] > size:
+                    after[m] = need[i] - size
+                    m += 1
+                    sort_ascending(after, m)
+                depth += 1
+                work.frame_length[depth] = m
+                entering = True
+                continue
+        # this depth is done: its answer goes to the one above
+        if depth == 0:
+            return result
+        depth -= 1
+        work.frame_best[depth] = min(work.frame_best[depth], result)
+        work.frame_at[depth] += 1
+
+
+@njit(cache=True)
+def free_capacities(pos, work, count, skip) -> int:
+    """The sizes of the enclosures not given yet (but `skip`), largest first, into work.capacities; how many."""
+    m = 0
+    for e in range(count):
+        if pos.assignment[e] == NONE and e != skip:
+            work.capacities[m] = -popcount(work.enclosures[e])
+            m += 1
+    sort_ascending(work.capacities, m)
+    for i in range(m):
+        work.capacities[i] = -work.capacities[i]
+    return m
+
+
+@njit(cache=True)
+def enclosure_choices(pos, rules, work, p) -> int:
+    """The (enclosure, kind) choices of Phase 4 that still let the layout house the most dinosaurs
+    (`ranch.enclosure_choices`: "If you are able to place a dinosaur, you must do so"), into work.choices, by
+    enclosure then kind in the herd's order; how many."""
+    count = enclosures(pos, rules, work, p)
+    caps = free_capacities(pos, work, count, -1)
+    wanted = 0
+    for i in range(pos.herd_kinds_size):
+        if pos.unplaced[pos.herd_kinds[i]]:
+            work.wanting[0, wanted] = pos.unplaced[pos.herd_kinds[i]]
+            wanted += 1
+    sort_ascending(work.wanting[0], wanted)
+    fewest = unhoused(work, caps, wanted)
+    n = 0
+    for e in range(count):
+        if pos.assignment[e] != NONE:
+            continue
+        size = popcount(work.enclosures[e])
+        rest = free_capacities(pos, work, count, e)
+        for i in range(pos.herd_kinds_size):
+            kind = pos.herd_kinds[i]
+            if not pos.unplaced[kind]:
+                continue
+            m = 0
+            for j in range(pos.herd_kinds_size):
+                other = pos.herd_kinds[j]
+                if other != kind and pos.unplaced[other]:
+                    work.wanting[0, m] = pos.unplaced[other]
+                    m += 1
+            if pos.unplaced[kind] > size:
+                work.wanting[0, m] = pos.unplaced[kind] - size
+                m += 1
+            sort_ascending(work.wanting[0], m)
+            if unhoused(work, rest, m) == fewest:
+                work.choices[n, 0], work.choices[n, 1] = e, kind
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def breeding_split(work, count, indexes, sizes, k, group) -> None:
+    """Spread `count` dinosaurs of one kind over its k enclosures (sizes[:k], in the order given) to breed the most
+    (`ranch.breeding_split`): whole groups first, largest enclosure first, then where the kind stands, then
+    wherever there is room; into work.split[:k]."""
+    split = work.split
+    order = work.spare  # the enclosures by size, largest first, ties in the order given (a stable sort)
+    for i in range(k):
+        split[i] = 0
+        order[i] = i
+    for i in range(1, k):
+        v = order[i]
+        j = i - 1
+        while j >= 0 and sizes[order[j]] < sizes[v]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = v
+    left = count
+    progress = True
+    while left >= group and progress:
+        progress = False
+        for j in range(k):
+            i = order[j]
+            if left >= group and split[i] + group <= sizes[i]:
+                split[i] += group
+                left -= group
+                progress = True
+    for standing in (True, False):  # where the kind stands first (a stable sort)
+        for j in range(k):
+            i = order[j]
+            if (split[i] > 0) == standing:
+                room = min(left, sizes[i] - split[i])
+                split[i] += room
+                left -= room
+
+
+@njit(cache=True)
+def fill(pos, rules, p, cells, kind, n) -> None:
+    """Put n of `kind` on the free spaces of a region, in fill order."""
+    for i in range(rules.cell_count):
+        if n == 0:
+            return
+        c = rules.fill_order[i]
+        if (cells >> c) & 1 and pos.cells[p, c] == EMPTY:
+            pos.cells[p, c] = kind
+            n -= 1
+
+
+@njit(cache=True)
+def escaped_add(work, kind, n) -> None:
+    if work.escaped[kind] == 0:
+        work.escaped_order[work.escaped_size] = kind
+        work.escaped_size += 1
+    work.escaped[kind] += n
+
+
+@njit(cache=True)
+def escaped_clear(work) -> None:
+    for i in range(work.escaped_size):
+        work.escaped[work.escaped_order[i]] = 0
+    work.escaped_size = 0
+
+
+@njit(cache=True)
+def lay_out(pos, rules, work, p) -> None:
+    """Clear p's ranch and place the herd as assigned (`Ranch.lay_out`): each kind fills its enclosures, spread to
+    breed the most; the unique dinosaurs go to unenclosed spaces they may stand on, else alone into an empty
+    enclosure, smallest first. What finds no space escapes (into work.escaped)."""
+    count = enclosures(pos, rules, work, p)
+    escaped_clear(work)
+    for c in range(rules.cell_count):
+        pos.cells[p, c] = EMPTY
+    sizes = np.zeros(MAX_CELLS, np.int32)
+    indexes = np.zeros(MAX_CELLS, np.int32)
+    for i in range(pos.herd_kinds_size):
+        kind = pos.herd_kinds[i]
+        k = 0
+        room = 0
+        for j in range(pos.assigned_size):
+            e = pos.assigned[j]
+            if pos.assignment[e] == kind:
+                indexes[k] = e
+                sizes[k] = popcount(work.enclosures[e])
+                room += sizes[k]
+                k += 1
+        placed = min(pos.herd[kind], room)
+        if k == 1:
+            fill(pos, rules, p, work.enclosures[indexes[0]], kind, placed)
+        elif placed:
+            breeding_split(work, placed, indexes, sizes, k, rules.breed_group)
+            for j in range(k):
+                fill(pos, rules, p, work.enclosures[indexes[j]], kind, work.split[j])
+        if placed < pos.herd[kind]:
+            escaped_add(work, kind, pos.herd[kind] - placed)
+    if pos.uniques_size:
+        enclosed = np.int64(0)
+        for e in range(count):
+            enclosed |= work.enclosures[e]
+        # the empty enclosures, smallest first (a stable sort)
+        empty = np.zeros(MAX_CELLS, np.int64)
+        m = 0
+        for e in range(count):
+            found, held = contents(pos, rules, p, work.enclosures[e])
+            if held == 0:
+                size = popcount(work.enclosures[e])
+                j = m
+                while j > 0 and popcount(empty[j - 1]) > size:
+                    empty[j] = empty[j - 1]
+                    j -= 1
+                empty[j] = work.enclosures[e]
+                m += 1
+        next_loose, next_empty = 0, 0
+        for u in range(pos.uniques_size):
+            name = pos.uniques[u]
+            spot = -1
+            while next_loose < rules.cell_count:
+                c = rules.fill_order[next_loose]
+                next_loose += 1
+                if not (enclosed >> c) & 1 and (rules.unique_anywhere or rules.terrain[c] == GRASS):
+                    spot = c
+                    break
+            if spot < 0 and next_empty < m:
+                cells = empty[next_empty]
+                next_empty += 1
+                for i in range(rules.cell_count):
+                    c = rules.fill_order[i]
+                    if (cells >> c) & 1:
+                        spot = c
+                        break
+            if spot >= 0:
+                pos.cells[p, spot] = name
+            else:
+                escaped_add(work, name, 1)
+
+
+# escapes and their penalties
+
+
+@njit(cache=True)
+def escape(pos, rules, work, p) -> None:
+    """The dinosaurs in work.escaped (already off the ranch) return to the supply; penalties follow."""
+    if work.escaped_size == 0:
+        return
+    flags = 0
+    for i in range(work.escaped_size):
+        kind = work.escaped_order[i]
+        for _ in range(work.escaped[kind]):
+            return_figure(pos, rules, p, kind)
+        pos.counts[p, ESCAPES] += work.escaped[kind]
+        group = rules.group[kind]
+        flags |= 1 if group == HERBIVORE else (2 if group == CARNIVORE else 4)
+    escaped_clear(work)
+    then(pos, PENALTIES, p, flags, 0)
+
+
+@njit(cache=True)
+def pay_penalties(pos, p, flags, b) -> None:
+    """A herbivore escape costs a fence, a carnivore escape another dinosaur, each once a round (or phase);
+    escaping omnivores count as either, the player's choice (`_step_penalties`)."""
+    herbivore, carnivore, omnivore = flags & 1, flags & 2, flags & 4
+    herbivore_due = herbivore and not pos.paid_herbivore[p]
+    carnivore_due = carnivore and not pos.paid_carnivore[p]
+    if omnivore and not (pos.paid_herbivore[p] or herbivore_due or pos.paid_carnivore[p] or carnivore_due):
+        # Ruling: when one choice adds no penalty (that type is already due or paid this round) it is taken.
+        pos.escape_herbivore = 1 if herbivore else 0
+        pos.escape_carnivore = 1 if carnivore else 0
+        ask(pos, ESCAPE_AS_PROMPT, p)
+        return
+    if herbivore_due:
+        pos.paid_herbivore[p] = 1
+        if pos.fences[p]:
+            ask(pos, LOSE_FENCE_PROMPT, p)
+    if carnivore_due:
+        pos.paid_carnivore[p] = 1
+        for c in range(MAX_CELLS):
+            if pos.cells[p, c] != EMPTY:
+                then(pos, LOSE_DINOSAUR_PENALTY, p, 0, 0)
+                break
+
+
+# Phase 5: feed
+
+
+@njit(cache=True)
+def diet(pos, rules, p, kind, food) -> int:
+    """One food (0 leaf, 1 meat, 2 either) a dinosaur of `kind` eats, after p's feed_less abilities (leaves first,
+    then meat, then either food)."""
+    leaf, meat, either = rules.diet[kind, 0], rules.diet[kind, 1], rules.diet[kind, 2]
+    for _ in range(pos.feed_less[p, kind]):
+        if leaf:
+            leaf -= 1
+        elif meat:
+            meat -= 1
+        elif either:
+            either -= 1
+    return leaf if food == 0 else (meat if food == 1 else either)
+
+
+@njit(cache=True)
+def eat(pos, rules, p, leaf, meat, either) -> None:
+    """Pay this food from p's stock (`feeding.food_left`; rule `either_food` for the units of either)."""
+    have_leaf, have_meat = pos.resources[p, 0] - leaf, pos.resources[p, 1] - meat
+    for _ in range(either):
+        if rules.either_food == LEAF_FIRST:
+            from_leaf = have_leaf > 0
+        elif rules.either_food == MEAT_FIRST:
+            from_leaf = have_meat == 0
+        else:
+            from_leaf = have_leaf >= have_meat
+        if from_leaf:
+            have_leaf -= 1
+        else:
+            have_meat -= 1
+    pos.resources[p, 0], pos.resources[p, 1] = have_leaf, have_meat
+
+
+@njit(cache=True)
+def feed_dinosaurs(pos, rules, work, p) -> None:
+    """Phase 5 for p: the herd eats, or p chooses who is fed."""
+    new_phase(pos, rules, p)
+    leaf, meat, either = 0, 0, 0
+    for c in range(rules.cell_count):
+        kind = pos.cells[p, c]
+        if kind != EMPTY:
+            leaf += diet(pos, rules, p, kind, 0)
+            meat += diet(pos, rules, p, kind, 1)
+            either += diet(pos, rules, p, kind, 2)
+    have_leaf, have_meat = pos.resources[p, 0], pos.resources[p, 1]
+    if leaf <= have_leaf and meat <= have_meat and either <= have_leaf - leaf + have_meat - meat:
+        eat(pos, rules, p, leaf, meat, either)
+    else:
+        ask(pos, FEED_PROMPT, p)
+
+
+@njit(cache=True)
+def maximal_plans(work, last) -> int:
+    """`feeding.feedings`' depth-first search: how many of kind i (of the herd's order) are fed, from as many as
+    fit down to none, keeping the choices where no unfed dinosaur could still be fed; the plans into work.plans;
+    how many. Its own stack: `most[i]`, the food eaten before kind i (`eaten[i]`), the count tried (`fed[i]`)."""
+    have_leaf, have_meat, have_food = work.have[0], work.have[1], work.have[2]
+    n = 0
+    i = 0
+    work.eaten[0, 0] = work.eaten[0, 1] = work.eaten[0, 2] = 0
+    entering = True
+    while True:
+        a, b, t = work.eats[i, 0], work.eats[i, 1], work.eats[i, 2]
+        leaf, meat, food = work.eaten[i, 0], work.eaten[i, 1], work.eaten[i, 2]
+        if entering:
+            entering = False
+            # the food eaten so far fits; the numbers of this kind that still fit are 0 up to `most`
+            most = work.wanted[i]
+            if a:
+                most = min(most, (have_leaf - leaf) // a)
+            if b:
+                most = min(most, (have_meat - meat) // b)
+            if t:
+                most = min(most, (have_food - food) // t)
+            work.most[i] = most
+            work.fed[i] = most
+            if i == last:
+                # fewer of the last kind would leave one that could still be fed: only `most` can be maximal
+                leaf, meat, food = leaf + a * most, meat + b * most, food + t * most
+                maximal = True
+                for j in range(last + 1):
+                    if (work.fed[j] < work.wanted[j] and leaf + work.eats[j, 0] <= have_leaf
+                            and meat + work.eats[j, 1] <= have_meat and food + work.eats[j, 2] <= have_food):
+                        maximal = False  # this dinosaur could still be fed
+                        break
+                if maximal:
+                    for j in range(last + 1):
+                        work.plans[n, j] = work.fed[j]
+                    n += 1
+                done = True
+            else:
+                done = False
+        else:
+            done = False
+        if not done:
+            fed = work.fed[i]
+            if fed < 0:
+                done = True
+            else:
+                leaf_now, meat_now, food_now = leaf + a * fed, meat + b * fed, food + t * fed
+                if (fed < work.most[i] and leaf_now + a + work.later[i, 0] <= have_leaf
+                        and meat_now + b + work.later[i, 1] <= have_meat
+                        and food_now + t + work.later[i, 2] <= have_food):
+                    # one more of this kind would fit even if every later dinosaur ate: none smaller is maximal
+                    done = True
+                else:
+                    work.eaten[i + 1, 0], work.eaten[i + 1, 1], work.eaten[i + 1, 2] = leaf_now, meat_now, food_now
+                    i += 1
+                    entering = True
+                    continue
+        # this kind is done: the kind before tries one fewer
+        if i == 0:
+            return n
+        i -= 1
+        work.fed[i] -= 1
+
+
+@njit(cache=True)
+def feedings(pos, rules, work, p) -> int:
+    """Every maximal way to feed p's herd (`feeding.feedings`), most fed first, as FEED_PLAN actions; how many.
+    work.plans[i, j] is how many of the herd's j-th kind (work.herd_order) plan i feeds."""
+    size = herd_on_ranch(pos, rules, work, p)
+    for j in range(size):
+        kind = work.herd_order[j]
+        a, b, c = diet(pos, rules, p, kind, 0), diet(pos, rules, p, kind, 1), diet(pos, rules, p, kind, 2)
+        work.eats[j, 0], work.eats[j, 1], work.eats[j, 2] = a, b, a + b + c
+        work.wanted[j] = count_kind(pos, rules, p, kind)
+    work.have[0], work.have[1] = pos.resources[p, 0], pos.resources[p, 1]
+    work.have[2] = pos.resources[p, 0] + pos.resources[p, 1]
+    last = size - 1
+    work.later[last, 0] = work.later[last, 1] = work.later[last, 2] = 0
+    for i in range(last - 1, -1, -1):
+        for f in range(3):
+            work.later[i, f] = work.later[i + 1, f] + work.eats[i + 1, f] * work.wanted[i + 1]
+    n = maximal_plans(work, last)
+    for i in range(n):
+        add(work, i, FEED_PLAN, i, 0, 0, 0, 0)
+    return n
+
+
+@njit(cache=True)
+def eat_plan(pos, rules, work, p, plan) -> None:
+    """Feed as plan says (`_resolve_feed`); the unfed escape."""
+    size = herd_on_ranch(pos, rules, work, p)
+    leaf, meat, either = 0, 0, 0
+    escaped_clear(work)
+    for j in range(size):
+        kind = work.herd_order[j]
+        fed = work.plans[plan, j]
+        leaf += diet(pos, rules, p, kind, 0) * fed
+        meat += diet(pos, rules, p, kind, 1) * fed
+        either += diet(pos, rules, p, kind, 2) * fed
+        hungry = count_kind(pos, rules, p, kind) - fed
+        if hungry > 0:
+            escaped_add(work, kind, hungry)
+    eat(pos, rules, p, leaf, meat, either)
+    for i in range(work.escaped_size):
+        kind = work.escaped_order[i]
+        remove(pos, rules, work, p, kind, work.escaped[kind])
+        pos.counts[p, UNFED] += work.escaped[kind]
+    escape(pos, rules, work, p)
+
+
+# Phase 6: breed
+
+
+@njit(cache=True)
+def breed_dinosaurs(pos, rules, work, p) -> None:
+    """Every `breed_group` dinosaurs of a kind alone in an enclosure give one newborn (`Ranch.breeding`), placed at
+    once (`Ranch.place_newborns`) or escaping."""
+    new_phase(pos, rules, p)
+    count = enclosures(pos, rules, work, p)
+    born = np.zeros(MAX_KINDS, np.int32)
+    order = np.zeros(MAX_KINDS, np.int32)
+    kinds = 0
+    for e in range(count):
+        kind, held = contents(pos, rules, p, work.enclosures[e])
+        if kind != NONE and not rules.unique[kind]:
+            n = held // rules.breed_group
+            if n:
+                if born[kind] == 0:
+                    order[kinds] = kind
+                    kinds += 1
+                born[kind] += n
+    lost = np.zeros(MAX_KINDS, np.int32)
+    for i in range(kinds):
+        kind = order[i]
+        # Ruling: only figures left in the supply can be born.
+        n = min(born[kind], pos.supply[kind])
+        pos.supply[kind] -= n
+        pos.counts[p, BRED] += n
+        lost[kind] = place_newborns(pos, rules, work, p, kind, n)
+    escaped_clear(work)
+    for i in range(kinds):
+        if lost[order[i]]:
+            escaped_add(work, order[i], lost[order[i]])
+    escape(pos, rules, work, p)
+
+
+@njit(cache=True)
+def place_newborns(pos, rules, work, p, kind, n) -> int:
+    """n newborns into their kind's enclosures, then the empty ones, largest first; how many escape."""
+    count = enclosures(pos, rules, work, p)
+    targets = np.zeros(MAX_CELLS, np.int64)
+    m = 0
+    for e in range(count):
+        found, held = contents(pos, rules, p, work.enclosures[e])
+        if found == kind:
+            targets[m] = work.enclosures[e]
+            m += 1
+    own = m
+    for e in range(count):
+        found, held = contents(pos, rules, p, work.enclosures[e])
+        if held == 0 and found == NONE:
+            size = popcount(work.enclosures[e])
+            j = m
+            while j > own and popcount(targets[j - 1]) < size:
+                targets[j] = targets[j - 1]
+                j -= 1
+            targets[j] = work.enclosures[e]
+            m += 1
+    for t in range(m):
+        for i in range(rules.cell_count):
+            c = rules.fill_order[i]
+            if n and (targets[t] >> c) & 1 and pos.cells[p, c] == EMPTY:
+                pos.cells[p, c] = kind
+                n -= 1
+    return n
+
+
+# Phase 7: end of round
+
+
+@njit(cache=True)
+def end_round(pos, rules, rng, work) -> None:
+    """Public contracts refilled, the face-up research discarded and new cards shown; the 4th rancher arrives;
+    after the last round the game ends."""
+    n = rules.players
+    if rules.private_end_of_round:
+        # Variant: a private contract the ranch can pay is fulfilled at the end of the round.
+        for i in range(n):
+            p = (pos.first_player + i) % n
+            if pos.private[p] != NONE and pays(pos, rules, p, pos.private[p], NONE):
+                fulfil_private(pos, rules, work, p)
+    refill_contracts(pos, rules)
+    for i in range(pos.display_size):
+        pos.discard[pos.discard_size] = pos.display[i]
+        pos.discard_size += 1
+    reveal_research(pos, rules, rng)
+    if pos.round_number == rules.rounds:
+        return  # the game ends: no more steps, no prompt
+    pos.round_number += 1
+    if pos.round_number == rules.extra_rancher_round:
+        for p in range(n):
+            pos.ranchers[p] += 1
+    then(pos, START_ROUND, 0, 0, 0)
+
+
+# --- legal actions ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def legal_actions(pos, rules, work) -> int:
+    """The options of the prompt as action rows into work.actions, in the object engine's order; how many."""
+    prompt, p = pos.prompt, pos.prompt_player
+    n = 0
+    if prompt == ASSIGN:
+        return placements(pos, rules, work, p)
+    if prompt == TAKE_RESEARCH:
+        for i in range(pos.display_size):
+            n = add(work, n, PICK, pos.display[i], 0, 0, 0, 0)
+        if research_left(pos):
+            n = add(work, n, PICK, NONE, 0, 0, 0, 0)
+    elif prompt == PICK_RESEARCH:
+        for i in range(pos.drawn_size):
+            n = add(work, n, PICK, pos.drawn[i], 0, 0, 0, 0)
+    elif prompt == REARRANGE:
+        # Ruling: each fence token moves at most once per rearranging; fences gained this round are in Holding
+        # and placed in Phase 4 unless rule `rearrange_holding` lets them be placed now.
+        n = add(work, n, STOP_REARRANGING, 0, 0, 0, 0, 0)
+        fences = pos.fences[p]
+        for source in range(rules.edges):
+            if (fences >> source) & 1 and not (pos.moved >> source) & 1:
+                n = fence_moves(pos, rules, work, n, p, source)
+        if rules.rearrange_holding and pos.holding_fences[p]:
+            n = fence_moves(pos, rules, work, n, p, NONE)
+    elif prompt == PLACE_FENCE_PROMPT:
+        for i in range(rules.slot_count):
+            if not (pos.fences[p] >> rules.slots[i]) & 1:
+                n = add(work, n, PLACE_FENCE, rules.slots[i], 0, 0, 0, 0)
+    elif prompt == ENCLOSE_PROMPT:
+        for i in range(enclosure_choices(pos, rules, work, p)):
+            n = add(work, n, ENCLOSE, work.choices[i, 0], work.choices[i, 1], 0, 0, 0)
+    elif prompt == ESCAPE_AS_PROMPT:
+        n = add(work, n, ESCAPE_AS, HERBIVORE, 0, 0, 0, 0)
+        n = add(work, n, ESCAPE_AS, CARNIVORE, 0, 0, 0, 0)
+    elif prompt == LOSE_FENCE_PROMPT:
+        for e in range(rules.edges):
+            if (pos.fences[p] >> e) & 1:
+                n = add(work, n, LOSE_FENCE, e, 0, 0, 0, 0)
+    elif prompt == LOSE_DINOSAUR_PROMPT:
+        for i in range(herd_on_ranch(pos, rules, work, p)):
+            n = add(work, n, LOSE_DINOSAUR, work.herd_order[i], 0, 0, 0, 0)
+    elif prompt == FEED_PROMPT:
+        n = feedings(pos, rules, work, p)
+    work.count = n
+    return n
+
+
+@njit(cache=True)
+def fence_moves(pos, rules, work, n, p, source) -> int:
+    """A fence from `source` to every free fence slot."""
+    for i in range(rules.slot_count):
+        if not (pos.fences[p] >> rules.slots[i]) & 1:
+            n = add(work, n, MOVE_FENCE, source, rules.slots[i], 0, 0, 0)
+    return n
+
+
+# --- scoring ---------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def score_parts(pos, rules, p, parts) -> None:
+    """Points by source (`score_parts`): contracts, basic dinosaurs, unique dinosaurs, research cards."""
+    parts[:] = 0
+    for i in range(pos.taken_size[p]):
+        parts[0] += rules.contract_points[pos.taken[p, i]]
+    for c in range(rules.cell_count):
+        kind = pos.cells[p, c]
+        if kind != EMPTY:
+            parts[2 if rules.unique[kind] else 1] += rules.points[kind]
+            parts[3] += pos.points_per[p, kind]
+    for i in range(pos.research_size[p]):
+        card = pos.research[p, i]
+        if rules.card_kind[card] == NONE:
+            parts[3] += rules.card_points[card]
+
+
+@njit(cache=True)
+def is_over(pos) -> bool:
+    return pos.prompt == NO_PROMPT and pos.todo_size == 0
+
+
+# --- the object engine's positions, for the tests --------------------------------------------------------------
+
+PROMPT_CODES = {"assign": ASSIGN, "take_research": TAKE_RESEARCH, "pick_research": PICK_RESEARCH,
+                "rearrange": REARRANGE, "place_fence": PLACE_FENCE_PROMPT, "enclose": ENCLOSE_PROMPT,
+                "escape_as": ESCAPE_AS_PROMPT, "lose_fence": LOSE_FENCE_PROMPT, "lose_dinosaur": LOSE_DINOSAUR_PROMPT,
+                "feed": FEED_PROMPT}
+STEP_CODES = {"start_round": START_ROUND, "assign_turn": ASSIGN_TURN, "return_ranchers": RETURN_RANCHERS,
+              "arrange": ARRANGE, "feed": FEED, "breed": BREED, "end_round": END_ROUND, "penalties": PENALTIES,
+              "lose_dinosaur": LOSE_DINOSAUR_PENALTY}
+
+
+def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
+    """The compiled form of one of the object engine's positions (`actions` left 0: it does not count them)."""
+    game = state.game
+    comp = game.components
+    kinds = list(comp.dinosaurs)
+    contracts = {c.name: i for i, c in enumerate(comp.contracts)}
+    cards = {c.name: i for i, c in enumerate(comp.research)}
+    out = np.zeros(1, POSITION)
+    pos = out[0]
+    pos["round_number"], pos["first_player"], pos["turn"], pos["fence_supply"] = (
+        state.round, state.first_player, state.turn, state.fence_supply)
+    for k, name in enumerate(state.basic):
+        pos["supply"][k] = state.supply[name]
+
+    def fill_list(field, items, index):
+        pos[field][: len(items)] = [index[x.name] for x in items]
+        pos[field + "_size"] = len(items)
+
+    fill_list("contract_deck", state.contract_deck, contracts)
+    fill_list("public", state.public_contracts, contracts)
+    fill_list("research_deck", state.research_deck, cards)
+    fill_list("discard", state.research_discard, cards)
+    fill_list("display", state.research_display, cards)
+    for s, space in enumerate(game.spaces):
+        for seat, group in state.occupancy[space.id].items():
+            pos["occupancy"][s, seat] = group
+    pos["cells"][:] = EMPTY
+    for p, player in enumerate(state.players):
+        cells = player.ranch.cells
+        pos["cells"][p, : len(cells)] = [EMPTY if k is None else kinds.index(k) for k in cells]
+        pos["fences"][p] = player.ranch.fence_bits
+        pos["resources"][p] = player.resources
+        pos["ranchers"][p], pos["ranchers_left"][p], pos["owner_left"][p] = (
+            player.ranchers, player.ranchers_left, player.owner_left)
+        pos["holding"][p, : len(player.holding)] = [kinds.index(k) for k in player.holding]
+        pos["holding_size"][p] = len(player.holding)
+        pos["holding_fences"][p] = player.holding_fences
+        pos["private"][p] = NONE if player.private is None else contracts[player.private.name]
+        pos["taken"][p, : len(player.contracts)] = [contracts[c.name] for c in player.contracts]
+        pos["taken_size"][p] = len(player.contracts)
+        pos["research"][p, : len(player.research)] = [cards[c.name] for c in player.research]
+        pos["research_size"][p] = len(player.research)
+        pos["paid_herbivore"][p], pos["paid_carnivore"][p] = player.paid_herbivore, player.paid_carnivore
+        pos["counts"][p] = [player.counters[name] for name in COUNTERS]
+        pos["extra_income"][p] = player.extra_income
+        for action, off in player.discounts.items():
+            pos["discount"][p, ACTIONS.index(action)] = off
+        for kind, less in player.feed_less.items():
+            pos["feed_less"][p, kinds.index(kind)] = less
+        pos["extra_fences"][p] = player.extra_fences
+        for kind, amount in player.points_per.items():
+            pos["points_per"][p, kinds.index(kind)] = amount
+    prompt = state.prompt
+    pos["assignment"][:] = 0
+    if prompt is not None:
+        pos["prompt"], pos["prompt_player"] = PROMPT_CODES[prompt.kind], prompt.player
+        if prompt.kind == "rearrange":
+            pos["moved"] = sum(1 << e for e in prompt.moved)
+        elif prompt.kind == "pick_research":
+            fill_list("drawn", prompt.drawn, cards)
+        elif prompt.kind == "escape_as":
+            pos["escape_herbivore"], pos["escape_carnivore"] = prompt.herbivore, prompt.carnivore
+        elif prompt.kind == "enclose":
+            pos["assignment"][:] = NONE
+            for index, kind in prompt.assignment.items():
+                pos["assignment"][index] = kinds.index(kind)
+            order = list(prompt.assignment)
+            pos["assigned"][: len(order)] = order
+            pos["assigned_size"] = len(order)
+            pos["herd_kinds"][: len(prompt.herd)] = [kinds.index(k) for k in prompt.herd]
+            pos["herd_kinds_size"] = len(prompt.herd)
+            for kind, n in prompt.herd.items():
+                pos["herd"][kinds.index(kind)] = n
+                pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
+            pos["uniques"][: len(prompt.uniques)] = [kinds.index(k) for k in prompt.uniques]
+            pos["uniques_size"] = len(prompt.uniques)
+    rows = []
+    for step in state._todo:
+        code = STEP_CODES[step.name]
+        seat = getattr(step, "seat", 0)
+        a = 0
+        if code == PENALTIES:
+            a = step.herbivore + 2 * step.carnivore + 4 * step.omnivore
+        rows.append((code, seat, a, 0))
+    if rows:
+        pos["todo"][: len(rows)] = rows
+    pos["todo_size"] = len(rows)
+    return out
+
+
+def tidy(game: np.ndarray) -> np.ndarray:
+    """A copy of the position with what no rule reads cleared (the places past each list's size, the prompt data
+    of another prompt, `actions`). Two positions are the same game position when their tidy copies are equal."""
+    out = game.copy()
+    pos = out[0]
+    for field in ("contract_deck", "public", "research_deck", "discard", "display", "drawn"):
+        pos[field][pos[field + "_size"]:] = 0
+    for field in ("holding", "taken", "research"):
+        for p in range(MAX_PLAYERS):
+            pos[field][p, pos[field + "_size"][p]:] = 0
+    pos["todo"][pos["todo_size"]:] = 0
+    if pos["prompt"] != PICK_RESEARCH:
+        pos["drawn"][:], pos["drawn_size"] = 0, 0
+    if pos["prompt"] != REARRANGE:
+        pos["moved"] = 0
+    if pos["prompt"] != ESCAPE_AS_PROMPT:
+        pos["escape_herbivore"] = pos["escape_carnivore"] = 0
+    if pos["prompt"] != ENCLOSE_PROMPT:
+        for field in ("assignment", "assigned", "herd_kinds", "herd", "unplaced", "uniques"):
+            pos[field][:] = 0
+        pos["assigned_size"] = pos["herd_kinds_size"] = pos["uniques_size"] = 0
+    else:
+        pos["assigned"][pos["assigned_size"]:] = 0
+        pos["herd_kinds"][pos["herd_kinds_size"]:] = 0
+        pos["uniques"][pos["uniques_size"]:] = 0
+    if pos["prompt"] == NO_PROMPT:
+        pos["prompt_player"] = 0
+    pos["actions"] = 0
+    return out
+
+
+def differences(game: np.ndarray, other: np.ndarray) -> list[str]:
+    """The fields in which two positions differ (empty: the same game position)."""
+    a, b = tidy(game), tidy(other)
+    if a.tobytes() == b.tobytes():
+        return []
+    return [name for name in POSITION.names if not np.array_equal(a[0][name], b[0][name])]
+
+
+def action_of(state: TinyEpicDinosaursState, action) -> tuple:
+    """One of the object engine's actions as a comparable tuple, in the compiled engine's numbers."""
+    game = state.game
+    comp = game.components
+    kinds = list(comp.dinosaurs)
+    contracts = [c.name for c in comp.contracts]
+    cards = [c.name for c in comp.research]
+    edge = comp.layout.edge_id
+    name = type(action).__name__
+    if name == "Place":
+        s = [sp.id for sp in game.spaces].index(action.space)
+        if action.action == "contract":
+            choice = contracts.index(action.choice)
+        elif action.action in ("hunt", "buy", "place_now", "research_remove"):
+            choice = kinds.index(action.choice)
+        else:
+            choice = NONE
+        return (PLACE, s, action.ranchers, int(action.owner), choice, int(action.extra == "private"))
+    if name == "PickResearch":
+        return (PICK, NONE if action.card == "draw" else cards.index(action.card))
+    if name == "MoveFence":
+        return (MOVE_FENCE, NONE if action.source == "holding" else edge(action.source), edge(action.target))
+    if name == "StopRearranging":
+        return (STOP_REARRANGING,)
+    if name == "PlaceFence":
+        return (PLACE_FENCE, edge(action.edge))
+    if name == "Enclose":
+        index = [r.name for r in state.prompt.enclosures].index(action.enclosure)
+        return (ENCLOSE, index, kinds.index(action.kind))
+    if name == "Feed":
+        return (FEED_PLAN, tuple((kinds.index(k), n) for k, n in action.fed))
+    if name == "EscapeAs":
+        return (ESCAPE_AS, HERBIVORE if action.group == "herbivore" else CARNIVORE)
+    if name == "LoseFence":
+        return (LOSE_FENCE, edge(action.edge))
+    if name == "LoseDinosaur":
+        return (LOSE_DINOSAUR, kinds.index(action.kind))
+    raise ValueError(f"not a Tiny Epic Dinosaurs action: {action!r}")
+
+
+def action_row(game: np.ndarray, tables: np.ndarray, workspace: np.ndarray, i: int) -> tuple:
+    """The i-th listed compiled action as the comparable tuple `action_of` makes."""
+    work = workspace[0]
+    row = [int(v) for v in work["actions"][i]]
+    kind = row[0]
+    if kind == PLACE:
+        return tuple(row)
+    if kind in (PICK, PLACE_FENCE, ESCAPE_AS, LOSE_FENCE, LOSE_DINOSAUR):
+        return (kind, row[1])
+    if kind in (MOVE_FENCE, ENCLOSE):
+        return (kind, row[1], row[2])
+    if kind == STOP_REARRANGING:
+        return (kind,)
+    order = [int(k) for k in work["herd_order"][: work["herd_size"]]]
+    plan = work["plans"][row[1]]
+    return (FEED_PLAN, tuple((order[j], int(plan[j])) for j in range(len(order)) if plan[j]))

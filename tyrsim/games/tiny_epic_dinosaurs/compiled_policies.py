@@ -1,0 +1,457 @@
+"""Tiny Epic Dinosaurs policies in compiled code, and whole games played with them (`play_chunk`).
+
+Each makes, in every position, the decision its object counterpart in `policies.py` makes,
+drawing the same chance from the same generator, so the same seed plays the same games:
+- `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
+  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  block per generator, shared with the hunt die and kept across the games of a chunk, as the
+  object engine shares and keeps it);
+- `greedy`, `hunter`, `breeder`, `contractor` (`GreedyPolicy` and its archetypes): one heuristic
+  with the same named weights (a record, `WEIGHT_RECORD`; policy parameters and a weights file of
+  `tyrsim tune` apply unchanged), each action valued as `GreedyPolicy.value` values it, in its
+  order of floating-point operations, so equal values stay equal; the best (within 1e-9) are
+  the ties, one taken by `rng.integers(ties)` as there.
+
+A greedy policy reads only what its player may see, as `state.view(me)` shows it: its own
+ranch, Holding, food and cards, the public contracts and its own private one, the face-up
+research cards (the drawn ones only while it chooses among them), the supplies, the first-player
+marker and the round; never the decks or another player's private contract.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from tyrsim.core.game import RandomPolicy
+from tyrsim.games.tiny_epic_dinosaurs.compiled import (
+    BUY,
+    CONTRACT,
+    E_CHEAPER,
+    E_EXTRA_FENCES,
+    E_FEED_LESS,
+    E_INCOME,
+    E_POINTS_PER,
+    EMPTY,
+    ENCLOSE,
+    ESCAPE_AS,
+    FEED_PLAN,
+    FIRST_PLAYER,
+    GAIN,
+    HERBIVORE,
+    HUNT,
+    LOSE_DINOSAUR,
+    LOSE_FENCE,
+    MAX_KINDS,
+    MAX_PLAYERS,
+    MAX_STEPS,
+    MOVE_FENCE,
+    NONE,
+    PICK,
+    PLACE,
+    PLACE_FENCE,
+    PLACE_NOW,
+    RESEARCH_REMOVE,
+    diet,
+    flood_fill,
+    is_over,
+    new_position,
+    new_workspace,
+    play_action,
+    popcount,
+    rule_tables,
+    score_parts,
+    set_up,
+    uniform,
+)
+from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
+from tyrsim.games.tiny_epic_dinosaurs.policies import BreederPolicy, ContractorPolicy, GreedyPolicy, HunterPolicy
+from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+
+RANDOM, GREEDY = 0, 1
+GREEDY_POLICIES = (GreedyPolicy, HunterPolicy, BreederPolicy, ContractorPolicy)
+# the greedy policies' weights by the object policy's names (a record: `weights.hunt_weight`)
+WEIGHTS = tuple(GreedyPolicy.tunable)
+WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+# per game and seat: score, the four point sources, the counters, dinosaurs and fences on the ranch
+SOURCES = ("contracts", "dinosaurs", "unique", "research")
+SEAT_COLUMNS = ("score", *(f"points_{s}" for s in SOURCES), *COUNTERS, "dinosaurs", "fences")
+GAME_COLUMNS = ("rounds", "actions", "first_player")
+
+
+def compiled_form(policy) -> tuple[int, np.recarray] | None:
+    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
+    where there is none (the search)."""
+    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
+    if type(policy) is RandomPolicy:
+        return RANDOM, weights
+    if type(policy) in GREEDY_POLICIES:
+        for name in WEIGHTS:
+            weights[0][name] = float(getattr(policy, name))
+        return GREEDY, weights
+    return None
+
+
+# --- the greedy policies (policies.GreedyPolicy, value for value) ------------------------------------------------
+
+
+@njit(cache=True)
+def choose(kind, weights, pos, rules, rng, work) -> int:
+    """The index of the listed action the policy of this kind takes."""
+    if kind == RANDOM:
+        return choose_random(rng, work)
+    return choose_greedy(weights, pos, rules, rng, work)
+
+
+@njit(cache=True)
+def choose_greedy(weights, pos, rules, rng, work) -> int:
+    """The best valued action (`greedy_values`), ties (within 1e-9) broken by rng.integers(ties)."""
+    n = work.count
+    greedy_values(weights, pos, rules, work, n)
+    values = work.values
+    best = values[0]
+    for i in range(1, n):
+        best = max(best, values[i])
+    ties = 0
+    for i in range(n):
+        if values[i] >= best - 1e-9:
+            ties += 1
+    k = rng.integers(0, ties)  # as rng.integers(len(ties)) in GreedyPolicy.choose
+    for i in range(n):
+        if values[i] >= best - 1e-9:
+            if k == 0:
+                return i
+            k -= 1
+    return n - 1
+
+
+@njit(cache=True)
+def diet_units(pos, rules, p, kind) -> int:
+    return diet(pos, rules, p, kind, 0) + diet(pos, rules, p, kind, 1) + diet(pos, rules, p, kind, 2)
+
+
+@njit(cache=True)
+def dinosaur_value(w, pos, rules, p, herd, kind) -> float:
+    """`GreedyPolicy.dinosaur_value`: its points less its food, a pairing bonus, a contract bonus."""
+    value = rules.points[kind] * w.dinosaur_weight - w.food_cost * diet_units(pos, rules, p, kind)
+    if herd[kind] % 2 == 1:
+        value += w.breed_bonus
+    if w.contract_match and kind < rules.basic:
+        wanted = False
+        for i in range(pos.public_size):
+            if rules.need[pos.public[i], kind]:
+                wanted = True
+        if pos.private[p] != NONE and rules.need[pos.private[p], kind]:
+            wanted = True
+        if wanted:
+            value += w.contract_match
+    return value
+
+
+@njit(cache=True)
+def new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, kind, n, whole) -> float:
+    """`GreedyPolicy.new_dinosaurs_value`: n new dinosaurs (`whole` of them for the food) worth their value, or
+    -1 each when one more would find no room in Phase 4 (`room_for`) or the food in stock would not feed the
+    herd with them (`fed_with`)."""
+    kinds_after = kinds + (0 if herd[kind] else 1)
+    if room - held > 0 and kinds_after <= enclosures:
+        leaf, meat, either = 0, 0, 0
+        for k in range(rules.kinds):
+            count = herd[k] + (whole if k == kind else 0)
+            if count:
+                leaf += diet(pos, rules, p, k, 0) * count
+                meat += diet(pos, rules, p, k, 1) * count
+                either += diet(pos, rules, p, k, 2) * count
+        have_leaf, have_meat = pos.resources[p, 0], pos.resources[p, 1]
+        fed = leaf <= have_leaf and meat <= have_meat and either <= have_leaf - leaf + have_meat - meat
+        if fed:
+            return n * dinosaur_value(w, pos, rules, p, herd, kind)
+    return -1.0 * n
+
+
+@njit(cache=True)
+def card_value(w, pos, rules, p, herd, card) -> float:
+    """`GreedyPolicy.card_value`: its points, less a unique dinosaur's food, plus its ability over the rounds
+    left."""
+    rounds_left = rules.rounds - pos.round_number + 1
+    value = float(rules.card_points[card])
+    if rules.card_kind[card] != NONE:
+        value -= w.food_cost * diet_units(pos, rules, p, rules.card_kind[card]) * rounds_left / 2
+    effect, amount = rules.effect[card], rules.effect_amount[card]
+    if effect == E_INCOME:
+        value += amount * rounds_left * w.resource_weight
+    elif effect == E_CHEAPER:
+        value += amount * w.resource_weight * rounds_left / 2
+    elif effect == E_POINTS_PER:
+        value += amount * (herd[rules.effect_kind[card]] + 1)
+    elif effect == E_FEED_LESS:
+        value += amount * w.food_cost * herd[rules.effect_kind[card]] * rounds_left
+    elif effect == E_EXTRA_FENCES:
+        value += amount * w.fence_weight
+    return value * w.research_weight
+
+
+@njit(cache=True)
+def ranch_quality(w, rules, work, herd, fences) -> float:
+    """`heuristics.ranch_quality` of the enclosures of this fence set for the herd's basic kinds (most numerous
+    matched to largest), with `pair_value` per breeding group and 0.1 per enclosure."""
+    flood_fill(rules, work, fences)
+    count = work.enclosure_count
+    sizes = np.zeros(count, np.int64)
+    for e in range(count):
+        sizes[e] = popcount(work.enclosures[e])
+    sizes = np.sort(sizes)[::-1]
+    counts = np.zeros(rules.basic, np.int64)
+    m = 0
+    for k in range(rules.basic):
+        if herd[k]:
+            counts[m] = herd[k]
+            m += 1
+    counts = np.sort(counts[:m])[::-1]
+    held, pairs = 0, 0
+    for i in range(min(count, m)):
+        h = min(sizes[i], counts[i])
+        held += h
+        pairs += h // rules.breed_group
+    pair_value = 0.5 + w.breed_bonus / 2
+    return held + pair_value * pairs + 0.1 * count
+
+
+@njit(cache=True)
+def greedy_values(w, pos, rules, work, n) -> None:
+    """The value of each listed action of the player to move (`GreedyPolicy.values`) into work.values."""
+    p = pos.prompt_player
+    # my dinosaurs on the ranch and in Holding, by kind; the enclosures now: their number and spaces
+    herd = np.zeros(MAX_KINDS, np.int64)
+    for c in range(rules.cell_count):
+        if pos.cells[p, c] != EMPTY:
+            herd[pos.cells[p, c]] += 1
+    for i in range(pos.holding_size[p]):
+        herd[pos.holding[p, i]] += 1
+    flood_fill(rules, work, pos.fences[p])
+    room = 0
+    for e in range(work.enclosure_count):
+        room += popcount(work.enclosures[e])
+    enclosures = work.enclosure_count
+    kinds, held = 0, 0
+    for k in range(rules.basic):
+        if herd[k]:
+            kinds += 1
+            held += herd[k]
+    research = -np.inf  # the best research card to take (worked out once)
+    now = -np.inf  # the ranch's quality with its fences as they are (worked out once)
+    for i in range(n):
+        row = work.actions[i]
+        kind, a, b = row[0], row[1], row[2]
+        if kind == PLACE:
+            value = -w.rancher_cost * b - (w.owner_cost if row[3] else 0.0)
+            action, choice = rules.action[a], row[4]
+            if action == HUNT:
+                value = value + w.hunt_weight * new_dinosaurs_value(
+                    w, pos, rules, p, herd, room, kinds, held, enclosures, rules.hunted[a], rules.hunt_mean,
+                    rules.hunt_rounded)
+            elif action == BUY:
+                value = value + new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, choice,
+                                                    1, 1) - w.resource_weight
+            elif action == PLACE_NOW:
+                value = value + 0.2 - w.resource_weight
+            elif action == GAIN:
+                if rules.gain_fences[a] and pos.fence_supply:
+                    short = kinds + 1 > enclosures
+                    value += rules.gain_fences[a] * (w.fence_weight * (1.5 if short else 0.4))
+                resources = rules.gain[a, 0] + rules.gain[a, 1] + rules.gain[a, 2] \
+                    - (rules.cost[a, 0] + rules.cost[a, 1] + rules.cost[a, 2])
+                value = value + resources * w.resource_weight
+            elif action == FIRST_PLAYER:
+                value = value + (0.0 if pos.first_player == p else w.first_player_value)
+            elif action == CONTRACT:
+                paid = (rules.cost[a, 0] + rules.cost[a, 1] + rules.cost[a, 2]) * w.resource_weight
+                gained = contract_gain(w, pos, rules, p, herd, choice)
+                if row[5]:
+                    gained += contract_gain(w, pos, rules, p, herd, pos.private[p])
+                value = value + gained - paid
+            else:  # RESEARCH, RESEARCH_REMOVE
+                if research == -np.inf:  # max(the face-up cards' values, draw_value)
+                    research = w.draw_value
+                    for j in range(pos.display_size):
+                        research = max(research, card_value(w, pos, rules, p, herd, pos.display[j]))
+                paid = (rules.cost[a, 0] + rules.cost[a, 1] + rules.cost[a, 2]) * w.resource_weight
+                if action == RESEARCH_REMOVE:
+                    paid = max(0.0, dinosaur_value(w, pos, rules, p, herd, choice))
+                value = value + research - paid
+        elif kind == PICK:
+            if a == NONE:
+                value = w.draw_value
+            else:
+                value = card_value(w, pos, rules, p, herd, a)
+        elif kind == MOVE_FENCE or kind == PLACE_FENCE or kind == LOSE_FENCE:
+            fences = pos.fences[p]
+            if kind == MOVE_FENCE:
+                if a != NONE:
+                    fences &= ~(np.int64(1) << a)
+                fences |= np.int64(1) << b
+                if now == -np.inf:
+                    now = ranch_quality(w, rules, work, herd, pos.fences[p])
+                # a move must improve on leaving the fences as they are (StopRearranging is worth 0)
+                value = ranch_quality(w, rules, work, herd, fences) - now - 0.01
+            else:
+                if kind == PLACE_FENCE:
+                    fences |= np.int64(1) << a
+                else:
+                    fences &= ~(np.int64(1) << a)
+                value = ranch_quality(w, rules, work, herd, fences)
+        elif kind == ENCLOSE:
+            flood_fill(rules, work, pos.fences[p])
+            size = popcount(work.enclosures[a])
+            placed = min(pos.unplaced[b], size)
+            value = placed * rules.points[b] - 0.05 * (size - placed)
+        elif kind == FEED_PLAN:
+            points = 0
+            for j in range(work.herd_size):
+                points += rules.points[work.herd_order[j]] * work.plans[a, j]
+            value = float(points)
+        elif kind == LOSE_DINOSAUR:
+            value = -dinosaur_value(w, pos, rules, p, herd, a)
+        elif kind == ESCAPE_AS:
+            if a == HERBIVORE:
+                value = -w.fence_weight * (1.0 if pos.fences[p] else 0.0)
+            else:
+                lowest = 0
+                first = True
+                for c in range(rules.cell_count):
+                    k = pos.cells[p, c]
+                    if k != EMPTY and (first or rules.points[k] < lowest):
+                        lowest = rules.points[k]
+                        first = False
+                value = float(-lowest)
+        else:  # STOP_REARRANGING: the baseline a fence move must beat
+            value = 0.0
+        work.values[i] = value
+
+
+@njit(cache=True)
+def contract_gain(w, pos, rules, p, herd, contract) -> float:
+    """`GreedyPolicy._contract_gain`: its points less what its dinosaurs are worth on the ranch."""
+    given = 0.0
+    for k in range(rules.basic):
+        if rules.need[contract, k]:
+            given += rules.need[contract, k] * max(0.0, dinosaur_value(w, pos, rules, p, herd, k) - w.contract_match)
+    return rules.contract_points[contract] * w.contract_weight - given
+
+
+@njit(cache=True)
+def choose_random(rng, work) -> int:
+    """`RandomPolicy`: the action floor(u * n) of the n listed."""
+    return int(uniform(rng, work) * work.count)
+
+
+@njit(cache=True)
+def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace, seats, games) -> None:
+    """Games first .. first+count-1 to their end, policy kinds[(seat + game) % players] in each seat
+    (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]."""
+    pos, rules, work = game[0], tables[0], workspace[0]
+    n = rules.players
+    parts = np.zeros(4, np.int64)
+    for g in range(count):
+        game_id = first + g
+        game[0] = blank[0]
+        set_up(game, tables, rng, workspace)
+        while not is_over(pos):
+            which = (pos.prompt_player + game_id) % n
+            if kinds[which] == RANDOM:  # here, not through `choose`: the extra call costs a random game time
+                i = choose_random(rng, work)
+            else:
+                i = choose_greedy(weights[which], pos, rules, rng, work)
+            play_action(game, tables, rng, workspace, i)
+            if pos.actions > MAX_STEPS:
+                raise RuntimeError("tiny-epic-dinosaurs compiled engine: a game did not end")
+        for p in range(n):
+            score_parts(pos, rules, p, parts)
+            row = seats[g, p]
+            row[0] = parts.sum()
+            for s in range(4):
+                row[1 + s] = parts[s]
+            for c in range(pos.counts.shape[1]):
+                row[5 + c] = pos.counts[p, c]
+            dinosaurs = 0
+            for c in range(rules.cell_count):
+                if pos.cells[p, c] >= 0:
+                    dinosaurs += 1
+            fences = 0
+            bits = pos.fences[p]
+            while bits:
+                bits &= bits - 1
+                fences += 1
+            row[5 + pos.counts.shape[1]] = dinosaurs
+            row[6 + pos.counts.shape[1]] = fences
+        games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, pos.first_player
+
+
+def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | None:
+    """The compiled form of each seat's policy (made with the game's POLICIES and `make_policy`, so policy
+    parameters apply), or None if any has none."""
+    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
+
+    spec = get_game("tiny-epic-dinosaurs")
+    forms = []
+    for text in policy_texts:
+        form = compiled_form(spec.make_policy(text))
+        if form is None:
+            return None
+        forms.append(form)
+    return forms
+
+
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
+               rng: np.random.Generator) -> pd.DataFrame:
+    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
+    and seat, the same columns and, for the same generator, the same values). ValueError naming the policy
+    the compiled engine cannot play (`compiled.supported` names a rule)."""
+    players = len(policy_texts)
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"Tiny Epic Dinosaurs is for 2 to 4 players, not {players}")
+    forms = compiled_forms(policy_texts)
+    if forms is None:
+        raise ValueError(f"policies {policy_texts}: the compiled engine plays only the random policy here "
+                         "(the object engine plays every policy)")
+    tables = rule_tables(rules, players)
+    seats = np.zeros((count, players, len(SEAT_COLUMNS)), dtype=np.int64)
+    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
+    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
+    play_games(tables, np.array([f[0] for f in forms]), weights, first, count, rng, new_position(), new_position(),
+               new_workspace(), seats, games)
+    return table(seats, games, first, policy_texts)
+
+
+def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
+    """The runner's rows (game by game, seat by seat) from `play_games`' records: the winner is the highest
+    score, a tie going to the tied player earliest in turn order (from the first player at the end)."""
+    count, players = seats.shape[0], seats.shape[1]
+    score = seats[:, :, 0]
+    won = np.zeros((count, players), dtype=bool)
+    rank = np.zeros((count, players), dtype=np.int64)
+    for g in range(count):
+        best = score[g].max()
+        order = [(int(games[g, 2]) + i) % players for i in range(players)]
+        winner = next(seat for seat in order if score[g, seat] == best)
+        won[g, winner] = True
+        for seat in range(players):
+            better = sum(1 for o in range(players) if o != winner and score[g, o] > score[g, seat])
+            rank[g, seat] = 1 if seat == winner else 2 + better
+    game_id = np.repeat(np.arange(first, first + count), players)
+    seat = np.tile(np.arange(players), count)
+    columns = {
+        "game_id": game_id,
+        "seat": seat,
+        "policy": np.array(names, dtype=object)[(seat + game_id) % players],
+        "score": score.ravel().astype(np.float64),
+        "rank": rank.ravel(),
+        "won": won.ravel(),
+        "win_share": won.ravel().astype(np.float64),
+        "actions": np.repeat(games[:, 1], players),
+        "rounds": np.repeat(games[:, 0], players),
+    }
+    for c, name in enumerate(SEAT_COLUMNS[1:], start=1):
+        columns[name] = seats[:, :, c].ravel()
+    return pd.DataFrame(columns)
