@@ -8,7 +8,7 @@ every ruling's alternative, and a few designer variants): whole games through bo
 and game by game, where after every action the two positions, the lists of legal actions and the
 random policy's choice must be equal, and at the end the scores.
 
-The quick suite plays fewer games per rule set than the slow tests (2,000 whole games per rule set, 30
+The quick suite plays fewer games per rule set than the slow tests (2,000 whole games per rule set, 10
 stepped position by position): the object engine's 2,000 four-player games take about 5 s a rule set, and
 stepping compares about 170 positions a game in Python, for 35 rule sets. The whole-game tables compare
 every game's final scores, points by source and every counter.
@@ -61,7 +61,7 @@ RULE_SETS = {
 # set's, in the quick suite; 2,000 per rule set in the slow test
 WHOLE_GAMES, WHOLE_GAMES_ALTERNATIVE = 200, 30
 # games per rule set compared position by position: the quick suite's (default, other), the slow test's
-STEPPED_GAMES, STEPPED_GAMES_ALTERNATIVE, MANY_STEPPED_GAMES = 4, 1, 30
+STEPPED_GAMES, STEPPED_GAMES_ALTERNATIVE, MANY_STEPPED_GAMES = 4, 1, 10
 DEFAULTS = ("default", "3 players", "2 players")
 
 
