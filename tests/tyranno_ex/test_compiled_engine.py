@@ -87,7 +87,7 @@ def test_whole_games_are_the_object_engines(name):
     whole_games(name, WHOLE_GAMES if name in DEFAULTS else WHOLE_GAMES_ALTERNATIVE, 11)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_many_whole_games_are_the_object_engines(name):
     whole_games(name, 2000, 12)
@@ -134,7 +134,7 @@ def test_every_position_is_the_object_engines(name):
     assert step_through(*rules_of(name), range(games)) > games * 20
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_many_games(name):
     assert step_through(*rules_of(name), range(1000, 1000 + MANY_STEPPED_GAMES)) > MANY_STEPPED_GAMES * 20
