@@ -197,6 +197,15 @@ WORKSPACE = np.dtype([
     ("have", np.int32, (3,)),
     ("escaped", np.int32, (MAX_KINDS,)), ("escaped_order", np.int8, (MAX_KINDS,)), ("escaped_size", np.int32),
     ("split", np.int32, (MAX_CELLS,)), ("spare", np.int8, (MAX_CELLS,)),
+    # the layout's and breeding's lists: a kind's enclosures (indexes, sizes), enclosures to fill (targets),
+    # newborns by kind (born, in the order found: born_order) and those without room (lost)
+    ("indexes", np.int32, (MAX_CELLS,)), ("sizes", np.int32, (MAX_CELLS,)), ("targets", np.int64, (MAX_CELLS,)),
+    ("born", np.int32, (MAX_KINDS,)), ("born_order", np.int32, (MAX_KINDS,)), ("lost", np.int32, (MAX_KINDS,)),
+    # a greedy policy's view: my dinosaurs on the ranch and in Holding by kind; enclosure sizes and herd counts,
+    # largest first (compiled_policies.py)
+    ("herd_all", np.int64, (MAX_KINDS,)), ("sizes_desc", np.int64, (MAX_CELLS,)),
+    ("counts_desc", np.int64, (MAX_BASIC,)),
+    ("fresh", np.int32),  # 1: work.actions already lists the prompt's options (an assign turn listed them)
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`uniform`)
     ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
 ])
@@ -463,7 +472,11 @@ def advance(pos, rules, rng, work) -> None:
     prompt with one option is answered with it (`TinyEpicDinosaursState._advance`)."""
     while True:
         if pos.prompt != NO_PROMPT:
-            if legal_actions(pos, rules, work) > 1:
+            if work.fresh:
+                work.fresh = 0
+                if work.count > 1:
+                    return
+            elif legal_actions(pos, rules, work) > 1:
                 return
             resolve(pos, rules, rng, work, 0)
             continue
@@ -600,6 +613,7 @@ def assign_turn(pos, rules, work) -> None:
         seat = (pos.turn + i) % n
         if pos.ranchers_left[seat] or pos.owner_left[seat]:
             if placements(pos, rules, work, seat) > 0:
+                work.fresh = 1  # `advance` takes this list
                 pos.turn = seat
                 ask(pos, ASSIGN, seat)
                 return
@@ -1388,8 +1402,7 @@ def lay_out(pos, rules, work, p) -> None:
     escaped_clear(work)
     for c in range(rules.cell_count):
         pos.cells[p, c] = EMPTY
-    sizes = np.zeros(MAX_CELLS, np.int32)
-    indexes = np.zeros(MAX_CELLS, np.int32)
+    sizes, indexes = work.sizes, work.indexes
     for i in range(pos.herd_kinds_size):
         kind = pos.herd_kinds[i]
         k = 0
@@ -1415,7 +1428,7 @@ def lay_out(pos, rules, work, p) -> None:
         for e in range(count):
             enclosed |= work.enclosures[e]
         # the empty enclosures, smallest first (a stable sort)
-        empty = np.zeros(MAX_CELLS, np.int64)
+        empty = work.targets
         m = 0
         for e in range(count):
             found, held = contents(pos, rules, p, work.enclosures[e])
@@ -1671,8 +1684,8 @@ def breed_dinosaurs(pos, rules, work, p) -> None:
     once (`Ranch.place_newborns`) or escaping."""
     new_phase(pos, rules, p)
     count = enclosures(pos, rules, work, p)
-    born = np.zeros(MAX_KINDS, np.int32)
-    order = np.zeros(MAX_KINDS, np.int32)
+    born, order, lost = work.born, work.born_order, work.lost
+    born[:] = 0
     kinds = 0
     for e in range(count):
         kind, held = contents(pos, rules, p, work.enclosures[e])
@@ -1683,7 +1696,6 @@ def breed_dinosaurs(pos, rules, work, p) -> None:
                     order[kinds] = kind
                     kinds += 1
                 born[kind] += n
-    lost = np.zeros(MAX_KINDS, np.int32)
     for i in range(kinds):
         kind = order[i]
         # Ruling: only figures left in the supply can be born.
@@ -1702,7 +1714,7 @@ def breed_dinosaurs(pos, rules, work, p) -> None:
 def place_newborns(pos, rules, work, p, kind, n) -> int:
     """n newborns into their kind's enclosures, then the empty ones, largest first; how many escape."""
     count = enclosures(pos, rules, work, p)
-    targets = np.zeros(MAX_CELLS, np.int64)
+    targets = work.targets
     m = 0
     for e in range(count):
         found, held = contents(pos, rules, p, work.enclosures[e])

@@ -43,7 +43,6 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     HUNT,
     LOSE_DINOSAUR,
     LOSE_FENCE,
-    MAX_KINDS,
     MAX_PLAYERS,
     MAX_STEPS,
     MOVE_FENCE,
@@ -193,22 +192,29 @@ def card_value(w, pos, rules, p, herd, card) -> float:
 
 
 @njit(cache=True)
+def sort_in(values, n, value) -> None:
+    """Put `value` into values[:n + 1], which holds n values largest first."""
+    j = n
+    while j > 0 and values[j - 1] < value:
+        values[j] = values[j - 1]
+        j -= 1
+    values[j] = value
+
+
+@njit(cache=True)
 def ranch_quality(w, rules, work, herd, fences) -> float:
     """`heuristics.ranch_quality` of the enclosures of this fence set for the herd's basic kinds (most numerous
     matched to largest), with `pair_value` per breeding group and 0.1 per enclosure."""
     flood_fill(rules, work, fences)
     count = work.enclosure_count
-    sizes = np.zeros(count, np.int64)
+    sizes, counts = work.sizes_desc, work.counts_desc
     for e in range(count):
-        sizes[e] = popcount(work.enclosures[e])
-    sizes = np.sort(sizes)[::-1]
-    counts = np.zeros(rules.basic, np.int64)
+        sort_in(sizes, e, popcount(work.enclosures[e]))
     m = 0
     for k in range(rules.basic):
         if herd[k]:
-            counts[m] = herd[k]
+            sort_in(counts, m, herd[k])
             m += 1
-    counts = np.sort(counts[:m])[::-1]
     held, pairs = 0, 0
     for i in range(min(count, m)):
         h = min(sizes[i], counts[i])
@@ -223,7 +229,8 @@ def greedy_values(w, pos, rules, work, n) -> None:
     """The value of each listed action of the player to move (`GreedyPolicy.values`) into work.values."""
     p = pos.prompt_player
     # my dinosaurs on the ranch and in Holding, by kind; the enclosures now: their number and spaces
-    herd = np.zeros(MAX_KINDS, np.int64)
+    herd = work.herd_all
+    herd[:] = 0
     for c in range(rules.cell_count):
         if pos.cells[p, c] != EMPTY:
             herd[pos.cells[p, c]] += 1
