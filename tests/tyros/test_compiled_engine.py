@@ -40,9 +40,11 @@ QUICK_GAMES = {"default": 60}  # random games per rule set through both play_chu
 OTHER_QUICK_GAMES = 20
 # the slow suite: 2,000 games of the default with 3 and with 4 players, 300 four-player games of every other
 # rule set (2,000 of each would take the object engine about 11 minutes more on one core)
-SLOW_GAMES = {("default", 3): 2000, ("default", 4): 2000}
+SLOW_CASES = [("default", 3), *((name, 4) for name in RULE_SETS)]
+SLOW_GAMES = {"default": 2000}
 OTHER_SLOW_GAMES = 300
 STEPPED_GAMES = 3  # games per rule set and player count compared position by position (10 more in the slow suite)
+
 
 def rules_of(name: str) -> Rules:
     return Rules.from_overrides(RULE_SETS[name])
@@ -63,13 +65,9 @@ def test_whole_games_are_the_object_engines(name, players):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", (3, 4))
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize(("name", "players"), SLOW_CASES)
 def test_many_whole_games_are_the_object_engines(name, players):
-    count = SLOW_GAMES.get((name, players), OTHER_SLOW_GAMES if players == 4 else 0)
-    if not count:
-        pytest.skip("three players: the default rule set only (the quick suite plays every rule set)")
-    rules, policies = rules_of(name), ["random"] * players
+    rules, policies, count = rules_of(name), ["random"] * players, SLOW_GAMES.get(name, OTHER_SLOW_GAMES)
     compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(12))
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 12))
 
