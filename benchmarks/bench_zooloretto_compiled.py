@@ -9,7 +9,9 @@ Measured in the same run, CPU time of this process (`time.process_time`), one co
   the object engine (`runner.play_chunk`, 20 games a call), and their ratio;
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing
   one game of each policy (every compiled function compiled), then a second process
-  loading them from that cache; wall time and the child's CPU time, import included.
+  loading them from that cache; wall time and the child's CPU time, import included, and
+  the number of functions numba compiled (a function compiles once for each combination
+  of argument types it is called with: each of the engine's should compile once).
 """
 
 from __future__ import annotations
@@ -33,13 +35,16 @@ PAIRS = (["random", "random"], ["greedy", "random"], ["heuristic", "heuristic"])
 FIRST_GAMES = """
 import time
 start = time.process_time()
+from numba.core import event
+recording = event.install_recorder("numba:compile")  # kept: the recording ends when it is collected
+compiled = recording.__enter__()
 import numpy as np
 from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 from tyrsim.games.zooloretto_duell.rules import Rules
 imported = time.process_time()
 for policies in (["random", "random"], ["greedy", "heuristic"]):
     play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
-print(imported - start, time.process_time() - imported)
+print(imported - start, time.process_time() - imported, sum(not e.is_start for _, e in compiled.buffer))
 """
 
 
@@ -53,17 +58,18 @@ def rate(work, games: int, seconds: float) -> float:
     return calls * games / elapsed
 
 
-def first_call(cache: str) -> tuple[float, float, float, float]:
-    """(wall seconds, CPU seconds, CPU seconds of the imports, CPU seconds of the first games) of a process
-    playing its first compiled games with the cache folder `cache`."""
+def first_call(cache: str) -> tuple[float, float, float, float, int]:
+    """(wall seconds, CPU seconds, CPU seconds of the imports, CPU seconds of the first games, functions
+    compiled) of a process playing its first compiled games with the cache folder `cache`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache},
                           check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    imports, games = (float(v) for v in done.stdout.split())
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), imports, games
+    imports, games, compiled = done.stdout.split()
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, float(imports), float(games), int(compiled)
 
 
 def main() -> None:
@@ -73,9 +79,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         fresh, cached = first_call(cache), first_call(cache)
-    for name, (wall, cpu, imports, games) in (("compile, fresh cache", fresh), ("load from the cache", cached)):
+    for name, (wall, cpu, imports, games, compiled) in (("compile, fresh cache", fresh),
+                                                        ("load from the cache", cached)):
         print(f"{name + ':':<22}{wall:5.1f} s wall, {cpu:5.1f} s CPU: imports {imports:.1f} s, "
-              f"first games (compiling or loading) {games:.1f} s")
+              f"first games (compiling or loading) {games:.1f} s, {compiled} functions compiled")
     rules, rng = Rules(), np.random.default_rng(1)
     game = SPEC.make_game(rules, 2)
     print(f"{'policies':<22}{'compiled games/s':>18}{'object games/s':>16}{'ratio':>8}")
