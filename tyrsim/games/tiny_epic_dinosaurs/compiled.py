@@ -184,6 +184,7 @@ WORKSPACE = np.dtype([
     # the flood fill's grass regions (cells as bits, enclosed) and the enclosures among them
     ("regions", np.int64, (MAX_CELLS,)), ("enclosed", np.int8, (MAX_CELLS,)), ("region_count", np.int32),
     ("enclosures", np.int64, (MAX_CELLS,)), ("enclosure_count", np.int32),
+    ("filled", np.int32), ("filled_fences", np.int64),  # whether they are, and for which fence set
     ("stack", np.int8, (MAX_CELLS,)),
     # the assignment search (`unhoused`): capacities and, per depth, the needs still wanting room
     ("capacities", np.int32, (MAX_CELLS + 1,)), ("wanting", np.int32, (MAX_CELLS + 2, MAX_BASIC + 1)),
@@ -1029,12 +1030,14 @@ def flood_fill(rules, work, fences) -> None:
             closed += 1
     work.region_count = regions
     work.enclosure_count = closed
+    work.filled, work.filled_fences = 1, fences
 
 
 @njit(cache=True)
 def enclosures(pos, rules, work, p) -> int:
-    """p's enclosures into work.enclosures; how many."""
-    flood_fill(rules, work, pos.fences[p])
+    """p's enclosures into work.enclosures (unless they hold this fence set's already); how many."""
+    if not (work.filled and work.filled_fences == pos.fences[p]):
+        flood_fill(rules, work, pos.fences[p])
     return work.enclosure_count
 
 

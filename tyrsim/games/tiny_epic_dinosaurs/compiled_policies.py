@@ -53,6 +53,7 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     PLACE_NOW,
     RESEARCH_REMOVE,
     diet,
+    enclosures,
     flood_fill,
     is_over,
     new_position,
@@ -236,11 +237,10 @@ def greedy_values(w, pos, rules, work, n) -> None:
             herd[pos.cells[p, c]] += 1
     for i in range(pos.holding_size[p]):
         herd[pos.holding[p, i]] += 1
-    flood_fill(rules, work, pos.fences[p])
+    count = enclosures(pos, rules, work, p)
     room = 0
-    for e in range(work.enclosure_count):
+    for e in range(count):
         room += popcount(work.enclosures[e])
-    enclosures = work.enclosure_count
     kinds, held = 0, 0
     for k in range(rules.basic):
         if herd[k]:
@@ -256,16 +256,16 @@ def greedy_values(w, pos, rules, work, n) -> None:
             action, choice = rules.action[a], row[4]
             if action == HUNT:
                 value = value + w.hunt_weight * new_dinosaurs_value(
-                    w, pos, rules, p, herd, room, kinds, held, enclosures, rules.hunted[a], rules.hunt_mean,
+                    w, pos, rules, p, herd, room, kinds, held, count, rules.hunted[a], rules.hunt_mean,
                     rules.hunt_rounded)
             elif action == BUY:
-                value = value + new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, choice,
+                value = value + new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, count, choice,
                                                     1, 1) - w.resource_weight
             elif action == PLACE_NOW:
                 value = value + 0.2 - w.resource_weight
             elif action == GAIN:
                 if rules.gain_fences[a] and pos.fence_supply:
-                    short = kinds + 1 > enclosures
+                    short = kinds + 1 > count
                     value += rules.gain_fences[a] * (w.fence_weight * (1.5 if short else 0.4))
                 resources = rules.gain[a, 0] + rules.gain[a, 1] + rules.gain[a, 2] \
                     - (rules.cost[a, 0] + rules.cost[a, 1] + rules.cost[a, 2])
@@ -309,7 +309,7 @@ def greedy_values(w, pos, rules, work, n) -> None:
                     fences &= ~(np.int64(1) << a)
                 value = ranch_quality(w, rules, work, herd, fences)
         elif kind == ENCLOSE:
-            flood_fill(rules, work, pos.fences[p])
+            enclosures(pos, rules, work, p)
             size = popcount(work.enclosures[a])
             placed = min(pos.unplaced[b], size)
             value = placed * rules.points[b] - 0.05 * (size - placed)
