@@ -17,7 +17,7 @@ from tyrsim.core.game import PolicyError
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_substitutions, shared_pool
 from tyrsim.games import get_game
-from tyrsim.games.zooloretto_duell.analysis import play_games
+from tyrsim.games.zooloretto_duell.analysis import COMPILED
 
 ZD = "zooloretto-duell"
 MCTS = "mcts:playouts=2"  # a search: no compiled form
@@ -132,7 +132,7 @@ def test_jobs_with_a_scheduler_is_refused(tmp_path):
 def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays():
     explore = get_game(ZD).analyses["explore"]
     args = explore.check_args({"points": 4, "games": 2, "params": ["majority_points=0:3"]})
-    study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",), player=play_games,
+    study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",), player=COMPILED.play_games,
                              refusal=lambda rules, texts: "too many" if rules.majority_points >= 2 else None
                              ).build(get_game(ZD))
     [note] = study.point_substitutions(get_game(ZD).rules(), args)

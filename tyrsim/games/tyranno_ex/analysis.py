@@ -27,6 +27,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.game import make_policy
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
@@ -193,6 +194,9 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
     return out
 
 
+# the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
+COMPILED = CompiledEngine("tyrsim.games.tyranno_ex.compiled", "tyrsim.games.tyranno_ex.compiled_policies",
+                          "the random, greedy, aggressive and builder policies")
 GAME = game_analysis(
     default_policies=("greedy", "aggressive", "builder", "random"),
     summary="policies play whole games: win rates, points by source, survival, fights, cascades, game length",
@@ -205,7 +209,7 @@ GAME = game_analysis(
     ),
     extra_findings=findings.game_findings,
     extra_glossary=findings.GLOSSARY,
-)
+).then(COMPILED.with_engine)
 
 
 # --- survival kernel -------------------------------------------------------------------------
@@ -441,6 +445,7 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 4),
     "explore": explore_analysis(
         ("greedy", "aggressive", "builder", "greedy"), ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
-    ),
+        player=COMPILED.play_games, refusal=COMPILED.refusal,
+    ).then(COMPILED.preparing),
     "rulings": rulings_analysis(("greedy", "aggressive", "builder", "greedy")),
 }

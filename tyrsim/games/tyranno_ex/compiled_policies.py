@@ -26,7 +26,7 @@ import pandas as pd
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own draws
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.rng import UNIFORM_BLOCK
 from tyrsim.games.tyranno_ex.board import ROWS
 from tyrsim.games.tyranno_ex.compiled import (
@@ -63,7 +63,7 @@ from tyrsim.games.tyranno_ex.compiled import (
     strength_dice_open,
 )
 from tyrsim.games.tyranno_ex.game import GAME_COUNTERS, SEAT_COUNTERS
-from tyrsim.games.tyranno_ex.policies import GreedyPolicy, _next_score, chance_table, future_points
+from tyrsim.games.tyranno_ex.policies import POLICIES, GreedyPolicy, _next_score, chance_table, future_points
 from tyrsim.games.tyranno_ex.rules import Rules
 
 RANDOM, GREEDY = 0, 1  # kinds of policy; the greedy family differs only in its weights
@@ -472,10 +472,7 @@ def play_games(tables, ptables, chances, kinds, weights, first, count, rng, game
 def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
     """The compiled form of each seat's policy (made by the game's `make_policy`, so parameters and tuned
     weights files apply), or None if any has none."""
-    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
-
-    spec = get_game("tyranno-ex")
-    forms = [compiled_form(spec.make_policy(text)) for text in policy_texts]
+    forms = [compiled_form(make_policy(POLICIES, "tyranno-ex", text)) for text in policy_texts]
     return None if any(form is None for form in forms) else forms
 
 

@@ -17,17 +17,15 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, ForGame, Metric, Param
+from tyrsim.core.analysis import Analysis, ForGame, Metric
 from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
-from tyrsim.core.rules import RuleError
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
-from tyrsim.core.substitutions import AUTO, Substitution, engine_refused
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
-from tyrsim.games.zooloretto_duell.rules import Rules
 
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
 # the `symbols` table: how often each symbol fires, and the money and expert actions beside them
@@ -246,92 +244,9 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
     return out
 
 
-# games per task where the compiled engine plays them: large enough that a task's fixed costs (its table, the
-# worker's round trip) stay small beside its games (about 1 s of heuristic play, docs/performance.md), small
-# enough that a million games still spread over the workers
-COMPILED_GAMES_PER_TASK = 20_000
-ENGINES = ("auto", "compiled", "object")
-ENGINE = Param(
-    "engine", "auto",
-    "which engine plays the games: 'compiled' (numba; the random, greedy and heuristic policies), 'object' (every "
-    "policy; the readable reference that writes play logs) or 'auto' (compiled wherever every seat's policy has a "
-    "compiled form and the rules are ones it plays, else the object engine, and the run says so); both play the "
-    "same game from the same seed, move for move",
-    choices=ENGINES,
-)
-
-
-def compiled_refusal(rules: Any, texts) -> str | None:
-    """Why the compiled engine cannot play games of the policies `texts` under `rules`, or None where it can."""
-    from tyrsim.games.zooloretto_duell.compiled_policies import refusal
-
-    return refusal(rules, list(texts))
-
-
-def check_engine(args: Mapping[str, Any]) -> None:
-    """`engine = "compiled"` needs a compiled form of every seat's policy."""
-    if args["engine"] == "compiled" and (reason := compiled_refusal(Rules(), args["policies"])) is not None:
-        raise ArgumentError("engine", f"argument 'engine': 'compiled' plays only the random, greedy and heuristic "
-                            f"policies: {reason} (use 'object' or 'auto')")
-
-
-def engine_for(rules: Any, args: Mapping[str, Any]) -> str:
-    """The engine that plays a point's games: 'compiled' or 'object' ('auto', and a study with no engine
-    argument: compiled wherever it can)."""
-    engine = args.get("engine", AUTO)
-    if engine == "object":
-        return "object"
-    if engine == AUTO and compiled_refusal(rules, args["policies"]) is not None:
-        return "object"
-    return "compiled"
-
-
-def engine_substitutions(rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:
-    """`Analysis.substitutions`: 'auto' where a policy or a rule keeps the compiled engine out. An engine asked
-    by name that cannot play the rules is refused here, in the main process, before any task is sent."""
-    reason = compiled_refusal(rules, args["policies"])
-    if args["engine"] == "compiled" and reason is not None:
-        raise RuleError(f"--engine compiled: {reason}; use --engine object or auto")
-    note = engine_refused(args["engine"], reason)
-    return () if note is None else (note,)
-
-
-def prepare_engine(rules: Any, args: Mapping[str, Any]) -> None:
-    """`Analysis.prepare`: compile the compiled engine once in the main process where it plays the point."""
-    if engine_for(rules, args) == "compiled":
-        from tyrsim.games.zooloretto_duell.compiled_policies import compile_engine
-
-        compile_engine()
-
-
-def games_per_task(rules: Any, args: Mapping[str, Any], object_games: int) -> int:
-    """Games per task: COMPILED_GAMES_PER_TASK where the compiled engine plays them, else the object engine's
-    `object_games` (so that the object engine's games still spread over the workers)."""
-    return COMPILED_GAMES_PER_TASK if engine_for(rules, args) == "compiled" else object_games
-
-
-def _engine_run(object_run):
-    """A `run` that plays each task with the engine `engine_for` picks; both give the same table."""
-
-    def run(rules: Any, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
-        if engine_for(rules, args) == "object":
-            return object_run(rules, args, first, count, rng)
-        from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
-
-        return play_chunk(rules, list(args["policies"]), first, count, rng)
-
-    return run
-
-
-def play_games(rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame | None:
-    """The study's `BlockPlayer` (`tyrsim.core.designer`): the compiled engine's table of games
-    first..first+count-1 between the policies `texts` under `rules` where it can play them, else None (the
-    runner plays them with the object engine)."""
-    if compiled_refusal(rules, texts) is not None:
-        return None
-    from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
-
-    return play_chunk(rules, texts, first, count, rng)
+# the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
+COMPILED = CompiledEngine("tyrsim.games.zooloretto_duell.compiled", "tyrsim.games.zooloretto_duell.compiled_policies",
+                          "the random, greedy and heuristic policies")
 
 
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
@@ -347,7 +262,6 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
              "margin_distribution", "game_length", "rounds_distribution", "first_player", "end_triggers"),
             ("points_by_source", "margin_distribution"),
         ),
-        extra_params=(ENGINE,),
         extra_findings=findings.extra_findings,
         extra_glossary=findings.GLOSSARY,
     ).then(functools.partial(_zoo_ev, name))
@@ -356,10 +270,8 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
 def _zoo_ev(name: str, analysis: Analysis) -> Analysis:
     # the zoo-ev page answers what a zoo is worth before the shared sentences of the game page
     answer = {"findings": findings.zoo_ev_findings} if name == "zoo-ev" else {}
-    return replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER},
-                   run=_engine_run(analysis.run), validate=check_engine, substitutions=engine_substitutions,
-                   prepare=prepare_engine, **answer,
-                   task_size=functools.partial(games_per_task, object_games=analysis.chunk_size))
+    return COMPILED.with_engine(
+        replace(analysis, metrics={**analysis.metrics, "marker_leader_win_rate": MARKER_LEADER}, **answer))
 
 
 ANALYSES = {
@@ -370,7 +282,7 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 2),
     "explore": explore_analysis(
         ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
-        player=play_games, refusal=compiled_refusal,
-    ).then(lambda analysis: replace(analysis, prepare=prepare_engine)),
+        player=COMPILED.play_games, refusal=COMPILED.refusal,
+    ).then(COMPILED.preparing),
     "rulings": rulings_analysis(("heuristic", "greedy")),
 }

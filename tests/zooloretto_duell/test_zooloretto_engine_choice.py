@@ -16,7 +16,7 @@ from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_scenario
 from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell import SPEC
-from tyrsim.games.zooloretto_duell.analysis import COMPILED_GAMES_PER_TASK, engine_for, play_games
+from tyrsim.games.zooloretto_duell.analysis import COMPILED
 from tyrsim.games.zooloretto_duell.compiled import MAX_POINTS
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -37,17 +37,17 @@ def test_the_engine_argument_is_checked(name):
 
 def test_auto_plays_the_compiled_engine_wherever_it_can():
     args = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "greedy"]})
-    assert engine_for(Rules(), args) == "compiled"
-    assert engine_for(Rules(), {**args, "engine": "object"}) == "object"
+    assert COMPILED.engine_for(Rules(), args) == "compiled"
+    assert COMPILED.engine_for(Rules(), {**args, "engine": "object"}) == "object"
     search = ANALYSES["zoo-ev"].check_args({"policies": ["heuristic", "ismcts"]})
-    assert engine_for(Rules(), search) == "object"
-    assert engine_for(COSTLY, args) == "object"
+    assert COMPILED.engine_for(Rules(), search) == "object"
+    assert COMPILED.engine_for(COSTLY, args) == "object"
     # asked by name, the compiled engine refuses the rules in the main process, before any task
     with pytest.raises(RuleError, match="--engine compiled: rule 'marker_points'"):
         ANALYSES["zoo-ev"].point_substitutions(COSTLY, {**args, "engine": "compiled"})
     # a task holds as many games as suit the engine that plays it
     per_task = ANALYSES["zoo-ev"].trials_per_task
-    assert per_task(Rules(), args) == COMPILED_GAMES_PER_TASK
+    assert per_task(Rules(), args) == COMPILED.games_per_task
     assert per_task(Rules(), {**args, "engine": "object"}) == per_task(Rules(), search) == GAMES_PER_CHUNK * 4
     assert per_task(COSTLY, args) == GAMES_PER_CHUNK * 4
 
@@ -74,16 +74,14 @@ def test_the_sensitivity_study_plays_each_rule_point_in_one_compiled_task(monkey
     explore = ANALYSES["explore"]
     args = explore.check_args({"points": 4, "games": 300, "params": ["majority_points=0:3"]})
     assert explore.trials_per_task(Rules(), args) == 300  # a rule point's games, for the compiled engine
-    played = []
-    monkeypatch.setattr("tyrsim.games.zooloretto_duell.analysis.compiled_refusal",
-                        lambda rules, texts: played.append(rules) and None)
+    played = recorded_chunks(monkeypatch)
     raw = explore.run(Rules(), args, 300, 300, np.random.default_rng(3))  # the second rule point
-    assert len(played) == 1 and set(raw["point"]) == {1} and raw["game_id"].nunique() == 300
+    assert played == [300] and set(raw["point"]) == {1} and raw["game_id"].nunique() == 300
     measured = point_metrics(raw)  # what the study measures at a rule point played by the compiled engine
     assert all(np.isfinite(measured[m][0]) for m in ("mean_margin", "first_seat_win_rate", "mean_rounds"))
     # where the compiled engine cannot play a point, the runner plays it with the object engine
     monkeypatch.undo()
-    assert play_games(COSTLY, ["heuristic", "greedy"], 0, 20, np.random.default_rng(4)) is None
+    assert COMPILED.play_games(COSTLY, ["heuristic", "greedy"], 0, 20, np.random.default_rng(4)) is None
 
 
 @pytest.mark.parametrize("engine", ["compiled", "object"])
@@ -99,17 +97,29 @@ def test_same_seed_same_tables_whatever_the_jobs_or_backend(engine):
 
 
 def test_the_main_process_compiles_before_the_tasks_go_out(monkeypatch):
-    compiled = []
-    monkeypatch.setattr("tyrsim.games.zooloretto_duell.compiled_policies.compile_engine",
-                        lambda: compiled.append(True))
+    played = recorded_chunks(monkeypatch)
     data = {"game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 1,
             "args": {"policies": ["random", "random"], "games": 4}}
     run_scenario(scenario_from_data(data, "test", games=get_game), n_jobs=1, progress=False)
-    assert compiled == [True]
-    compiled.clear()
+    assert played == [0, 4]  # no games: the compile (or the cache's load), then the task
+    played.clear()
     run_scenario(scenario_from_data({**data, "args": {**data["args"], "engine": "object"}}, "test", games=get_game),
                  n_jobs=1, progress=False)
-    assert compiled == []
+    assert played == []
+
+
+def recorded_chunks(monkeypatch) -> list[int]:
+    """The game counts of the compiled engine's `play_chunk` calls from now on (they still play)."""
+    from tyrsim.games.zooloretto_duell import compiled_policies
+
+    played, real = [], compiled_policies.play_chunk
+
+    def play_chunk(rules, texts, first, count, rng):
+        played.append(count)
+        return real(rules, texts, first, count, rng)
+
+    monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
+    return played
 
 
 def invoke(*args):
@@ -119,7 +129,8 @@ def invoke(*args):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["tyros", "--engine", "compiled"], "Tyros has no compiled engine yet; games with one: zooloretto-duell"),
+        (["tyros", "--engine", "compiled"],
+         "Tyros has no compiled engine yet; games with one: tyranno-ex, zooloretto-duell"),
         (["zooloretto-duell", "--engine", "compiled", "--policy", "mcts", "--policy", "heuristic"],
          "--engine: 'compiled' plays only the random, greedy and heuristic policies: the compiled engine has no form "
          "of policy 'mcts'"),
