@@ -64,7 +64,7 @@ def test_whole_games_are_the_object_engines(name, players):
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 11))
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize(("name", "players"), SLOW_CASES)
 def test_many_whole_games_are_the_object_engines(name, players):
     rules, policies, count = rules_of(name), ["random"] * players, SLOW_GAMES.get(name, OTHER_SLOW_GAMES)
@@ -145,7 +145,7 @@ def test_every_position_is_the_object_engines(name, players):
     assert step_through(rules_of(name), players, range(STEPPED_GAMES)) > STEPPED_GAMES * 100
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("players", (3, 4))
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_more_games(name, players):
