@@ -129,8 +129,8 @@ def invoke(*args):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["tyros", "--engine", "compiled"],
-         "Tyros has no compiled engine yet; games with one: tyranno-ex, zooloretto-duell"),
+        (["tiny-epic-dinosaurs", "--engine", "compiled"],
+         "Tiny Epic Dinosaurs has no compiled engine yet; games with one: tyranno-ex, tyros, zooloretto-duell"),
         (["zooloretto-duell", "--engine", "compiled", "--policy", "mcts", "--policy", "heuristic"],
          "--engine: 'compiled' plays only the random, greedy and heuristic policies: the compiled engine has no form "
          "of policy 'mcts'"),

@@ -12,6 +12,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.plots import legend_outside
 from tyrsim.core.rulings import rulings_analysis
@@ -199,6 +200,9 @@ def points_figure(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[s
     return {"points_by_source": fig}
 
 
+# the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
+COMPILED = CompiledEngine("tyrsim.games.tyros.compiled", "tyrsim.games.tyros.compiled_policies",
+                          "the random, greedy and planner policies")
 GAME = game_analysis(
     default_policies=("planner", "greedy", "random", "planner"),
     extra_tables=points_by_source,
@@ -207,7 +211,7 @@ GAME = game_analysis(
     extra_findings=findings.game_findings,
     extra_glossary=findings.GAME_GLOSSARY,
     default_games=400,
-)
+).then(COMPILED.with_engine)
 
 
 # ---- the map ----------------------------------------------------------------------
@@ -259,6 +263,7 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 4),
     "explore": explore_analysis(
         ("planner", "greedy", "planner", "greedy"), ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
-    ),
+        player=COMPILED.play_games, refusal=COMPILED.refusal,
+    ).then(COMPILED.preparing),
     "rulings": rulings_analysis(("planner", "greedy", "planner", "greedy")),
 }

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.rng import UNIFORM_BLOCK
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.compiled import (
@@ -70,7 +70,8 @@ from tyrsim.games.tyros.compiled import (
     unpacked,
 )
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES, WILD
-from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.game import NAME
+from tyrsim.games.tyros.policies import POLICIES, GreedyPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
 
 RANDOM, PLANNER, GREEDY = 0, 1, 2
@@ -418,9 +419,7 @@ def play_games(tables, kinds, weights, n, first, count, rng, game, blank, worksp
 def compiled_forms(policy_texts: list[str]) -> list[int] | None:
     """The compiled form of each seat's policy (made with the game's POLICIES and `make_policy`, so weights files
     and parameters apply), or None if any has none."""
-    from tyrsim.games.tyros import SPEC  # the package imports the analyses, which may import us
-
-    forms = [compiled_form(SPEC.make_policy(text)) for text in policy_texts]
+    forms = [compiled_form(make_policy(POLICIES, NAME, text)) for text in policy_texts]
     return None if any(form is None for form in forms) else forms
 
 
