@@ -259,6 +259,8 @@ def test_the_compiled_engine_the_guide_points_to_has_the_hooks_it_names():
     assert callable(compiled_policies.compiled_forms) and callable(compiled_policies.play_chunk)
     game = get_game("zooloretto-duell").analyses["game"]
     assert game.param("engine").choices == ("auto", "compiled", "object")
-    assert "prepare" in {f.name for f in dataclasses.fields(Analysis)} and game.prepare is analysis.prepare_engine
-    for path in ("tyrsim/games/zooloretto_duell/compiled.py", "tests/zooloretto_duell/test_compiled_engine.py"):
+    assert "prepare" in {f.name for f in dataclasses.fields(Analysis)} and game.prepare == analysis.COMPILED.prepare
+    assert "CompiledEngine" in GUIDE and "COMPILED.with_engine" in GUIDE
+    for path in ("tyrsim/games/zooloretto_duell/compiled.py", "tyrsim/core/engines.py",
+                 "tests/zooloretto_duell/test_zooloretto_compiled_engine.py"):
         assert path in GUIDE and (ROOT / path).exists()

@@ -301,7 +301,7 @@ def shuffle(rng, cards) -> None:
     """Shuffle the int8 array `cards` with numpy's own draws (`Generator.shuffle`: from the top down, place i
     swaps with the place `random_interval(i)` draws from the bit generator), so that the same seed deals the same game.
     numba's own `Generator.permutation` draws the same but swaps through 0-d arrays: 2.4 us for the deck, this
-    0.4 us (tests/zooloretto_duell/test_compiled_engine.py compares the two on many seeds)."""
+    0.4 us (tests/zooloretto_duell/test_zooloretto_compiled_engine.py compares the two on many seeds)."""
     bit_generator = rng.bit_generator
     for i in range(len(cards) - 1, 0, -1):
         j = np.intp(random_interval(bit_generator, i))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from test_compiled_engine import RULE_SETS, rules_of
+from test_zooloretto_compiled_engine import RULE_SETS, rules_of
 
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
