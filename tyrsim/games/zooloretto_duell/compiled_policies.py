@@ -403,12 +403,6 @@ def refusal(rules: Rules, policy_texts: list[str]) -> str | None:
     return supported(rules)
 
 
-def compile_engine() -> None:
-    """Compile the engine and its policies, or load them from numba's cache, playing no game: called in the
-    main process before tasks are sent, so that worker processes load the cache rather than each compiling."""
-    play_chunk(Rules(), ["random", "random"], 0, 0, np.random.default_rng(0))
-
-
 def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
                rng: np.random.Generator) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
