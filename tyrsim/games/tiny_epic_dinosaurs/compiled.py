@@ -1601,6 +1601,8 @@ def maximal_plans(work, last) -> int:
                         maximal = False  # this dinosaur could still be fed
                         break
                 if maximal:
+                    if n == MAX_ACTIONS:
+                        raise RuntimeError("tiny-epic-dinosaurs compiled engine: more feeding plans than it lists")
                     for j in range(last + 1):
                         work.plans[n, j] = work.fed[j]
                     n += 1
