@@ -1871,7 +1871,8 @@ STEP_CODES = {"start_round": START_ROUND, "assign_turn": ASSIGN_TURN, "return_ra
 
 
 def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
-    """The compiled form of one of the object engine's positions (`actions` left 0: it does not count them)."""
+    """The compiled form of one of the object engine's positions (`actions` left 0: it does not count them). Long
+    because it copies the object position field by field, in the record's order, one line per field."""
     game = state.game
     comp = game.components
     kinds = list(comp.dinosaurs)

@@ -227,7 +227,9 @@ def ranch_quality(w, rules, work, herd, fences) -> float:
 
 @njit(cache=True)
 def greedy_values(w, pos, rules, work, n) -> None:
-    """The value of each listed action of the player to move (`GreedyPolicy.values`) into work.values."""
+    """The value of each listed action of the player to move (`GreedyPolicy.values`) into work.values. Long
+    because it follows `GreedyPolicy.values` branch for branch, in its order of floating-point operations, so
+    that equal values stay equal; split, the order would be hidden across functions."""
     p = pos.prompt_player
     # my dinosaurs on the ranch and in Holding, by kind; the enclosures now: their number and spaces
     herd = work.herd_all
