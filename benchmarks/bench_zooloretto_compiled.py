@@ -63,8 +63,10 @@ def first_call(cache: str) -> tuple[float, float, float, float, int]:
     compiled) of a process playing its first compiled games with the cache folder `cache`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # run in the (empty) cache folder: `python -c` imports from its working folder first, and run from another
+    # checkout the child would measure that checkout's engine, not the one this process imports
     done = subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache},
-                          check=True, capture_output=True, text=True)
+                          cwd=cache, check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     imports, games, compiled = done.stdout.split()
