@@ -1,0 +1,56 @@
+"""The checks every compiled engine's tests make the same way, in a fresh Python process each:
+- with NUMBA_DISABLE_JIT=1 the compiled module runs as plain Python and plays the object engine's games;
+- with NUMBA_CACHE_DIR (where numba caches when the package folder is read-only) a first process
+  compiles into that folder and a later one loads the whole turn loop (`play_games`, every rule and
+  policy linked in) from it, compiling nothing.
+
+`games` is a list of (policies, games) played under `Rules(**rules)`, from seed 2, by the compiled
+engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.runner.play_chunk`): the
+two tables must be equal.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = """
+import numpy as np, pandas as pd
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games.{package} import SPEC
+from tyrsim.games.{package}.compiled_policies import play_chunk, play_games
+from tyrsim.games.{package}.rules import Rules
+for policies, count in {games!r}:
+    rules = Rules(**{rules!r})
+    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
+    objects = [SPEC.make_policy(p) for p in policies]
+    reference = object_chunk(SPEC.make_game(rules, len(policies)), policies, objects, 0, count,
+                             np.random.default_rng(2))
+    pd.testing.assert_frame_equal(compiled, reference)
+stats = getattr(play_games, "stats", None)  # none without the JIT
+print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
+"""
+
+
+def same_games(package: str, rules: dict, games: list, env: dict[str, str]) -> str:
+    """Play `games` in a fresh process with `env` added; what it prints: numba's (cache hits, misses) of
+    `play_games`, or None without the JIT."""
+    script = SCRIPT.format(package=package, rules=rules, games=[(list(p), n) for p, n in games])
+    done = subprocess.run([sys.executable, "-c", script], env=os.environ | env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def check_pure_python(package: str, rules: dict, games: list) -> None:
+    assert same_games(package, rules, games, {"NUMBA_DISABLE_JIT": "1"}) == "None"
+
+
+def check_cache_loads(cache: Path, package: str, rules: dict, games: list) -> None:
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    same_games(package, rules, games, env)
+    assert list(cache.rglob("*compiled_policies*.nbi")) and list(cache.rglob("*compiled.*.nbi"))
+    hits, misses = (int(v) for v in same_games(package, rules, games, env).strip("()").split(","))
+    assert hits > 0 and misses == 0
