@@ -2,7 +2,7 @@
 
 A game with a compiled engine (docs/performance.md, "Compiled engines: the pattern the other
 games follow") names it by a `CompiledEngine`: its compiled module, which offers
-`supported(rules) -> str | None` (None, or a line naming the first rule it cannot play), and
+`supported(rules, players) -> str | None` (None, or a line naming the first rule it cannot play), and
 its compiled policies' module, which offers `compiled_forms(texts) -> list | None` (None if a
 seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng)`, the
 object engine's table of the same games. Both engines play the same games from the same
@@ -44,7 +44,7 @@ ENGINES = (AUTO, COMPILED, OBJECT)
 class CompiledEngine:
     """A game's compiled engine: its modules (by import path) and the policies that have a compiled form."""
 
-    rules_module: str  # offers supported(rules)
+    rules_module: str  # offers supported(rules, players)
     policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng)
     policies: str  # the policies with a compiled form, for messages: "the random, greedy and heuristic policies"
     # games per compiled task: large enough that a task's fixed costs (its table, the worker's round trip) stay
@@ -63,7 +63,7 @@ class CompiledEngine:
         """Why the compiled engine cannot play games of the policies `texts` under `rules`, or None."""
         if missing := self.missing_forms(texts):
             return no_form_of(COMPILED, missing)
-        return importlib.import_module(self.rules_module).supported(rules)
+        return importlib.import_module(self.rules_module).supported(rules, len(texts))
 
     def param(self) -> Param:
         return Param(

@@ -239,8 +239,9 @@ ONE = SPECIAL_SPACE_HOLDS.index("one")
 FULL_EFFECTS = TRACK_TIE_FIGHTS.index("full_effects")
 
 
-def supported(rules: Rules) -> str | None:
-    """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot."""
+def supported(rules: Rules, players: int = 4) -> str | None:
+    """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot (its
+    limits are the same for 2 to 4 players: `players` is there for `tyrsim.core.engines.CompiledEngine`)."""
     for f in dataclasses.fields(rules):
         if f.name not in PLAYED:
             return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"

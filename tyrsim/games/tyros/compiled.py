@@ -187,12 +187,13 @@ def log_factorials() -> list[float]:
 LOG_FACTORIALS = log_factorials()
 
 
-def supported(rules: Rules) -> str | None:
-    """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot."""
+def supported(rules: Rules, players: int = 4) -> str | None:
+    """None if the compiled engine plays `rules` for `players` players, else a one-line message naming the first
+    rule it cannot."""
     for f in dataclasses.fields(rules):
         if f.name not in PLAYED:
             return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"
-    board = TyrosGame(rules, 4).board
+    board = TyrosGame(rules, players).board
     if board.size > MAX_SPACES or len(board.coasts) > MAX_COASTS or len(board.tiles) > MAX_TILES:
         return (f"rule 'board': {board.source}: the compiled engine plays boards of up to {MAX_SPACES} spaces, "
                 f"{MAX_COASTS} coasts and {MAX_TILES} tiles (the object engine plays any)")

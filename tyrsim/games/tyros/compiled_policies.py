@@ -431,7 +431,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     n = len(policy_texts)
     if n not in (3, 4):
         raise ValueError(f"Tyros is played by 3 or 4 players, not {n}")
-    problem = supported(rules)
+    problem = supported(rules, n)
     if problem is not None:
         raise ValueError(problem)
     forms = compiled_forms(policy_texts)

@@ -178,8 +178,9 @@ def card_kind(card: Card) -> int:
     return card.species * 4 + (0 if card.offspring else card.symbol)
 
 
-def supported(rules: Rules) -> str | None:
-    """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot."""
+def supported(rules: Rules, players: int = 2) -> str | None:
+    """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot (the duel
+    has two players: `players` is there for `tyrsim.core.engines.CompiledEngine`, which asks every game so)."""
     for f in dataclasses.fields(rules):
         if f.name not in PLAYED:
             return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"
