@@ -51,3 +51,14 @@ def test_without_it_numba_would_play_the_old_rules(tmp_path):
     """What `keep_fresh` is for: numba alone stamps `play` with its own file, and loads it stale."""
     assert play(tmp_path, 1, keep=False) == ["10", "0"]
     assert play(tmp_path, 2, keep=False) == ["10", "1"]
+
+
+def test_a_compiled_engine_starts_without_scipy():
+    """A process that plays compiled games loads no scipy.stats (half a second of a cached start): the
+    statistics modules import scipy where a function needs it."""
+    games = ("zooloretto_duell", "tyranno_ex", "tyros", "tiny_epic_dinosaurs")
+    script = "import sys\n" + "".join(f"import tyrsim.games.{g}.compiled_policies\n" for g in games) + \
+        "print(sorted(m for m in sys.modules if m.startswith('scipy.')))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "scipy.stats" not in done.stdout, done.stdout

@@ -27,8 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize
-from scipy import stats as sps
 
 from tyrsim.core import stats
 
@@ -43,6 +41,8 @@ def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
 
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     """Per seat: win rate with a Wilson interval, its excess over 1/n, and a two-sided test against 1/n."""
+    from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats
+
     n_seats = raw["seat"].nunique()
     fair = 1 / n_seats
     rows = []
@@ -134,6 +134,9 @@ def _extent(rates: np.ndarray, games: int, confidence: float, measure: str) -> t
     of w . b + min over p of (sum w a) . p, a concave maximisation over the
     weights alone (scipy's SLSQP).
     """
+    from scipy import optimize
+    from scipy import stats as sps
+
     k = len(rates)
     a, b = _pieces(k, measure)
     bound = 1 + sps.chi2.ppf(confidence, k - 1) / games
@@ -196,6 +199,8 @@ def seat_balance(shares: np.ndarray, confidence: float = stats.CONFIDENCE, inter
       covers the true value at least at `confidence` (with two seats exactly:
       it is the Wilson interval of a seat's rate, turned into a gap).
     """
+    from scipy import stats as sps
+
     shares = np.asarray(shares, dtype=float)
     games, k = shares.shape
     rates = shares.mean(axis=0)

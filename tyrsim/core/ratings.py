@@ -22,7 +22,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
 
 ELO = 400 / math.log(10)
 
@@ -45,6 +44,8 @@ def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
 
 def fit_bradley_terry(pairs: pd.DataFrame) -> pd.DataFrame:
     """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games)."""
+    from scipy import optimize, stats  # here, not at the top: see tyrsim.core.stats
+
     names = sorted(set(pairs["policy"]) | set(pairs["opponent"]))
     index = {n: i for i, n in enumerate(names)}
     i = pairs["policy"].map(index).to_numpy()

@@ -48,8 +48,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
-from scipy.stats import qmc
 
 from tyrsim.core.plots import legend_outside
 
@@ -63,6 +61,8 @@ RESAMPLED_ROWS = 2 ** 22  # rows of bootstrap resamples drawn at a time: about 3
 
 def _unit_design(d: int, n: int, seed: int) -> np.ndarray:
     """The N(d+2) x d points of a Saltelli design in the unit cube: A, B, then AB_1 .. AB_d."""
+    from scipy.stats import qmc  # here, not at the top: see tyrsim.core.stats
+
     if n < 2 or n & (n - 1):
         raise ValueError(f"the number of base samples must be a power of two, at least 2; got {n}")
     both = qmc.Sobol(d=2 * d, scramble=True, rng=np.random.default_rng(seed)).random(n)
@@ -168,6 +168,8 @@ def _bca_interval(point: np.ndarray, resampled: np.ndarray, jackknife: np.ndarra
     the acceleration the skewness of the jackknife estimates. NaN where the
     bootstrap distribution is degenerate.
     """
+    from scipy import special, stats
+
     below = ((resampled < point).sum(axis=0) + (resampled <= point).sum(axis=0)) / (2 * len(resampled))
     bias = special.ndtri(below)
     spread = jackknife.mean(axis=0) - jackknife
@@ -234,6 +236,8 @@ def variance_indices(func: Callable[[np.ndarray], np.ndarray], bounds: Sequence[
 
 def rank_parameters(design: pd.DataFrame, params: list[str], metric: str) -> pd.DataFrame:
     """SRC of each parameter on `metric` with a 95% t interval and p-value, strongest first."""
+    from scipy import stats
+
     x = design[params].to_numpy(dtype=float)
     y = design[metric].to_numpy(dtype=float)
     ok = ~np.isnan(y)

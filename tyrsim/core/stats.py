@@ -14,7 +14,9 @@
   sign-flip test when few pairs differ (`compare_paired`);
 - sample size: trials needed for a target interval half-width.
 
-All distributions come from scipy.
+All distributions come from scipy, imported where a function needs it: a compiled engine's process
+imports this module (through `tyrsim.core.analysis`) but plays no statistics, and scipy.stats is
+more than half of its start-up.
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
 
 CONFIDENCE = 0.95
 
 
 def _z(confidence: float) -> float:
+    from scipy import stats
     return float(stats.norm.ppf(0.5 + confidence / 2))
 
 
@@ -53,6 +55,7 @@ def wilson_interval(successes, n, confidence: float = CONFIDENCE):
 
 def t_interval(mean, sd, n, confidence: float = CONFIDENCE):
     """Student t interval for a mean from its sample mean, sd and size (arrays broadcast)."""
+    from scipy import stats
     mean = np.asarray(mean, dtype=float)
     sd = np.asarray(sd, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -109,6 +112,7 @@ def compare_proportions(k1, n1, k0, n0, confidence: float = CONFIDENCE):
     Where a side has no trials everything is NaN; see `proportion_tests` for the
     rows no z test fits.
     """
+    from scipy import stats
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
     test = proportion_tests(k1, n1, k0, n0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -159,6 +163,7 @@ def compare_means(m1, s1, n1, m0, s0, n0, confidence: float = CONFIDENCE):
       single value `difference`; with too few trials to reject anything it is
       (-inf, inf).
     """
+    from scipy import special, stats
     m1, s1, n1, m0, s0, n0 = (np.asarray(x, dtype=float) for x in (m1, s1, n1, m0, s0, n0))
     test = mean_tests(s1, n1, s0, n0)
     diff = m1 - m0
@@ -212,6 +217,7 @@ def compare_paired(differences, confidence: float = CONFIDENCE) -> Paired:
     - otherwise the paired t test (scipy.stats.ttest_1samp on the differences); if
       every difference is the same non-zero value the exact sign-flip p, 2 / 2^n.
     """
+    from scipy import stats
     d = np.asarray(differences, dtype=float)
     d = d[~np.isnan(d)]
     n = int(d.size)

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
 
 from tyrsim.core.stats import wilson_interval
 from tyrsim.games.tyranno_ex.rules import Rules
@@ -286,6 +285,8 @@ def _hit_pmf(sa, da, sd, dd, rules: Rules | FightRules) -> tuple[np.ndarray, np.
     Computed once per distinct (strength, dice) and looked up, so a table of
     tens of thousands of matchups costs a few hundred binomials.
     """
+    from scipy import stats  # here, not at the top: see tyrsim.core.stats
+
     strengths = np.minimum(np.concatenate([sa, sd]), rules.die_faces)
     dice = np.concatenate([da, dd])
     pairs, where = np.unique(np.stack([strengths, dice]), axis=1, return_inverse=True)
@@ -331,6 +332,8 @@ def odds(
 
 def odds_table(table: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
     """Exact odds for the matchups in `table` (columns MATCHUP)."""
+    from scipy import special
+
     sa, da, sd, dd = (table[c].to_numpy() for c in MATCHUP)
     out = table[MATCHUP].reset_index(drop=True).copy()
     out["method"] = "exact"

@@ -24,7 +24,6 @@ import html
 import json
 
 import numpy as np
-from scipy import stats
 
 import tyrsim
 from tyrsim.games.tyranno_ex.combat import FightRules
@@ -46,6 +45,8 @@ def hit_distributions(rules: Rules | FightRules) -> np.ndarray:
 
     The same scipy binomial, at the same chance min(strength, faces) / faces, as `combat`'s table.
     """
+    from scipy import stats  # here, not at the top: see tyrsim.core.stats
+
     most = page_dice(rules)
     parts = []
     for strength in range(1, rules.max_strength + 1):
