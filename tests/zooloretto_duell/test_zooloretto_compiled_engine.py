@@ -11,14 +11,12 @@ policy's choice must be equal.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from compiled_checks import check_cache_loads, check_pure_python
 
+from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
@@ -62,14 +60,15 @@ def test_whole_games_are_the_object_engines(name):
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled.shuffle` stands in for the object engine's rng.permutation: the same order, and the generator
-    left in the same state (its buffered 32-bit half included), for the deck and every run of markers."""
+    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    generator left in the same state (its buffered 32-bit half included), for the deck and every run of
+    markers."""
     for seed in range(300):
         for n in (C.DECK, C.MARKERS, 5, 2, 1):
             ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
             for _ in range(2):
                 cards = np.arange(n, dtype=np.int8)
-                C.shuffle(ours, cards)
+                shuffle(ours.bit_generator, cards, np.int64(n))
                 assert cards.tolist() == numpys.permutation(n).tolist(), (seed, n)
             assert ours.bit_generator.state == numpys.bit_generator.state
 
@@ -86,7 +85,7 @@ def step_through(rules: Rules, seeds: range) -> int:
         object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
         state = game.new_state(object_rng)
         position = C.new_position().view(np.ndarray)
-        C.set_up(position, tables, compiled_rng)
+        C.set_up(position, tables, compiled_rng.bit_generator)
         work = new_workspace().view(np.ndarray)  # the uniform doubles of this game's generator
         while True:
             differ = C.differences(C.position_of(state), position)
@@ -97,7 +96,7 @@ def step_through(rules: Rules, seeds: range) -> int:
             legal = state.legal_actions()
             n = C.list_actions(position, tables, actions)
             assert [C.action_of(state, a) for a in legal] == [C.action_row(position, tables, r) for r in actions[:n]]
-            i = choose(RANDOM, weights, position, tables, compiled_rng, work)
+            i = choose(RANDOM, weights, position, tables, compiled_rng.bit_generator, work)
             assert (work[0]["actions"][:n] == actions[:n]).all()
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
@@ -155,37 +154,21 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
 
 
 def test_only_policies_with_a_compiled_form():
-    with pytest.raises(ValueError, match="policy 'mcts'"):
+    """Refused in the words of the other games' compiled engines, naming the policy and the ones it plays."""
+    with pytest.raises(ValueError) as refused:
         play_chunk(Rules(), ["random", "mcts"], 0, 1, np.random.default_rng(0))
+    assert str(refused.value) == ("policy 'mcts': the compiled engine plays only the random, greedy and heuristic "
+                                  "policies (the object engine plays every policy)")
 
 
-SCRIPT = """
-import numpy as np, pandas as pd
-from tyrsim.core.runner import play_chunk as object_chunk
-from tyrsim.games.zooloretto_duell import SPEC
-from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk, play_games
-from tyrsim.games.zooloretto_duell.rules import Rules
-for policies, count in ((["random", "random"], {random}), (["heuristic", "greedy"], {heuristic})):
-    rules = Rules(expert=True)
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
-    objects = [SPEC.make_policy(p) for p in policies]
-    reference = object_chunk(SPEC.make_game(rules, 2), policies, objects, 0, count, np.random.default_rng(2))
-    pd.testing.assert_frame_equal(compiled, reference)
-stats = getattr(play_games, "stats", None)  # none without the JIT
-print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
-"""
-
-
-def run_script(env: dict[str, str], random: int = 3, heuristic: int = 2) -> str:
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(random=random, heuristic=heuristic)],
-                          env=os.environ | env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
+# the checks of every compiled engine (tests/compiled_checks.py): the expert variant, random and heuristic games
+PURE_PYTHON_GAMES = [(["random", "random"], 3), (["heuristic", "greedy"], 2)]
+CACHED_GAMES = [(["random", "random"], 1), (["heuristic", "greedy"], 1)]
 
 
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
+    check_pure_python("zooloretto_duell", {"expert": True}, PURE_PYTHON_GAMES)
 
 
 @pytest.mark.slow
@@ -193,8 +176,4 @@ def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
     into it, a later one loads the turn loop (`play_games`, every rule and policy linked in) from it and
     compiles nothing."""
-    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
-    run_script(env, random=1, heuristic=1)
-    assert list(tmp_path.rglob("*compiled_policies*.nbi")) and list(tmp_path.rglob("*compiled.*.nbi"))
-    hits, misses = (int(v) for v in run_script(env, random=1, heuristic=1).strip("()").split(","))
-    assert hits > 0 and misses == 0
+    check_cache_loads(tmp_path, "zooloretto_duell", {"expert": True}, CACHED_GAMES)

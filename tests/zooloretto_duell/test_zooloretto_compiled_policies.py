@@ -53,7 +53,8 @@ def decisions(rules: Rules, policy_text: str, seeds: range) -> tuple[int, int]:
                 position = C.position_of(state).view(np.ndarray)
                 decide_rng = np.random.default_rng(seed * 1000 + compared)
                 work = new_workspace().view(np.ndarray)
-                i = choose(kind, weights, position, tables, np.random.default_rng(seed * 1000 + compared), work)
+                bits = np.random.default_rng(seed * 1000 + compared).bit_generator  # decide_rng's draws
+                i = choose(kind, weights, position, tables, bits, work)
                 actions = work[0]["actions"]
                 expected = legal.index(policy.choose(state, decide_rng))
                 assert i == expected, (f"seed {seed}: {policy_text} chose {legal[i]!r}, the object policy "

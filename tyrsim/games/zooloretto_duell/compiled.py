@@ -2,8 +2,10 @@
 
 `game.py` stays the readable reference and writes the play logs; this module plays the same
 games, move for move, a few hundred times faster. The same seed gives the same game: set-up
-draws the same permutations from the generator in the same order (`set_up`), and the
-compiled policies (`compiled_policies.py`) draw their chance as the object policies do.
+draws the same permutations in the same order (`set_up`), and the compiled policies
+(`compiled_policies.py`) draw their chance as the object policies do. Compiled code takes the
+generator's bit generator (`rng.bit_generator`) and draws as numpy does
+(`tyrsim.core.compiled_chance`).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element
 `np.recarray`; a function reads and writes `game[0]` in place). Cards are kinds, as the object
@@ -44,8 +46,9 @@ from itertools import permutations
 
 import numpy as np
 from numba import njit
-from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
 
+from tyrsim.core.compiled_chance import shuffle
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.zooloretto_duell.cards import COLOURS, FINAL_ROUND, SPECIES, STAND, STAND_SYMBOLS, Card
 from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
@@ -79,6 +82,8 @@ from tyrsim.games.zooloretto_duell.game import (
     ZooState,
 )
 from tyrsim.games.zooloretto_duell.rules import Rules
+
+keep_fresh(__file__)
 
 ANIMALS = 24  # animal kinds: species * 4 + symbol
 FINAL_CARD = ANIMALS + len(COLOURS) * len(STAND_SYMBOLS)  # the kind of the final-round card (36)
@@ -251,10 +256,11 @@ def new_position() -> np.recarray:
 
 
 @njit(cache=True)
-def set_up(game, tables, rng) -> None:
-    """Set-up of a zeroed position, drawing from `rng` what `ZooGame.new_state` draws, in its order: shuffle
-    the draw pile, turn its top card onto the discard pile, insert the final-round card, sort the scoring
-    markers by letter. `game` is a one-position array, `tables` the rules' (`rule_tables`)."""
+def set_up(game, tables, bits) -> None:
+    """Set-up of a zeroed position, drawing from the bit generator `bits` (`rng.bit_generator`) what
+    `ZooGame.new_state` draws from `rng`, in its order: shuffle the draw pile, turn its top card onto the
+    discard pile, insert the final-round card, sort the scoring markers by letter. `game` is a one-position
+    array, `tables` the rules' (`rule_tables`)."""
     pos, rules = game[0], tables[0]
     pos.phase = TURN
     # the object engine's pile is deck[rng.permutation(57)]: the deck shuffled by the same swaps. Copied
@@ -262,7 +268,7 @@ def set_up(game, tables, rng) -> None:
     # does not fit, a second or more of string formatting
     for i in range(DECK):
         pos.pile[i] = rules.deck[i]
-    shuffle(rng, pos.pile[:DECK])
+    shuffle(bits, pos.pile, np.int64(DECK))
     size = DECK
     # drawn after the pile (rule `marker_order`)
     for j in range(MARKERS):
@@ -273,7 +279,7 @@ def set_up(game, tables, rng) -> None:
         shuffled = np.empty(length, np.int8)  # rng.permutation(length)
         for j in range(length):
             shuffled[j] = j
-        shuffle(rng, shuffled)
+        shuffle(bits, shuffled, length)
         for j in range(length):
             pos.marker_points[start + j] = rules.marker_points[start + shuffled[j]]
             pos.marker_coin[start + j] = rules.marker_coin[start + shuffled[j]]
@@ -295,18 +301,6 @@ def set_up(game, tables, rng) -> None:
     pos.rounds = 1
     surface_final_marker(pos)
     surface_final_card(pos)
-
-
-@njit(cache=True)
-def shuffle(rng, cards) -> None:
-    """Shuffle the int8 array `cards` with numpy's own draws (`Generator.shuffle`: from the top down, place i
-    swaps with the place `random_interval(i)` draws from the bit generator), so that the same seed deals the same game.
-    numba's own `Generator.permutation` draws the same but swaps through 0-d arrays: 2.4 us for the deck, this
-    0.4 us (tests/zooloretto_duell/test_zooloretto_compiled_engine.py compares the two on many seeds)."""
-    bit_generator = rng.bit_generator
-    for i in range(len(cards) - 1, 0, -1):
-        j = np.intp(random_interval(bit_generator, i))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @njit(cache=True)

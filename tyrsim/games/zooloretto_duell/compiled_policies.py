@@ -6,7 +6,7 @@ drawing the same chance from the same generator, so the same seed plays the same
   `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator, kept across the games of a chunk as the object engine keeps it);
 - `greedy` (`GreedyPolicy`): the action that most raises its own score now, a tie broken by
-  `rng.integers(ties)`;
+  `rng.integers(ties)` (numpy's bounded draw from the bit generator);
 - `heuristic` (`HeuristicPolicy`): its rules of thumb with the same named weights (a weights
   file of `tyrsim tune` applies unchanged). Its values are computed in the order of
   floating-point operations of `evaluation.margin`, so equal values stay equal, and ties go,
@@ -20,7 +20,9 @@ What a chunk of games works in is one record of the dtype `WORKSPACE` (`new_work
 list of legal actions, the scratch position, the look-ahead's values and the uniform doubles
 drawn ahead. Compiled code passes records as plain pointers, but counts the references to every
 numpy array it passes on (two atomic operations a call and array, which took a third of a random
-game's time when these were arrays); the policy weights are a record too (`WEIGHT_RECORD`).
+game's time when these were arrays); the policy weights are a record too (`WEIGHT_RECORD`). Chance comes
+from the generator's bit generator (`rng.bit_generator`, here `bits`), drawn as numpy draws
+(`tyrsim.core.compiled_chance`).
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from numba import njit
+from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's bounded draw, compiled
 
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.rng import UNIFORM_BLOCK
-from tyrsim.core.substitutions import no_form_of
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.zooloretto_duell.cards import SPECIES
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -56,11 +59,12 @@ from tyrsim.games.zooloretto_duell.compiled import (
     rule_tables,
     set_up,
     stand_colours,
-    supported,
 )
 from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, NAME, OVER, PLACE
 from tyrsim.games.zooloretto_duell.policies import POLICIES, GreedyPolicy, HeuristicPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
+
+keep_fresh(__file__)
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 # the heuristic's weights by the object policy's names (a record: `weights.take_threshold`)
@@ -77,9 +81,9 @@ WORKSPACE = np.dtype([
     # the heuristic's placement of a drawn card (`heuristic_connect`): per player and truck
     ("gains", np.float64, (2, MAX_TRUCKS)), ("with_card", np.float64, (2, MAX_TRUCKS)),
     ("wanted", np.int8, (MAX_TRUCKS,)),
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator, `uniforms_left` of
-    # them not yet handed out (one block per generator, kept across the games of a chunk)
-    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # one block per generator, kept across the games of a chunk)
+    *UNIFORM_FIELDS,
 ])
 
 
@@ -101,21 +105,6 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
             weights[0][name] = float(getattr(policy, name))
         return HEURISTIC, weights
     return None
-
-
-# --- chance --------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def uniform(rng, work) -> float:
-    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
-    if work.uniforms_left == 0:
-        block = rng.random(UNIFORM_BLOCK)
-        for i in range(UNIFORM_BLOCK):  # not `work.uniforms[:] = block`: that compiles a shape error's message
-            work.uniforms[i] = block[i]
-        work.uniforms_left = UNIFORM_BLOCK
-    work.uniforms_left -= 1
-    return work.uniforms[work.uniforms_left]
 
 
 # --- evaluation (evaluation.py, operation for operation) -----------------------------------------------------
@@ -162,35 +151,36 @@ def margin(pos, rules, p) -> float:
 # `inline="always"`: a thin layer (a dispatch, a look-ahead's copy) is compiled into each caller's code instead
 # of as a function of its own. A compiled function's machine code holds everything it calls, so every layer of
 # calls compiles all below it again (`decide` cost 1.2 s CPU, `choose_heuristic` 0.7 s, `after` 0.5 s); these
-# take only records, numbers and the generator, so inlining them adds no reference counts (see the module's
+# take only records, numbers and the bit generator, so inlining them adds no reference counts (see the module's
 # docstring), and the games are as fast.
 
 
 @njit(cache=True)
-def choose(kind, weights, game, tables, rng, work) -> int:
+def choose(kind, weights, game, tables, bits, work) -> int:
     """`decide` in the one-position array `game` under the rules' `tables` with the policy's `weights` (from
-    `compiled_form`) in the work space `work` (`new_workspace`), called from Python."""
-    return decide(kind, weights[0], game[0], tables[0], rng, work[0])
+    `compiled_form`) in the work space `work` (`new_workspace`), drawing from the bit generator `bits`
+    (`rng.bit_generator`), called from Python."""
+    return decide(kind, weights[0], game[0], tables[0], bits, work[0])
 
 
 @njit(cache=True, inline="always")
-def decide(kind, weights, pos, rules, rng, work) -> int:
+def decide(kind, weights, pos, rules, bits, work) -> int:
     """The index, into the legal actions written to `work.actions`, of the action policy `kind` (with the
     record `weights`) chooses in position `pos`."""
     if kind == RANDOM:
-        return choose_random(pos, rules, rng, work)
+        return choose_random(pos, rules, bits, work)
     n = legal_actions(pos, rules, work.actions)
     if n == 1:
         return 0
     if kind == GREEDY:
-        return choose_greedy(pos, rules, rng, work, n)
+        return choose_greedy(pos, rules, bits, work, n)
     return choose_heuristic(weights, pos, rules, work, n)
 
 
 @njit(cache=True)
-def choose_random(pos, rules, rng, work) -> int:
+def choose_random(pos, rules, bits, work) -> int:
     """`RandomPolicy`: action floor(u * n) of the n legal actions."""
-    return int(uniform(rng, work) * legal_actions(pos, rules, work.actions))
+    return int(uniform(bits, work) * legal_actions(pos, rules, work.actions))
 
 
 @njit(cache=True, inline="always")
@@ -204,7 +194,7 @@ def after(pos, rules, work, i):
 
 
 @njit(cache=True)
-def choose_greedy(pos, rules, rng, work, n) -> int:
+def choose_greedy(pos, rules, bits, work, n) -> int:
     """`GreedyPolicy`: the action that most raises its own score now (a draw: no change); ties at random."""
     p = pos.to_move
     now = score_now(pos, rules, p)
@@ -216,7 +206,9 @@ def choose_greedy(pos, rules, rng, work, n) -> int:
     ties = 0
     for i in range(n):
         ties += values[i] == best
-    pick = rng.integers(0, ties)  # the pick-th of the best actions, as ties[rng.integers(len(ties))]
+    # the pick-th of the best actions, as ties[rng.integers(len(ties))]: numpy's bounded draw on 32 bits, none
+    # for a single best action
+    pick = 0 if ties == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(ties - 1)))
     for i in range(n):
         if values[i] == best:
             if pick == 0:
@@ -355,23 +347,23 @@ GAME_COLUMNS = ("rounds", "actions", "interim_scorings", "end_trigger")
 
 
 @njit(cache=True)
-def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace, seats, games) -> None:
+def play_games(tables, kinds, weights, first, count, bits, game, blank, workspace, seats, games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(seat + game) % 2] with the record weights[same]
     in each seat (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game,
-    GAME_COLUMNS]. `game` and `blank` are one-position arrays (`blank` all zeros), `workspace` a one-element
-    WORKSPACE array (`new_workspace`)."""
+    GAME_COLUMNS], drawing from the bit generator `bits` (`rng.bit_generator`). `game` and `blank` are
+    one-position arrays (`blank` all zeros), `workspace` a one-element WORKSPACE array (`new_workspace`)."""
     pos, rules, work = game[0], tables[0], workspace[0]
     actions = work.actions
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
-        set_up(game, tables, rng)
+        set_up(game, tables, bits)
         while pos.phase != OVER:
             which = (pos.to_move + game_id) % 2
             if kinds[which] == RANDOM:  # here, not through `decide`: that call costs 15% of a random game
-                i = choose_random(pos, rules, rng, work)
+                i = choose_random(pos, rules, bits, work)
             else:
-                i = decide(kinds[which], weights[which], pos, rules, rng, work)
+                i = decide(kinds[which], weights[which], pos, rules, bits, work)
             apply_action(pos, rules, actions[i, 0], actions[i, 1], actions[i, 2])
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("zooloretto-duell compiled engine: a game did not end within 10,000 actions")
@@ -395,14 +387,6 @@ def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | N
     return None if any(form is None for form in forms) else forms
 
 
-def refusal(rules: Rules, policy_texts: list[str]) -> str | None:
-    """Why the compiled engine cannot play games of the policies `policy_texts` under `rules` (a policy it has
-    no form of, a rule value it does not play), or None where it can."""
-    if missing := [t for t in policy_texts if compiled_form(make_policy(POLICIES, NAME, t)) is None]:
-        return no_form_of("compiled", missing)
-    return supported(rules)
-
-
 def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
                rng: np.random.Generator) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
@@ -410,14 +394,16 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     policy the compiled engine cannot play."""
     if len(policy_texts) != 2:
         raise ValueError(f"Zooloretto Duell is for 2 players, not {len(policy_texts)}")
-    if (reason := refusal(rules, policy_texts)) is not None:
-        raise ValueError(reason)
     forms = compiled_forms(policy_texts)
-    tables = rule_tables(rules)
+    if forms is None:
+        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
+        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy and heuristic "
+                         "policies (the object engine plays every policy)")
+    tables = rule_tables(rules)  # ValueError naming a rule it does not play (`compiled.supported`)
     seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     play_games(tables, np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray),
-               first, count, rng, new_position(), new_position(), new_workspace(), seats, games)
+               first, count, rng.bit_generator, new_position(), new_position(), new_workspace(), seats, games)
     return table(seats, games, first, policy_texts)
 
 
