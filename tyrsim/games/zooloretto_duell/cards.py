@@ -109,29 +109,31 @@ def load_symbols(path: str = "") -> tuple[tuple[int, int, int], ...]:
     name, data = _read(path, "symbols.toml")
     unknown = set(data) - set(SPECIES)
     if unknown:
-        raise DataFileError(f"file {name!r}: unknown species {sorted(unknown)}; the species are: {', '.join(SPECIES)}")
+        keys = ", ".join(map(repr, sorted(unknown)))
+        raise DataFileError(f"{name}: key{'s' if len(unknown) > 1 else ''} {keys}: unknown species; "
+                            f"expected one of {', '.join(SPECIES)}")
     out = []
     for species, cards in zip(SPECIES, SPECIES_CARDS, strict=True):
         if species not in data:
-            raise DataFileError(f"file {name!r}: missing table [{species}]; every species needs one")
+            raise DataFileError(f"{name}: key {species!r}: missing table [{species}]; every species needs one")
         table = data[species]
         if not isinstance(table, dict):
-            raise DataFileError(f"file {name!r}: key {species!r} must be a table like [{species}]")
+            raise DataFileError(f"{name}: key {species!r}: {table!r} is not allowed; expected a table like [{species}]")
         for symbol in table:
             if symbol not in SYMBOL_SPECIES:
                 raise DataFileError(
-                    f"file {name!r}: key '{species}.{symbol}': unknown symbol; "
+                    f"{name}: key '{species}.{symbol}': unknown symbol; "
                     f"expected one of {', '.join(SYMBOL_SPECIES)}"
                 )
             if species not in SYMBOL_SPECIES[symbol] and table[symbol]:
                 allowed = ", ".join(s for s in SPECIES if s in SYMBOL_SPECIES[symbol])
                 raise DataFileError(
-                    f"file {name!r}: key '{species}.{symbol}': the {symbol} symbol appears only on {allowed}"
+                    f"{name}: key '{species}.{symbol}': the {symbol} symbol appears only on {allowed}"
                 )
         counts = tuple(integer(name, f"{species}.{sym}", table.get(sym, 0)) for sym in SYMBOL_SPECIES)
         if sum(counts) > cards:
             raise DataFileError(
-                f"file {name!r}: key {species!r}: {sum(counts)} cards with a symbol, "
+                f"{name}: key {species!r}: {sum(counts)} cards with a symbol, "
                 f"but the game has only {cards} {species} cards"
             )
         out.append(counts)
@@ -144,18 +146,18 @@ def load_stands(path: str = "") -> tuple[tuple[int, int], ...]:
     name, data = _read(path, "stands.toml")
     stands = data.get("stands")
     if set(data) != {"stands"} or not isinstance(stands, list):
-        raise DataFileError(f"file {name!r}: expected exactly one key 'stands', a list of 12 stand tables")
+        raise DataFileError(f"{name}: expected exactly one key 'stands', a list of 12 stand tables")
     out = []
     for i, item in enumerate(stands):
         key = f"stands[{i}]"
         if not isinstance(item, dict) or set(item) != {"colour", "symbol"}:
             raise DataFileError(
-                f"file {name!r}: key {key!r}: {item!r} is not allowed; expected {{colour = ..., symbol = ...}}"
+                f"{name}: key {key!r}: {item!r} is not allowed; expected {{colour = ..., symbol = ...}}"
             )
         for field, allowed in (("colour", COLOURS), ("symbol", STAND_SYMBOLS)):
             if item[field] not in allowed:
                 raise DataFileError(
-                    f"file {name!r}: key '{key}.{field}': {item[field]!r} is not allowed; "
+                    f"{name}: key '{key}.{field}': {item[field]!r} is not allowed; "
                     f"expected one of {', '.join(allowed)}"
                 )
         out.append((COLOURS.index(item["colour"]), STAND_SYMBOLS.index(item["symbol"])))
@@ -163,13 +165,13 @@ def load_stands(path: str = "") -> tuple[tuple[int, int], ...]:
         count = sum(colour_ == c for colour_, _ in out)
         if count != STANDS_PER_COLOUR:
             raise DataFileError(
-                f"file {name!r}: key 'stands': {count} {colour} stands; the game has {STANDS_PER_COLOUR} of each colour"
+                f"{name}: key 'stands': {count} {colour} stands; the game has {STANDS_PER_COLOUR} of each colour"
             )
     # printed in the rulebook: "There are three yellow vending stands, each with a different symbol."
     yellow = COLOURS.index("yellow")
     if len({symbol for colour, symbol in out if colour == yellow}) != STANDS_PER_COLOUR:
         raise DataFileError(
-            f"file {name!r}: key 'stands': the three yellow stands must show three different symbols (the rulebook)"
+            f"{name}: key 'stands': the three yellow stands must show three different symbols (the rulebook)"
         )
     return tuple(out)
 
@@ -181,11 +183,11 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
     markers = data.get("markers")
     if not isinstance(markers, list) or set(data) - {"markers", "letters"}:
         raise DataFileError(
-            f"file {name!r}: expected the key 'markers', a list of 8 marker tables, "
+            f"{name}: expected the key 'markers', a list of 8 marker tables, "
             "and optionally 'letters', the 8 letters on their backs"
         )
     if len(markers) != 8:
-        raise DataFileError(f"file {name!r}: key 'markers': {len(markers)} markers; the game has 8")
+        raise DataFileError(f"{name}: key 'markers': {len(markers)} markers; the game has 8")
     letters = data.get("letters", [])
     if "letters" in data and (
         not isinstance(letters, list)
@@ -193,11 +195,11 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
         or not all(isinstance(x, str) and len(x) == 1 and "A" <= x <= "Z" for x in letters)
     ):
         raise DataFileError(
-            f"file {name!r}: key 'letters': {letters!r} is not allowed; expected 8 capital letters, one per marker"
+            f"{name}: key 'letters': {letters!r} is not allowed; expected 8 capital letters, one per marker"
         )
     if letters != sorted(letters):
         raise DataFileError(
-            f"file {name!r}: key 'letters': {letters!r} is not in order; the stockpile is sorted by letter, "
+            f"{name}: key 'letters': {letters!r} is not in order; the stockpile is sorted by letter, "
             "'A' on top, so list the markers from the top"
         )
     out = []
@@ -205,23 +207,24 @@ def load_markers(path: str = "") -> tuple[Marker, ...]:
         key = f"markers[{i}]"
         if not isinstance(item, dict) or set(item) - {"points", "coin", "final_round"}:
             raise DataFileError(
-                f"file {name!r}: key {key!r}: {item!r} is not allowed; expected "
+                f"{name}: key {key!r}: {item!r} is not allowed; expected "
                 "{points = N, coin = true/false} or {final_round = true}"
             )
         if item.get("final_round", False) is True:
             if set(item) != {"final_round"}:
-                raise DataFileError(f"file {name!r}: key {key!r}: the final-round marker has no points or coin")
+                raise DataFileError(f"{name}: key {key!r}: the final-round marker has no points or coin")
             out.append(Marker(final_round=True, letter=letters[i] if letters else ""))
             continue
         if "final_round" in item and item["final_round"] is not False:
-            raise DataFileError(f"file {name!r}: key '{key}.final_round': expected true or false")
+            raise DataFileError(f"{name}: key '{key}.final_round': {item['final_round']!r} is not allowed; "
+                                "expected true or false")
         coin = item.get("coin", False)
         if not isinstance(coin, bool):
-            raise DataFileError(f"file {name!r}: key '{key}.coin': {coin!r} is not allowed; expected true or false")
+            raise DataFileError(f"{name}: key '{key}.coin': {coin!r} is not allowed; expected true or false")
         if "points" not in item:
-            raise DataFileError(f"file {name!r}: key {key!r}: a scoring marker needs 'points'")
+            raise DataFileError(f"{name}: key {key!r}: a scoring marker needs 'points'")
         out.append(Marker(integer(name, f"{key}.points", item["points"]), coin, letter=letters[i] if letters else ""))
     finals = sum(m.final_round for m in out)
     if finals != 1:
-        raise DataFileError(f"file {name!r}: key 'markers': {finals} final-round markers; the game has exactly 1")
+        raise DataFileError(f"{name}: key 'markers': {finals} final-round markers; the game has exactly 1")
     return tuple(out)
