@@ -6,6 +6,7 @@ several, the Dask backend, or the report's scenarios sharing one pool of workers
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 
 from tyrsim.cli import execute, main, seat_policies
 from tyrsim.core.designer import explore_analysis
+from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.game import PolicyError
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.sweep import run_substitutions, shared_pool
@@ -132,9 +134,9 @@ def test_jobs_with_a_scheduler_is_refused(tmp_path):
 def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays():
     explore = get_game(ZD).analyses["explore"]
     args = explore.check_args({"points": 4, "games": 2, "params": ["majority_points=0:3"]})
-    study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",), player=COMPILED.play_games,
-                             refusal=lambda rules, texts: "too many" if rules.majority_points >= 2 else None
-                             ).build(get_game(ZD))
+    refusing = dataclasses.replace(get_game(ZD), compiled=Refusing(COMPILED.rules_module, COMPILED.policies_module,
+                                                                    COMPILED.policies))
+    study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",)).build(refusing)
     [note] = study.point_substitutions(get_game(ZD).rules(), args)
     refused = sum(r.majority_points >= 2 for r in _point_rules(study, args))
     assert 0 < refused < 12 and note.played == f"the object engine plays the games of {refused} of 12 rule points"
@@ -143,6 +145,14 @@ def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays
     searching = explore.check_args({**args, "policies": [MCTS, "heuristic"]})
     [note] = explore.point_substitutions(get_game(ZD).rules(), searching)
     assert note.played == "the object engine plays these games" and f"'{MCTS}'" in note.reason
+
+
+@dataclasses.dataclass(frozen=True)
+class Refusing(CompiledEngine):
+    """The game's compiled engine, made to refuse the rule points with 2 or more majority points."""
+
+    def refusal(self, rules, texts):
+        return "too many" if rules.majority_points >= 2 else super().refusal(rules, texts)
 
 
 def _point_rules(study, args):

@@ -5,7 +5,7 @@ are games, numbered across the tournament's pairings or the study's rule points.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -13,6 +13,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
+from tyrsim.core.engines import COMPILED
 from tyrsim.core.findings import rating_findings, sensitivity_findings
 from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
@@ -21,7 +22,7 @@ from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, r
 from tyrsim.core.rng import trial_rng
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
-from tyrsim.core.substitutions import AUTO, Substitution, engine_refused
+from tyrsim.core.substitutions import AUTO, Substitution, engine_refused, no_form_of
 
 # what `explore` can measure at each rule point: balance measures and scores, each with the
 # Monte Carlo variance of its estimate at the point
@@ -32,16 +33,7 @@ _PER_GAME = {"mean_rounds": "rounds", "mean_actions": "actions", "mean_margin": 
              "share_decided_by_tiebreak": "decided_by_tiebreak", "mean_score": "mean_score",
              "first_seat_win_rate": "first_seat_share"}
 
-# (rules, policy texts, first game, games, rng) -> the runner's table of those games with rotated seats,
-# drawing one after another from rng: a game's faster way to play a block (its compiled engine),
-# or None where it has none for these rules, policies and games (the runner plays them)
-BlockPlayer = Callable[[Any, list[str], int, int, np.random.Generator], pd.DataFrame | None]
-BLOCK_TASK_MOST = 20_000  # games per task at most where a BlockPlayer plays a block in one task
-# (rules, policy texts) -> why the game's faster engine (its BlockPlayer's) cannot play these games: a rule value
-# it refuses, a policy it has no form of; None where it can. Asked in the main process, so the run says once
-# which rule points the object engine plays instead (`tyrsim.core.substitutions`); the BlockPlayer returns None
-# for those games, and for games too few for it to pay (a choice of speed, not a substitution)
-EngineRefusal = Callable[[Any, list[str]], str | None]
+BLOCK_TASK_MOST = 20_000  # games per task at most where the compiled engine plays a study's blocks
 
 
 def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
@@ -68,31 +60,73 @@ def point_metrics(raw: pd.DataFrame) -> dict[str, tuple[float, float]]:
 
 
 def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
-                rng: np.random.Generator, block_column: str, *, paired: bool = False,
-                player: BlockPlayer | None = None) -> pd.DataFrame:
+                rng: np.random.Generator, block_column: str, *, paired: bool = False) -> pd.DataFrame:
     """Games first..first+count-1 of a study in blocks of `per_block` games: block b = game // per_block is
     played with seatings[b] (or the only one) under rules[b] (or `rules`), numbered from 0 within its block.
 
     `paired`: game g of every block draws from its own stream `trial_rng(rng, g)`, so all blocks play
     the same games (common random numbers) until their rules make them differ; otherwise the chunk's
-    games draw one after another from `rng`, played by `player` where it plays them.
+    games draw one after another from `rng`. The game's compiled engine (`GameSpec.compiled`) plays a
+    block where it can, else the object engine: the same games from the same draws either way
+    (`block_substitutions` says where the object engine plays).
     """
     parts = []
     trial = first
+    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
     while trial < first + count:
         block, offset = divmod(trial, per_block)
         n = min(per_block - offset, first + count - trial)
-        seats = seatings[block] if len(seatings) > 1 else seatings[0]
+        seats = list(seatings[block] if len(seatings) > 1 else seatings[0])
         block_rules = rules[block] if isinstance(rules, list) else rules
-        table = player(block_rules, list(seats), offset, n, rng) if player is not None and not paired else None
+        table = None if spec.compiled is None or paired else spec.compiled.play_games(block_rules, seats, offset, n,
+                                                                                      rng)
         if table is None:
-            table = play_chunk(spec.make_game(block_rules, len(seats)), list(seats),
-                               [spec.make_policy(s) for s in seats], offset, n, rng,
-                               game_rng=(lambda g: trial_rng(rng, g)) if paired else None)
+            table = play_chunk(spec.make_game(block_rules, len(seats)), seats, [spec.make_policy(s) for s in seats],
+                               offset, n, rng, game_rng=game_rng)
         table.insert(0, block_column, block)
         parts.append(table)
         trial += n
     return pd.concat(parts, ignore_index=True)
+
+
+def block_substitutions(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], unit: str) -> list[Substitution]:
+    """Where the object engine plays a study's blocks, each (rules, seating), because the game's compiled engine
+    cannot, by reason: "the object engine plays these games" where it plays them all, else "the games of k of n
+    `unit`" (rule points, readings, pairings). The blocks its policies have no compiled form of share one line."""
+    if spec.compiled is None:
+        return []
+    missing: dict[str, None] = {}  # the policies without a compiled form, in order
+    without_forms = 0  # the blocks they keep from the compiled engine
+    refused: dict[str, int] = {}  # a rule the compiled engine does not play -> its blocks
+    for block_rules, seats in blocks:
+        if gone := spec.compiled.missing_forms(seats):
+            missing.update(dict.fromkeys(gone))
+            without_forms += 1
+        elif (reason := spec.compiled.refusal(block_rules, seats)) is not None:
+            refused[reason] = refused.get(reason, 0) + 1
+    if without_forms:
+        refused = {no_form_of(COMPILED, list(missing)): without_forms, **refused}
+    return [engine_refused(AUTO, reason, "the object engine plays these games" if k == len(blocks)
+                           else f"the object engine plays the games of {k} of {len(blocks)} {unit}")
+            for reason, k in refused.items()]
+
+
+def block_task_size(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], per_block: int,
+                    object_games: int) -> int:
+    """Games per task of a study whose games are numbered block by block: a block's games in one task (at most
+    BLOCK_TASK_MOST) where the compiled engine plays every block, else the object engine's `object_games`, so
+    that its slower games still spread over the workers."""
+    compiled = spec.compiled is not None and all(spec.compiled.refusal(r, seats) is None for r, seats in blocks)
+    return min(per_block, BLOCK_TASK_MOST) if compiled else object_games
+
+
+def prepare_blocks(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]]) -> None:
+    """`Analysis.prepare` of a study: compile the game's engine (or load numba's cache) in the main process
+    if it plays any of the blocks, so that the workers load the cache rather than each compiling."""
+    for block_rules, seats in blocks if spec.compiled is not None else ():
+        if spec.compiled.refusal(block_rules, seats) is None:
+            spec.compiled.play_games(block_rules, list(seats), 0, 0, np.random.default_rng(0))
+            return
 
 
 def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFrame:
@@ -148,6 +182,9 @@ def rating_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
     def run(rules, args, first, count, rng):
         return play_blocks(spec, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
+    def blocks(rules, args) -> list[tuple[Any, tuple[str, ...]]]:
+        return [(rules, seating) for seating in seatings(args)]
+
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
         return {"ratings": fit_bradley_terry(pairs), "pairwise": pairs, "seat_orders": seat_orders(raw, seatings(args))}
@@ -183,6 +220,8 @@ def rating_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
         headline="pair_win_rate",
         outputs=lambda args: (("ratings", "pairwise", "seat_orders"), ("ratings",)),
         findings=lambda tables_, rules, args: rating_findings(tables_),
+        substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "pairings"),
+        prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )
 
 
@@ -227,14 +266,13 @@ def check_points(n: int) -> None:
 
 
 @for_game
-def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_params: tuple[str, ...],
-                     player: BlockPlayer | None = None, refusal: EngineRefusal | None = None) -> Analysis:
+def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_params: tuple[str, ...]) -> Analysis:
     """A sensitivity study: the rule points of a Sobol' (Saltelli) design, `games` games each, ranked by
     total Sobol' index with SRCs beside them.
 
-    A game's `player` (a faster engine: a compiled one) plays each rule point's games in one
-    task (up to BLOCK_TASK_MOST games); without one, the runner plays them in tasks of `chunk_size` games.
-    `refusal` says where the player's engine cannot play a rule point's games, so the run says so.
+    In a game with a compiled engine each rule point's games are one task (up to BLOCK_TASK_MOST games),
+    played by the compiled engine wherever it can play the point; without one, the runner plays them in
+    tasks of `chunk_size` games.
     """
 
     def design(rules, args) -> tuple[pd.DataFrame, dict, list]:
@@ -245,8 +283,10 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
 
     def run(rules, args, first, count, rng):
         _, _, point_rules = design(rules, args)
-        return play_blocks(spec, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point",
-                           player=player)
+        return play_blocks(spec, point_rules, [tuple(args["policies"])], args["games"], first, count, rng, "point")
+
+    def blocks(rules, args) -> list[tuple[Any, tuple[str, ...]]]:
+        return [(point, tuple(args["policies"])) for point in design(rules, args)[2]]
 
     def tables(raw, rules, args):
         points, ranges, _ = design(rules, args)
@@ -268,17 +308,6 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
     def figures(tables_, rules, args):
         return {f"sensitivity_{m}": sensitivity_figure(tables_["sensitivity"], m) for m in args["metrics"]}
 
-    def substitutions(rules, args) -> list[Substitution]:
-        """The rule points whose games the object engine plays because the faster engine cannot, by reason."""
-        _, _, point_rules = design(rules, args)
-        refused: dict[str, int] = {}
-        for point in point_rules:
-            if (reason := refusal(point, list(args["policies"]))) is not None:
-                refused[reason] = refused.get(reason, 0) + 1
-        return [engine_refused(AUTO, reason, "the object engine plays these games" if count == len(point_rules)
-                               else f"the object engine plays the games of {count} of {len(point_rules)} rule points")
-                for reason, count in refused.items()]
-
     def check_params(texts: tuple[str, ...]) -> None:
         parse_ranges(spec, texts)
 
@@ -298,10 +327,11 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=4,
-        task_size=None if player is None else (lambda rules, args: min(args["games"], BLOCK_TASK_MOST)),
+        task_size=None if spec.compiled is None else (lambda rules, args: min(args["games"], BLOCK_TASK_MOST)),
         count=lambda args: args["points"] * (len(args["params"]) + 2) * args["games"],
         outputs=lambda args: (("sensitivity", "sensitivity_notes", "design"),
                               tuple(f"sensitivity_{m}" for m in args["metrics"])),
         findings=lambda tables_, rules, args: sensitivity_findings(tables_),
-        substitutions=None if refusal is None else substitutions,
+        substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "rule points"),
+        prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )

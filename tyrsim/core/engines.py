@@ -4,9 +4,10 @@ A game with a compiled engine (docs/performance.md, "Compiled engines: the patte
 games follow") names it by a `CompiledEngine`: its compiled module, which offers
 `supported(rules, players) -> str | None` (None, or a line naming the first rule it cannot play), and
 its compiled policies' module, which offers `compiled_forms(texts) -> list | None` (None if a
-seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng)`, the
-object engine's table of the same games. Both engines play the same games from the same
-generator, so the choice changes speed, never a table.
+seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng, game_rng=None)`,
+the object engine's table of the same games (`game_rng(g)`: game g's own generator, for paired
+games). Both engines play the same games from the same generator, so the choice changes speed,
+never a table.
 
 `with_engine(analysis)` gives the game's `game` analysis an `engine` argument:
 - `object`: the readable reference engine, every policy;
@@ -25,7 +26,7 @@ another game does not pay numba's import.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,7 +46,7 @@ class CompiledEngine:
     """A game's compiled engine: its modules (by import path) and the policies that have a compiled form."""
 
     rules_module: str  # offers supported(rules, players)
-    policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng)
+    policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng, game_rng)
     policies: str  # the policies with a compiled form, for messages: "the random, greedy and heuristic policies"
     # games per compiled task: large enough that a task's fixed costs (its table, the worker's round trip) stay
     # small beside its games, small enough that a million games still spread over the workers
@@ -104,13 +105,16 @@ class CompiledEngine:
         if self.engine_for(rules, args) == COMPILED:
             self._policies().play_chunk(rules, list(args["policies"]), 0, 0, np.random.default_rng(0))
 
-    def play_games(self, rules: Any, texts: list[str], first: int, count: int,
-                   rng: np.random.Generator) -> pd.DataFrame | None:
-        """A study's `BlockPlayer` (`tyrsim.core.designer`): the compiled engine's table of games
-        first..first+count-1 where it can play them, else None (the runner plays them with the object engine)."""
+    def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
+        """A study's games (`tyrsim.core.designer.play_blocks`): the compiled engine's table of games
+        first..first+count-1 where it can play them, else None (the runner plays them with the object engine).
+        They draw one after another from `rng`, or game g from its own generator `game_rng(g)`, as
+        `runner.play_chunk` draws."""
         if self.refusal(rules, texts) is not None:
             return None
-        return self._policies().play_chunk(rules, list(texts), first, count, rng)
+        paired = {} if game_rng is None else {"game_rng": game_rng}
+        return self._policies().play_chunk(rules, list(texts), first, count, rng, **paired)
 
     def with_engine(self, analysis: Analysis) -> Analysis:
         """The game analysis `analysis` (whose `run` plays the object engine) with the `engine` argument."""
@@ -134,6 +138,3 @@ class CompiledEngine:
         return replace(analysis, params=(*analysis.params, self.param()), run=run, validate=check,
                        substitutions=self.substitutions, prepare=self.prepare, task_size=task_size)
 
-    def preparing(self, analysis: Analysis) -> Analysis:
-        """A study that plays through `play_games` (explore), compiling in the main process first."""
-        return replace(analysis, prepare=self.prepare)

@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from tyrsim.core.analysis import Analysis, ForGame
 from tyrsim.core.rng import uniform
 from tyrsim.core.rules import RuleError, RuleSet, _coerce
 from tyrsim.core.weights import WEIGHTS, read_weights, tunable
+
+if TYPE_CHECKING:
+    from tyrsim.core.engines import CompiledEngine
 
 Action = Hashable
 
@@ -138,6 +141,9 @@ class GameSpec:
     policies: Mapping[str, type] = field(default_factory=dict)  # name -> Policy dataclass
     analyses: Mapping[str, Analysis | ForGame] = field(default_factory=dict)
     package: str | None = None  # the package whose SPEC this is (its bundled data/ folder); None: none
+    # the game's compiled engine (`tyrsim.core.engines.CompiledEngine`), which the studies that play games
+    # (`tyrsim.core.designer.play_blocks`) use wherever it plays their games; None: the object engine only
+    compiled: CompiledEngine | None = None
 
     def __post_init__(self) -> None:
         bound = {name: a.build(self) if isinstance(a, ForGame) else a for name, a in self.analyses.items()}

@@ -34,7 +34,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
-from tyrsim.core.designer import play_blocks
+from tyrsim.core.designer import block_substitutions, block_task_size, play_blocks, prepare_blocks
 from tyrsim.core.findings import rulings_findings
 from tyrsim.core.game import GameSpec
 from tyrsim.core.metrics import per_game_measures
@@ -249,6 +249,9 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         return play_blocks(spec, plan(rules, args), [tuple(args["policies"])], args["games"], first, count, rng,
                            "block", paired=True)
 
+    def blocks(rules, args) -> list[tuple[Any, tuple[str, ...]]]:
+        return [(reading, tuple(args["policies"])) for reading in plan(rules, args)]
+
     def tables(raw, rules, args):
         table, ranking = compare_readings(raw, rules, args)
         # the answer first: one sentence per reading, then the ranking, then every comparison
@@ -280,6 +283,10 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         ),
         run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
         chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20, count=count,
+        # paired games draw from their own streams, so the tables are the same whatever the task size
+        task_size=lambda rules, args: block_task_size(spec, blocks(rules, args), args["games"], GAMES_PER_CHUNK * 2),
         outputs=lambda args: (("findings", "ruling_ranking", "rulings"), ("rulings",)),
         findings=lambda tables_, rules, args: rulings_findings(tables_),
+        substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "readings"),
+        prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )

@@ -27,7 +27,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
-from tyrsim.core.designer import PAIR_WIN_RATE, pairwise_table, play_blocks
+from tyrsim.core.designer import PAIR_WIN_RATE, block_substitutions, pairwise_table, play_blocks, prepare_blocks
 from tyrsim.core.findings import ladder_findings, trace_findings
 from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.plots import legend_outside
@@ -104,6 +104,9 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
     def run(rules, args, first, count, rng):
         return costliest_first(spec, rules, seatings(args), args["games"], first, count, rng, "pairing")
 
+    def blocks(rules, args) -> list[tuple[Any, tuple[str, ...]]]:
+        return [(rules, seating) for seating in seatings(args)]
+
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
         ratings = fit_bradley_terry(pairs)
@@ -136,6 +139,8 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
         headline="pair_win_rate",
         outputs=lambda args: (("ladder", "ladder_pairwise"), ("ladder",)),
         findings=lambda tables_, rules, args: ladder_findings(tables_),
+        substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "pairings"),
+        prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )
 
 
@@ -213,6 +218,7 @@ def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
         count=lambda args: len(args["multiples"]) * args["games"],
         outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
         findings=lambda tables_, rules, args: trace_findings(tables_, args["budget"]),
+        substitutions=lambda rules, args: block_substitutions(spec, [(rules, s) for s in seatings(args)], "multiples"),
     )
 
 

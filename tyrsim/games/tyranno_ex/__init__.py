@@ -1,7 +1,7 @@
 """Tyranno Ex: combat odds (exact and Monte Carlo) and the full game with policies and analyses."""
 
 from tyrsim.core.game import GameSpec
-from tyrsim.games.tyranno_ex.analysis import ANALYSES
+from tyrsim.games.tyranno_ex.analysis import ANALYSES, COMPILED
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
@@ -15,4 +15,5 @@ SPEC = GameSpec(
     policies=POLICIES,
     analyses=ANALYSES,
     package=__name__,
+    compiled=COMPILED,
 )

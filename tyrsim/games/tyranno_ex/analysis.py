@@ -445,7 +445,6 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 4),
     "explore": explore_analysis(
         ("greedy", "aggressive", "builder", "greedy"), ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
-        player=COMPILED.play_games, refusal=COMPILED.refusal,
-    ).then(COMPILED.preparing),
+    ),
     "rulings": rulings_analysis(("greedy", "aggressive", "builder", "greedy")),
 }

@@ -1,7 +1,7 @@
 """Tyros: empire growth, ships, cities and trade in the Phoenician Mediterranean."""
 
 from tyrsim.core.game import GameSpec
-from tyrsim.games.tyros.analysis import ANALYSES
+from tyrsim.games.tyros.analysis import ANALYSES, COMPILED
 from tyrsim.games.tyros.game import NAME, make_game
 from tyrsim.games.tyros.policies import POLICIES
 from tyrsim.games.tyros.rules import Rules
@@ -15,4 +15,5 @@ SPEC = GameSpec(
     policies=POLICIES,
     analyses=ANALYSES,
     package=__name__,
+    compiled=COMPILED,
 )

@@ -263,7 +263,6 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 4),
     "explore": explore_analysis(
         ("planner", "greedy", "planner", "greedy"), ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
-        player=COMPILED.play_games, refusal=COMPILED.refusal,
-    ).then(COMPILED.preparing),
+    ),
     "rulings": rulings_analysis(("planner", "greedy", "planner", "greedy")),
 }

@@ -1,7 +1,7 @@
 """Zooloretto Duell: the full two-player game, policies from random to search, zoo scoring analyses."""
 
 from tyrsim.core.game import GameSpec
-from tyrsim.games.zooloretto_duell.analysis import ANALYSES
+from tyrsim.games.zooloretto_duell.analysis import ANALYSES, COMPILED
 from tyrsim.games.zooloretto_duell.game import NAME, make_game
 from tyrsim.games.zooloretto_duell.policies import POLICIES
 from tyrsim.games.zooloretto_duell.rules import Rules
@@ -15,4 +15,5 @@ SPEC = GameSpec(
     policies=POLICIES,
     analyses=ANALYSES,
     package=__name__,
+    compiled=COMPILED,
 )

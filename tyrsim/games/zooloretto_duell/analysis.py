@@ -282,7 +282,6 @@ ANALYSES = {
     "trace": trace_analysis("ismcts", 2),
     "explore": explore_analysis(
         ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
-        player=COMPILED.play_games, refusal=COMPILED.refusal,
-    ).then(COMPILED.preparing),
+    ),
     "rulings": rulings_analysis(("heuristic", "greedy")),
 }
