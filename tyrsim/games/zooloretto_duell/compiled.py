@@ -268,7 +268,8 @@ def set_up(game, tables, bits) -> None:
     # does not fit, a second or more of string formatting
     for i in range(DECK):
         pos.pile[i] = rules.deck[i]
-    shuffle(bits, pos.pile, np.int64(DECK))
+    # a slice, not the record's field: the array type of the markers' shuffle below, so `shuffle` compiles once
+    shuffle(bits, pos.pile[:DECK], np.int64(DECK))
     size = DECK
     # drawn after the pile (rule `marker_order`)
     for j in range(MARKERS):
