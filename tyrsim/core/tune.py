@@ -31,7 +31,7 @@ import dataclasses
 import hashlib
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,12 +40,13 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core import stats, weights
+from tyrsim.core.designer import play_blocks
 from tyrsim.core.game import GameSpec
 from tyrsim.core.output import atomic_folder, csv_text
 from tyrsim.core.progress import Progress
-from tyrsim.core.rng import task_rng, trial_rng
+from tyrsim.core.rng import task_rng
 from tyrsim.core.rules import RuleSet
-from tyrsim.core.runner import GAMES_PER_CHUNK, chunks, play_chunk
+from tyrsim.core.runner import GAMES_PER_CHUNK, chunks, rotation
 from tyrsim.core.skill import seats_ahead
 from tyrsim.core.store import STORE_FORMAT, ResultStore
 
@@ -131,18 +132,24 @@ def play_candidate(spec: GameSpec, setup: TuneSetup, weights_: dict[str, float],
     """Games first..first+count-1 of `generation` with the candidate in one seat; a row per game.
 
     `pairs_won`: the share of the pool's seats the candidate finished ahead of (ties half);
-    `win_share`: its share of the win."""
-    game = spec.make_game(setup.rules, setup.players)
-    base = spec.make_policy(setup.policy)
-    candidate = dataclasses.replace(base, **weights_)
-    names = [CANDIDATE] + [setup.pool[i % len(setup.pool)] for i in range(setup.players - 1)]
-    policies = [candidate] + [spec.make_policy(text) for text in names[1:]]
-    task = task_rng(setup.seed, generation)
-    rows = play_chunk(game, names, policies, first, count, task, game_rng=lambda g: trial_rng(task, g))
-    mine = rows[rows["policy"] == CANDIDATE].sort_values("game_id")
+    `win_share`: its share of the win. The candidate is a policy text giving every weight, so the
+    game's compiled engine plays its games wherever it has a form of the policy and the pool's."""
+    texts = [candidate_text(setup.policy, weights_)] + [setup.pool[i % len(setup.pool)]
+                                                         for i in range(setup.players - 1)]
+    rows = play_blocks(spec, setup.rules, [tuple(texts)], first + count, first, count,
+                       task_rng(setup.seed, generation), "block", paired=True)
+    # the candidate's seat by the rotation, not by its text, which a pool's policy could share
+    candidate = rotation(rows["game_id"], rows["seat"], setup.players) == 0
+    rows["policy"] = np.where(candidate, CANDIDATE, rows["policy"])
+    mine = rows[candidate].sort_values("game_id")
     ahead = seats_ahead(rows, CANDIDATE)
     return pd.DataFrame({"game_id": mine["game_id"].to_numpy(), "win_share": mine["win_share"].to_numpy(),
                          "pairs_won": ahead["ahead"].to_numpy()})
+
+
+def candidate_text(policy: str, weights_: Mapping[str, float]) -> str:
+    """The policy text of `policy` with the weights `weights_` (repr writes a float that reads back exactly)."""
+    return f"{policy}:" + ",".join(f"{name}={value!r}" for name, value in weights_.items())
 
 
 def game_chunks(games: int) -> list[tuple[int, int, int]]:
