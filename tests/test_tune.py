@@ -115,3 +115,17 @@ def test_tune_command_bad_input(dice_game, tmp_path, args, message):
     assert result.exit_code == 2
     assert np.any([m in result.output for m in message.split("|")]), result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_candidate_is_a_policy_text_that_reads_back_its_weights_exactly():
+    import numpy as np
+
+    from tyrsim.core.tune import candidate_text
+    from tyrsim.games import get_game
+
+    spec = get_game("zooloretto-duell")
+    base = spec.make_policy("heuristic")
+    names = [n for n, v in vars(base).items() if isinstance(v, float)][:2]
+    weights_ = {names[0]: np.float64(0.1) + 0.2, names[1]: round(np.float64(1 / 3), 6)}
+    policy = spec.make_policy(candidate_text("heuristic", weights_))
+    assert [getattr(policy, n) for n in names] == [float(v) for v in weights_.values()]

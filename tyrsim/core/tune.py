@@ -148,8 +148,10 @@ def play_candidate(spec: GameSpec, setup: TuneSetup, weights_: dict[str, float],
 
 
 def candidate_text(policy: str, weights_: Mapping[str, float]) -> str:
-    """The policy text of `policy` with the weights `weights_` (repr writes a float that reads back exactly)."""
-    return f"{policy}:" + ",".join(f"{name}={value!r}" for name, value in weights_.items())
+    """The policy text of `policy` with the weights `weights_` (repr writes a float that reads back exactly; a
+    numpy float is written as the float it is, not as its repr)."""
+    return f"{policy}:" + ",".join(f"{name}={value if isinstance(value, int) else float(value)!r}"
+                                   for name, value in weights_.items())
 
 
 def game_chunks(games: int) -> list[tuple[int, int, int]]:
