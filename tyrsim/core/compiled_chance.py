@@ -8,10 +8,14 @@ algorithms as numba compiles them:
   place `random_interval(i)`;
 - `uniform`: `tyrsim.core.rng.uniform`, the doubles `rng.random(UNIFORM_BLOCK)` gives, handed
   out from the end of the block; the block lives in the engine's work record, as the fields
-  `uniforms` (UNIFORM_BLOCK float64) and `uniforms_left` (int64).
+  `uniforms` (UNIFORM_BLOCK float64) and `uniforms_left` (int64);
+- `turn_loop_calls`: how a chunk's games are drawn, one after another from the task's generator
+  or each from its own (paired games: the rulings and tune studies' common random numbers).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -46,3 +50,18 @@ def uniform(bits, work) -> float:
     work.uniforms_left -= 1
     return work.uniforms[work.uniforms_left]
 
+
+
+def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
+                    game_rng: Callable[[int], np.random.Generator] | None, workspace: np.ndarray):
+    """The calls a chunk's compiled turn loop makes, as (first game, games, bit generator, rows of the chunk's
+    records): one call for games drawing one after another from `rng`; or, for paired games (`game_rng`, as in
+    `tyrsim.core.runner.play_chunk`), one call per game g drawing from its own generator `game_rng(g)`, the
+    uniform block of `workspace` (a one-element work record array) begun afresh, as `tyrsim.core.rng.uniform`
+    keeps one block per generator."""
+    if game_rng is None:
+        yield first, count, rng.bit_generator, slice(0, count)
+        return
+    for g in range(count):
+        workspace[0].uniforms_left = 0
+        yield first + g, 1, game_rng(first + g).bit_generator, slice(g, g + 1)
