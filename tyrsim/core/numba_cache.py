@@ -23,8 +23,9 @@ from pathlib import Path
 from numba.core.caching import CacheImpl, _CacheLocator
 
 CORE = Path(__file__).resolve().parent
-# the core modules whose code or constants compiled engines read
-FOLDER_READS = (CORE / "compiled_chance.py", CORE / "rng.py", CORE / "numba_cache.py")
+# the core modules whose code or constants compiled engines read: the compiled ones (chance, search), the
+# uniform block's size and this stamp
+FOLDER_READS = (*sorted(CORE.glob("compiled_*.py")), CORE / "rng.py", CORE / "numba_cache.py")
 
 _KEPT: set[Path] = set()
 
@@ -49,8 +50,10 @@ def folder_stamp(folder: Path) -> str:
 class EngineStamp(_CacheLocator):
     """numba's own locator for the function (where the cache lives, which file name), with the folder's stamp."""
 
-    def __init__(self, located: _CacheLocator, folder: Path):
+    def __init__(self, located: _CacheLocator, folder: Path, py_func, py_file):
         self._located, self._folder = located, folder
+        # what numba's own warnings read of a locator (a function it cannot cache names its file and line)
+        self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -59,7 +62,7 @@ class EngineStamp(_CacheLocator):
             return None
         for locator in CacheImpl._locator_classes:
             if locator is not cls and (located := locator.from_function(py_func, py_file)) is not None:
-                return cls(located, folder)
+                return cls(located, folder, py_func, py_file)
         return None
 
     def ensure_cache_path(self):
