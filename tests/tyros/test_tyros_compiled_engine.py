@@ -11,14 +11,12 @@ actions and the random policy's choice must be equal, and at the end the scores.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from compiled_checks import check_cache_loads, check_pure_python
 
+from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
@@ -72,14 +70,14 @@ def test_many_whole_games_are_the_object_engines(name, players):
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 12))
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled.shuffle` stands in for the object engine's rng.permutation: the same order, and the generator
-    left in the same state (its buffered 32-bit half included)."""
+    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    generator left in the same state (its buffered 32-bit half included), for the board's tile piles."""
     for seed in range(300):
         for n in (29, 25, 5, 2, 1):
             ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
             for _ in range(2):
                 tiles = np.arange(10, 10 + n, dtype=np.int64)
-                C.shuffle(ours, tiles, n)
+                shuffle(ours.bit_generator, tiles, np.int64(n))
                 assert tiles.tolist() == numpys.permutation(np.arange(10, 10 + n)).tolist(), (seed, n)
             assert ours.bit_generator.state == numpys.bit_generator.state
 
@@ -97,7 +95,7 @@ def test_the_deal_draws_numpys_multivariate_hypergeometric():
         count = int(sizes.integers(0, deck.sum() + 1))
         ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
         for _ in range(3):
-            C.deal(ours, tables, deck, count, out)
+            C.deal(ours.bit_generator, tables, deck, count, out)
             assert out.tolist() == numpys.multivariate_hypergeometric(deck, count).tolist(), (seed, deck, count)
         assert ours.bit_generator.state == numpys.bit_generator.state
     assert C.LOG_FACTORIALS[2] == np.log(2.0) and C.LOG_FACTORIALS[125] == pytest.approx(481.87297922988796)
@@ -113,9 +111,10 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
     compared = 0
     for seed in seeds:
         object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        bits = compiled_rng.bit_generator
         state = game.new_state(object_rng)
         position, work = C.new_position().view(np.ndarray), C.new_workspace().view(np.ndarray)
-        C.start_game(position, tables, work, players, compiled_rng)
+        C.start_game(position, tables, work, players, bits)
         while True:
             differ = C.differences(C.position_of(state), position)
             assert not differ, f"seed {seed}, after {compared} actions: the positions differ in {differ}"
@@ -126,11 +125,11 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
             n = C.list_actions(position, tables, work)
             rows = [tuple(int(v) for v in row) for row in work[0]["actions"][:n]]
             assert [C.action_of(state, a) for a in legal] == rows, f"seed {seed}: the legal actions differ"
-            i = choose(kind, weights, position, tables, compiled_rng, work)
+            i = choose(kind, weights, position, tables, bits, work)
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
             state.apply(action)
-            C.play_action(position, tables, work, compiled_rng, i)
+            C.play_action(position, tables, work, bits, i)
         assert position[0]["phase"] == C.P_OVER
         C.scores_of(position, tables, work)
         assert work[0]["scores"][:players, C.TOTAL].tolist() == state.scores()
@@ -184,43 +183,19 @@ def test_only_policies_with_a_compiled_form():
         play_chunk(Rules(), ["random", "random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
-SCRIPT = """
-import numpy as np, pandas as pd
-from tyrsim.core.runner import play_chunk as object_chunk
-from tyrsim.games.tyros import SPEC
-from tyrsim.games.tyros.compiled_policies import play_chunk, play_games
-from tyrsim.games.tyros.rules import Rules
-for policies, count in ({games}):
-    rules = Rules(trade_offers="three-for-three", ships_pass_crowded=False)
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
-    objects = [SPEC.make_policy(p) for p in policies]
-    reference = object_chunk(SPEC.make_game(rules, len(policies)), policies, objects, 0, count,
-                             np.random.default_rng(2))
-    pd.testing.assert_frame_equal(compiled, reference)
-stats = getattr(play_games, "stats", None)  # none without the JIT
-print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
-"""
-PURE_PYTHON_GAMES = '(["random"] * 4, 1), (["random"] * 3, 1), (["greedy"] * 3, 1)'
-
-
-def run_script(env: dict[str, str], games: str = PURE_PYTHON_GAMES) -> str:
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(games=games)], env=os.environ | env,
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
+# the checks of every compiled engine (tests/compiled_checks.py), on a rule set with every chance draw the
+# engine has: the widest offers and a crowded sea
+CHECKED_RULES = {"trade_offers": "three-for-three", "ships_pass_crowded": False}
+PURE_PYTHON_GAMES = [(["random"] * 4, 1), (["random"] * 3, 1), (["greedy"] * 3, 1)]
 
 
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
+    check_pure_python("tyros", CHECKED_RULES, PURE_PYTHON_GAMES)
 
 
 @pytest.mark.slow
 def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
     into it, a later one loads the turn loop from it and compiles nothing."""
-    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
-    run_script(env)
-    assert list(tmp_path.rglob("*compiled_policies*.nbi")) and list(tmp_path.rglob("*compiled.*.nbi"))
-    hits, misses = (int(v) for v in run_script(env).strip("()").split(","))
-    assert hits > 0 and misses == 0
+    check_cache_loads(tmp_path, "tyros", CHECKED_RULES, PURE_PYTHON_GAMES)

@@ -69,7 +69,7 @@ def same_decisions(text: str, states: list) -> int:
             tables[rules] = C.rule_tables(rules).view(np.ndarray)
         position = C.position_of(state).view(np.ndarray)
         legal = state.legal_actions()
-        i = choose(kind, weights, position, tables[rules], np.random.default_rng(k), work)
+        i = choose(kind, weights, position, tables[rules], np.random.default_rng(k).bit_generator, work)
         action = policy.choose(state, np.random.default_rng(k))
         assert legal.index(action) == i, f"position {k} ({state.phase}): {text} chose {legal[i]!r}, not {action!r}"
     return len(states)
@@ -156,6 +156,7 @@ def test_decisions_do_not_change_with_what_the_player_cannot_see(text, random_po
         position = C.position_of(state).view(np.ndarray)
         other = hide_otherwise(position, state.current_player(), rng)
         changed += other.tobytes() != position.tobytes()
-        decisions = [choose(kind, weights, p, tables, np.random.default_rng(k), work) for p in (position, other)]
+        decisions = [choose(kind, weights, p, tables, np.random.default_rng(k).bit_generator, work)
+                     for p in (position, other)]
         assert decisions[0] == decisions[1], f"position {k}: the decision reads hidden information"
     assert changed > 1_000

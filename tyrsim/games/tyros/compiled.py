@@ -4,7 +4,9 @@
 games, move for move. The same seed gives the same game: the set-up draws the same two tile
 permutations, each round's deal the same multivariate hypergeometric draws (`deal_hand`, numpy's
 own algorithm on the same bit generator), a bank swap the same `integers` draws, and the
-compiled policies (`compiled_policies.py`) draw their chance as the object policies do.
+compiled policies (`compiled_policies.py`) draw their chance as the object policies do. Compiled
+code takes the generator's bit generator (`bits`: `rng.bit_generator`) and draws as numpy does
+(`tyrsim.core.compiled_chance`, and `hypergeometric` and `integers` here).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element `np.recarray`;
 a function reads and writes `game[0]` in place). Spaces are numbered as on the board (Tyros 0),
@@ -42,9 +44,14 @@ from decimal import Decimal, getcontext
 
 import numpy as np
 from numba import njit
-from numba.np.random.generator_core import next_double
-from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
+from numba.np.random.generator_core import next_double  # the bit generator's own doubles
+from numba.np.random.random_methods import (  # numpy's own draws, compiled
+    buffered_bounded_lemire_uint32,
+    random_interval,
+)
 
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, shuffle
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -64,6 +71,8 @@ from tyrsim.games.tyros.board import TYROS, conflicting
 from tyrsim.games.tyros.components import CARD_KINDS, WILD
 from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, OVER, PARTNER, TyrosGame, TyrosState
 from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
+
+keep_fresh(__file__)
 
 PHASES = (EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER)
 P_EXPAND, P_ACTIONS, P_OFFER, P_PARTNER, P_KEEP, P_OVER = range(len(PHASES))
@@ -98,6 +107,13 @@ REFUSE = 10
 TRADE = 11  # a = partner
 KEEP_CARDS = 12  # a = cards kept, packed
 PACK_BITS = 8  # a packed multiset: count of kind k in bits 8k..8k+7
+# numbers passed to compiled functions, as numpy scalars: numba compiles a function again for every
+# Python literal it is passed (and a count passed on starts as np.int64(0): numba types a call first
+# with the type a variable has when it is set, a literal 0, then again with int64)
+NO_TOLL = np.int64(-1)  # a move that pays no toll
+NO_CARDS = np.int64(0)  # an empty packed multiset
+MATCHING_CARD = np.int64(1)  # a ship's card of its space's colour
+FIRST_ROUND = np.int64(1)
 
 POSITION = np.dtype([
     ("n", np.int64),
@@ -156,7 +172,7 @@ WORKSPACE = np.dtype([
     ("controller", np.int64, (MAX_SPACES,)),
     ("scratch", POSITION, (1,)),  # a policy's look-ahead copy of the position
     ("values", np.float64, (MAX_ACTIONS,)),  # a policy's value of each action
-    ("uniforms", np.float64, (128,)), ("uniforms_left", np.int64),  # `tyrsim.core.rng.uniform`'s block
+    *UNIFORM_FIELDS,  # `tyrsim.core.rng.uniform`'s block (`compiled_chance.uniform`)
 ])
 # work.scores columns
 CITY_POINTS, SHIP_POINTS, FIRST_BONUS, MOST_BONUS, LARGEST_POINTS, TOTAL = range(6)
@@ -263,13 +279,9 @@ def new_workspace() -> np.recarray:
 
 
 @njit(cache=True)
-def shuffle(rng, values, n) -> None:
-    """Shuffle values[:n] as `rng.permutation` / `rng.shuffle` do: from the top down, place i swaps with
-    `random_interval(i)` of the bit generator."""
-    bit_generator = rng.bit_generator
-    for i in range(n - 1, 0, -1):
-        j = np.intp(random_interval(bit_generator, i))
-        values[i], values[j] = values[j], values[i]
+def integers(bits, high) -> int:
+    """`rng.integers(high)` (high > 0): numpy's bounded draw on 32 bits, no draw where there is one choice."""
+    return 0 if high == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(high - 1)))
 
 
 @njit(cache=True)
@@ -281,11 +293,10 @@ def log_factorial(rules, k) -> float:
 
 
 @njit(cache=True)
-def hypergeometric(rng, rules, good, bad, sample) -> int:
+def hypergeometric(bits, rules, good, bad, sample) -> int:
     """How many of `sample` cards drawn without replacement are good: numpy's `Generator.hypergeometric`
     draw for draw (the ratio-of-uniforms method, Stadlober's HRUA, for samples of 10 or more that leave
     10 or more; else one card at a time)."""
-    bit_generator = rng.bit_generator
     total = good + bad
     if sample >= 10 and sample <= total - 10:
         n = min(sample, total - sample)
@@ -299,8 +310,8 @@ def hypergeometric(rng, rules, good, bad, sample) -> int:
              + log_factorial(rules, high - n + m))
         b = min(min(n, low) + 1, np.floor(a + 16 * c))
         while True:
-            u = next_double(bit_generator)
-            v = next_double(bit_generator)
+            u = next_double(bits)
+            v = next_double(bits)
             x = a + h * (v - 0.5) / u
             if x < 0.0 or x >= b:
                 continue
@@ -323,7 +334,7 @@ def hypergeometric(rng, rules, good, bad, sample) -> int:
     left, good_left = total, good
     while n > 0 and good_left > 0 and left > good_left:
         left -= 1
-        if np.int64(random_interval(bit_generator, left)) < good_left:
+        if np.int64(random_interval(bits, left)) < good_left:
             good_left -= 1
         n -= 1
     if left == good_left:
@@ -332,7 +343,7 @@ def hypergeometric(rng, rules, good, bad, sample) -> int:
 
 
 @njit(cache=True)
-def deal_hand(rng, rules, deck, count, out) -> None:
+def deal_hand(bits, rules, deck, count, out) -> None:
     """`rng.multivariate_hypergeometric(deck, count)` into out: numpy's marginals method, kind by kind."""
     total = 0
     for k in range(CARD_KINDS):
@@ -347,7 +358,7 @@ def deal_hand(rng, rules, deck, count, out) -> None:
         if left <= 0:
             break
         remaining -= deck[k]
-        out[k] = hypergeometric(rng, rules, deck[k], remaining, left)
+        out[k] = hypergeometric(bits, rules, deck[k], remaining, left)
         left -= out[k]
     if left > 0:
         out[CARD_KINDS - 1] = left
@@ -360,21 +371,25 @@ def deal_hand(rng, rules, deck, count, out) -> None:
 
 
 @njit(cache=True)
-def set_up(pos, rules, work, n, rng) -> None:
-    """Set-up of a zeroed position for n players, drawing from `rng` what `TyrosState.start` draws, in its order:
-    the tile pile's permutation, the four starting empires, the remaining tiles' permutation and the deal of
-    four tiles each; two ships each in Tyros; then the first round begins (its commerce cards dealt)."""
+def set_up(pos, rules, work, n, bits) -> None:
+    """Set-up of a zeroed position for n players, drawing from the bit generator `bits` what `TyrosState.start`
+    draws from `rng`, in its order: the tile pile's permutation, the four starting empires, the remaining tiles'
+    permutation and the deal of four tiles each; two ships each in Tyros; then the first round begins (its
+    commerce cards dealt)."""
     pos.n = n
-    pos.chips[:] = -1
-    pos.cities[:] = -1
+    for s in range(MAX_SPACES):
+        pos.chips[s] = -1
+        pos.cities[s] = -1
     pos.all_empires_first = -1
-    pos.first_cities[:] = -1
+    for e in range(EMPIRE_COUNT):
+        pos.first_cities[e] = -1
     tiles = pos.tile_pile  # the pile as the permutation lists it, before the empires are chosen
     total = rules.tile_total
-    tiles[:total] = rules.tiles[:total]
-    shuffle(rng, tiles, total)
+    for i in range(total):
+        tiles[i] = rules.tiles[i]
+    shuffle(bits, tiles, total)
     starts = work.cards  # the four starting spaces, orange first
-    rest = 0  # tiles[:rest]: the tiles not chosen, in pile order
+    rest = np.int64(0)  # tiles[:rest]: the tiles not chosen, in pile order (an int64 from the start: see NO_TOLL)
     if rules.variable_setup:
         chosen = 0
         for i in range(total):
@@ -384,16 +399,21 @@ def set_up(pos, rules, work, n, rng) -> None:
                 if rules.conflict[tile, starts[j]]:
                     apart = False
             if chosen < EMPIRE_COUNT and apart:
-                starts[chosen] = tile
+                # kept highest first: the highest tile is orange
+                at = chosen
+                while at > 0 and starts[at - 1] < tile:
+                    starts[at] = starts[at - 1]
+                    at -= 1
+                starts[at] = tile
                 chosen += 1
             else:
                 tiles[rest] = tile
                 rest += 1
         if chosen < EMPIRE_COUNT:
             raise ValueError("tyros compiled engine: cannot place four non-adjacent empires")
-        starts[:EMPIRE_COUNT] = np.sort(starts[:EMPIRE_COUNT])[::-1]  # the highest tile is orange
     else:
-        starts[:EMPIRE_COUNT] = rules.first_game
+        for e in range(EMPIRE_COUNT):
+            starts[e] = rules.first_game[e]
         for i in range(total):
             tile = tiles[i]
             if tile != starts[0] and tile != starts[1] and tile != starts[2] and tile != starts[3]:
@@ -402,20 +422,28 @@ def set_up(pos, rules, work, n, rng) -> None:
     for empire in range(EMPIRE_COUNT):
         place_chip(pos, rules, starts[empire], empire)
     # "shuffle the remaining map tiles and deal 4 to each player"
-    shuffle(rng, tiles, rest)
+    shuffle(bits, tiles, rest)
     k = rules.tiles_per_player
     for p in range(n):  # fewer where the tiles run short
+        hand = pos.tile_hands[p]
         low, high = min(p * k, rest), min((p + 1) * k, rest)
-        pos.tile_hands[p, : high - low] = np.sort(tiles[low:high])
+        for size in range(high - low):  # sorted as dealt
+            tile = tiles[low + size]
+            at = size
+            while at > 0 and hand[at - 1] > tile:
+                hand[at] = hand[at - 1]
+                at -= 1
+            hand[at] = tile
         pos.tile_hand_size[p] = high - low
     pos.tile_head, pos.tile_count = min(n * k, rest), max(rest - n * k, 0)
-    pos.deck[:EMPIRE_COUNT] = rules.cards_per_colour
+    for e in range(EMPIRE_COUNT):
+        pos.deck[e] = rules.cards_per_colour
     pos.deck[WILD] = rules.wild_cards
     tyros_coast = rules.space_coasts[TYROS, 0]
     for p in range(n):
         add_ship(pos, rules, p, tyros_coast, rules.starting_ships)
     pos.start_player = 0
-    begin_round(pos, rules, work, rng, 1)
+    begin_round(pos, rules, work, bits, FIRST_ROUND)
 
 
 @njit(cache=True)
@@ -434,10 +462,10 @@ def place_chip(pos, rules, space, empire) -> None:
 
 
 @njit(cache=True)
-def begin_round(pos, rules, work, rng, number) -> None:
+def begin_round(pos, rules, work, bits, number) -> None:
     """Deal commerce cards, then the expansion passes begin with the start player."""
     pos.round_number = number
-    deal_cards(pos, rules, work, rng)
+    deal_cards(pos, rules, work, bits)
     pos.phase = P_EXPAND
     pos.expansion_pass = 0
     pos.turn = 0
@@ -450,7 +478,7 @@ def cards_dealt(pos, rules) -> int:
 
 
 @njit(cache=True)
-def deal_cards(pos, rules, work, rng) -> None:
+def deal_cards(pos, rules, work, bits) -> None:
     """Ruling: every card not kept in a hand is shuffled together and dealt, from the start player on."""
     for k in range(CARD_KINDS):
         pos.deck[k] += pos.discard[k]
@@ -458,7 +486,7 @@ def deal_cards(pos, rules, work, rng) -> None:
     dealt = cards_dealt(pos, rules)
     for i in range(pos.n):
         p = (pos.start_player + i) % pos.n
-        deal_hand(rng, rules, pos.deck, dealt, work.dealt)
+        deal_hand(bits, rules, pos.deck, dealt, work.dealt)
         for k in range(CARD_KINDS):
             pos.deck[k] -= work.dealt[k]
             pos.hands[p, k] += work.dealt[k]
@@ -496,7 +524,7 @@ def skip_empty_hands(pos, rules) -> None:
 
 
 @njit(cache=True)
-def end_round(pos, rules, work, rng) -> None:
+def end_round(pos, rules, work, bits) -> None:
     """The game ends if a player has no tiles (or no tile left can ever be played); otherwise the players with
     more than 3 cards choose which to keep, from the start player on, and a new round begins."""
     over = stalled(pos, rules)
@@ -509,11 +537,11 @@ def end_round(pos, rules, work, rng) -> None:
     pos.keeper_next, pos.keeper_count = 0, 0
     for i in range(pos.n):
         p = (pos.start_player + i) % pos.n
-        if pos.hands[p].sum() > rules.cards_kept:
+        if cards_held(pos, p) > rules.cards_kept:
             pos.keepers[pos.keeper_count] = p
             pos.keeper_count += 1
     pos.phase = P_KEEP
-    finish_keeping(pos, rules, work, rng)
+    finish_keeping(pos, rules, work, bits)
 
 
 @njit(cache=True)
@@ -530,12 +558,12 @@ def stalled(pos, rules) -> bool:
 
 
 @njit(cache=True)
-def finish_keeping(pos, rules, work, rng) -> None:
+def finish_keeping(pos, rules, work, bits) -> None:
     """Once everyone has kept their cards, the start token passes clockwise and the next round begins."""
     if pos.keeper_next < pos.keeper_count:
         return
     pos.start_player = (pos.start_player + 1) % pos.n
-    begin_round(pos, rules, work, rng, pos.round_number + 1)
+    begin_round(pos, rules, work, bits, pos.round_number + 1)
 
 
 @njit(cache=True)
@@ -619,19 +647,45 @@ def blocked(pos, rules, tile) -> None:
 # --- card actions ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ships_at(pos, rules, p, space) -> int:
     """Player p's ships in `space` (on any of its coasts); p = -1: everybody's."""
     return pos.space_total[space] if p < 0 else pos.space_ships[p, space]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_ship(pos, rules, p, coast, count) -> None:
     """Put `count` of player p's ships on `coast` (a negative count takes them away)."""
     space = rules.coast_space[coast]
     pos.ships[p, coast] += count
     pos.space_ships[p, space] += count
     pos.space_total[space] += count
+
+
+@njit(cache=True)
+def ships_afloat(pos, p) -> int:
+    """Player p's ships on the board."""
+    afloat = 0
+    for c in range(MAX_COASTS):
+        afloat += pos.ships[p, c]
+    return afloat
+
+
+@njit(cache=True)
+def cards_held(pos, p) -> int:
+    held = 0
+    for k in range(CARD_KINDS):
+        held += pos.hands[p, k]
+    return held
+
+
+@njit(cache=True)
+def deck_size(pos) -> int:
+    """The cards in the draw pile."""
+    size = 0
+    for k in range(CARD_KINDS):
+        size += pos.deck[k]
+    return size
 
 
 @njit(cache=True)
@@ -656,8 +710,8 @@ def sea_routes(pos, rules, work, start) -> int:
             crowded = crowded or count > rules.ships_per_space
     if rules.ships_pass_unclaimed and not crowded:
         count = rules.open_count[start]
-        work.route_coast[:count] = rules.open_coast[start, :count]
-        work.route_moves[:count] = rules.open_moves[start, :count]
+        for i in range(count):
+            work.route_coast[i], work.route_moves[i] = rules.open_coast[start, i], rules.open_moves[start, i]
         return count
     work.route_coast[0], work.route_moves[0] = start, 0
     found, head = 1, 0
@@ -682,7 +736,7 @@ def sea_routes(pos, rules, work, start) -> int:
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # its callers pass constants: inlined, it is not compiled for each
 def add_action(actions, n, kind, a, b, c, d) -> int:
     if n >= MAX_ACTIONS:
         raise RuntimeError("tyros compiled engine: more legal actions than MAX_ACTIONS")
@@ -699,7 +753,7 @@ def pack(cards) -> int:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unpacked(packed, k) -> int:
     """How many cards of kind k the packed multiset holds."""
     return (packed >> (PACK_BITS * k)) & ((1 << PACK_BITS) - 1)
@@ -747,7 +801,8 @@ def payment(hand, colour, amount, out) -> bool:
     matching = min(hand[colour], amount)
     if amount - matching > hand[WILD]:
         return False
-    out[:] = 0
+    for k in range(CARD_KINDS):
+        out[k] = 0
     out[colour] = matching
     out[WILD] += amount - matching
     return True
@@ -823,7 +878,7 @@ def ship_builds(pos, rules, work, p, n) -> int:
     """C. Build a ship in one's own city space (1 card of its colour plus one of any colour per ship already
     there) or in Tyros while it has no city (as many cards of any colours as ships there, plus one); every
     choice of the cards of any colour is an action; within the ship limit where rule `ship_limit_on_build`."""
-    if pos.ships[p].sum() >= rules.ships_per_player:
+    if ships_afloat(pos, p) >= rules.ships_per_player:
         return n
     hand = pos.hands[p]
     for space in range(rules.spaces):
@@ -833,12 +888,13 @@ def ship_builds(pos, rules, work, p, n) -> int:
         present = ships_at(pos, rules, -1, space)
         if rules.ship_limit_on_build and not has_room(pos, rules, space, ships_at(pos, rules, p, space), present):
             continue
-        work.left[:] = hand
+        for k in range(CARD_KINDS):
+            work.left[k] = hand[k]
         if open_tyros:
             size = present + 1
         else:
             colour = pos.chips[space]
-            if not payment(hand, colour, 1, work.cards):
+            if not payment(hand, colour, MATCHING_CARD, work.cards):
                 continue
             for k in range(CARD_KINDS):
                 work.left[k] -= work.cards[k]
@@ -855,9 +911,10 @@ def bank_trades(pos, rules, work, p, n) -> int:
     """D. Swap 1 to 3 cards with the draw pile (ruling: only as many as it holds), or discard 3 for one card of
     choice from the discard pile."""
     hand = pos.hands[p]
-    held = hand.sum()
-    most = min(rules.bank_swap_max, pos.deck.sum(), held)
-    work.left[:] = hand
+    held = cards_held(pos, p)
+    most = min(rules.bank_swap_max, deck_size(pos), held)
+    for k in range(CARD_KINDS):
+        work.left[k] = hand[k]
     for size in range(1, most + 1):
         more = first_multiset(work, size)
         while more:
@@ -926,7 +983,8 @@ def legal_actions(pos, rules, work) -> int:
             n = add_action(actions, n, TRADE, pos.accepted[i], 0, 0, 0)
         return n
     if pos.phase == P_KEEP:
-        work.left[:] = pos.hands[pos.keepers[pos.keeper_next]]
+        for k in range(CARD_KINDS):
+            work.left[k] = pos.hands[pos.keepers[pos.keeper_next], k]
         more = first_multiset(work, rules.cards_kept)
         while more:
             n = add_action(actions, n, KEEP_CARDS, pack(work.cards), 0, 0, 0)
@@ -1007,7 +1065,7 @@ def build_ship(pos, rules, work, p, space, extra) -> None:
     """C. Pay the matching card (not in Tyros while it has no city) and the cards chosen; the ship is placed on
     the space's first coast (on 16 the west coast)."""
     if not (space == TYROS and pos.cities[TYROS] < 0):
-        payment(pos.hands[p], pos.chips[space], 1, work.cards)
+        payment(pos.hands[p], pos.chips[space], MATCHING_CARD, work.cards)
         pay(pos, p, work.cards, -1)
     pay_packed(pos, p, extra)
     add_ship(pos, rules, p, rules.space_coasts[space, 0], 1)
@@ -1015,9 +1073,9 @@ def build_ship(pos, rules, work, p, space, extra) -> None:
 
 
 @njit(cache=True)
-def draw_card(pos, rng, p) -> None:
+def draw_card(pos, bits, p) -> None:
     """One card from the draw pile at random (`rng.integers` over its cards, kinds in order), as game.draw."""
-    pick = rng.integers(0, pos.deck.sum())
+    pick = integers(bits, deck_size(pos))
     for k in range(CARD_KINDS):
         if pick < pos.deck[k]:
             pos.deck[k] -= 1
@@ -1027,11 +1085,11 @@ def draw_card(pos, rng, p) -> None:
 
 
 @njit(cache=True)
-def swap_with_bank(pos, rng, p, given, count) -> None:
+def swap_with_bank(pos, bits, p, given, count) -> None:
     """D. Discard the cards given and draw as many from the draw pile."""
     pay_packed(pos, p, given)
     for _ in range(count):
-        draw_card(pos, rng, p)
+        draw_card(pos, bits, p)
     pos.counts[p, BANK_TRADES] += 1
 
 
@@ -1087,7 +1145,7 @@ def trade_with(pos, partner) -> None:
 
 
 @njit(cache=True)
-def keep_cards(pos, rules, work, rng, kept) -> None:
+def keep_cards(pos, rules, work, bits, kept) -> None:
     """End of round: the player keeps these cards and discards the rest."""
     p = pos.keepers[pos.keeper_next]
     pos.keeper_next += 1
@@ -1095,11 +1153,11 @@ def keep_cards(pos, rules, work, rng, kept) -> None:
         count = unpacked(kept, k)
         pos.discard[k] += pos.hands[p, k] - count
         pos.hands[p, k] = count
-    finish_keeping(pos, rules, work, rng)
+    finish_keeping(pos, rules, work, bits)
 
 
 @njit(cache=True)
-def apply_action(pos, rules, work, rng, i) -> None:
+def apply_action(pos, rules, work, bits, i) -> None:
     """Apply the i-th action of work.actions."""
     row = work.actions[i]
     kind, a, b, c, d = row[0], row[1], row[2], row[3], row[4]
@@ -1113,11 +1171,11 @@ def apply_action(pos, rules, work, rng, i) -> None:
         pos.offered = 0
         pos.counts[pos.actor, PASSES] += 1
         if pos.passes_in_row == pos.n:
-            end_round(pos, rules, work, rng)
+            end_round(pos, rules, work, bits)
         else:
             pos.actor = (pos.actor + 1) % pos.n
     elif kind == KEEP_CARDS:
-        keep_cards(pos, rules, work, rng, a)
+        keep_cards(pos, rules, work, bits, a)
     elif kind == OFFER_CARDS:
         make_offer(pos, a, b, c, d)
     elif kind == ACCEPT or kind == REFUSE:
@@ -1133,7 +1191,7 @@ def apply_action(pos, rules, work, rng, i) -> None:
         elif kind == SHIP:
             build_ship(pos, rules, work, p, a, b)
         elif kind == SWAP:
-            swap_with_bank(pos, rng, p, a, b)
+            swap_with_bank(pos, bits, p, a, b)
         else:
             buy_from_bank(pos, p, a, b)
         action_done(pos)
@@ -1171,9 +1229,12 @@ def score_game(pos, rules, work) -> None:
     `first_city_bonus`); LARGEST_POINTS is the tie-break, the points in the largest empire."""
     n = pos.n
     scores, per_empire, city_counts, ranks = work.scores, work.per_empire, work.city_counts, work.ranks
-    scores[:] = 0
-    per_empire[:] = 0
-    city_counts[:] = 0
+    for p in range(n):
+        for column in range(TOTAL + 1):
+            scores[p, column] = 0
+        for e in range(EMPIRE_COUNT):
+            per_empire[p, e] = 0
+            city_counts[e, p] = 0
     empire_ranks(pos, rules, ranks)
     for space in range(rules.spaces):
         owner, colour = pos.cities[space], pos.chips[space]
@@ -1365,9 +1426,9 @@ def action_of(state: TyrosState, action) -> tuple[int, ...]:
 
 
 @njit(cache=True)
-def start_game(game, tables, workspace, n, rng) -> None:
-    """`set_up` of the zeroed one-position array `game` for n players."""
-    set_up(game[0], tables[0], workspace[0], n, rng)
+def start_game(game, tables, workspace, n, bits) -> None:
+    """`set_up` of the zeroed one-position array `game` for n players, drawing from the bit generator `bits`."""
+    set_up(game[0], tables[0], workspace[0], n, bits)
 
 
 @njit(cache=True)
@@ -1377,9 +1438,9 @@ def list_actions(game, tables, workspace) -> int:
 
 
 @njit(cache=True)
-def play_action(game, tables, workspace, rng, i) -> None:
+def play_action(game, tables, workspace, bits, i) -> None:
     """`apply_action`: the i-th of the actions `list_actions` wrote."""
-    apply_action(game[0], tables[0], workspace[0], rng, i)
+    apply_action(game[0], tables[0], workspace[0], bits, i)
 
 
 @njit(cache=True)
@@ -1389,6 +1450,6 @@ def scores_of(game, tables, workspace) -> None:
 
 
 @njit(cache=True)
-def deal(rng, tables, deck, count, out) -> None:
+def deal(bits, tables, deck, count, out) -> None:
     """`deal_hand` (rng.multivariate_hypergeometric(deck, count)) into out."""
-    deal_hand(rng, tables[0], deck, count, out)
+    deal_hand(bits, tables[0], deck, count, out)

@@ -14,7 +14,8 @@ action without the cards of free choice: a toll, a ship's cards of any colour, w
 afterwards, as the object policies do), and break ties as the object policies do: the options in the
 object policy's order (the actions weighed in list order, a pass last) and `rng.integers(ties)`. They
 read only what their player may see: the board, the discard pile and their own hand (the look-ahead's
-rules move the tile pile's next tile into the hand, which no value reads).
+rules move the tile pile's next tile into the hand, which no value reads). Compiled code draws from the
+generator's bit generator (`bits`: `rng.bit_generator`).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from tyrsim.core.compiled_chance import uniform
 from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.compiled import (
     ACCEPT,
@@ -40,6 +42,8 @@ from tyrsim.games.tyros.compiled import (
     MAX_STEPS,
     MOST_BONUS,
     MOVE,
+    NO_CARDS,
+    NO_TOLL,
     OFFER_CARDS,
     P_ACTIONS,
     P_KEEP,
@@ -57,6 +61,7 @@ from tyrsim.games.tyros.compiled import (
     build_ship,
     current_player,
     empire_size,
+    integers,
     legal_actions,
     move_ship,
     new_position,
@@ -65,6 +70,7 @@ from tyrsim.games.tyros.compiled import (
     rule_tables,
     score_game,
     set_up,
+    ships_afloat,
     ships_at,
     supported,
     unpacked,
@@ -73,6 +79,8 @@ from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES, WILD
 from tyrsim.games.tyros.game import NAME
 from tyrsim.games.tyros.policies import POLICIES, GreedyPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
+
+keep_fresh(__file__)
 
 RANDOM, PLANNER, GREEDY = 0, 1, 2
 # the planner's weights by the object policy's names (a record: `weights.city_hope`)
@@ -97,32 +105,23 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
 
 
 @njit(cache=True)
-def uniform(rng, work) -> float:
-    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
-    if work.uniforms_left == 0:
-        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
-        work.uniforms_left = UNIFORM_BLOCK
-    work.uniforms_left -= 1
-    return work.uniforms[work.uniforms_left]
-
-
-@njit(cache=True)
-def choose_random(pos, rules, rng, work) -> int:
+def choose_random(pos, rules, bits, work) -> int:
     """`RandomPolicy`: action floor(u * n) of the n legal actions."""
-    return int(uniform(rng, work) * legal_actions(pos, rules, work))
+    return int(uniform(bits, work) * legal_actions(pos, rules, work))
 
 
 @njit(cache=True)
-def choose(kind, weights, game, tables, rng, workspace) -> int:
+def choose(kind, weights, game, tables, bits, workspace) -> int:
     """The index, into the legal actions written to workspace[0].actions, of the action policy `kind` (with the
-    record weights[0]) chooses in the one-position array `game`; called from Python."""
-    return decide(kind, weights[0], game[0], tables[0], rng, workspace[0])
+    record weights[0]) chooses in the one-position array `game`, drawing from the bit generator `bits`; called
+    from Python."""
+    return decide(kind, weights[0], game[0], tables[0], bits, workspace[0])
 
 
 @njit(cache=True)
-def decide(kind, weights, pos, rules, rng, work) -> int:
+def decide(kind, weights, pos, rules, bits, work) -> int:
     if kind == RANDOM:
-        return choose_random(pos, rules, rng, work)
+        return choose_random(pos, rules, bits, work)
     n = legal_actions(pos, rules, work)
     p = current_player(pos)
     actions = work.actions
@@ -138,20 +137,20 @@ def decide(kind, weights, pos, rules, rng, work) -> int:
                 return 0
         return n - 1  # refuse
     if pos.phase == P_PARTNER:
-        return trade_partner(pos, rules, rng, work, n)
+        return trade_partner(pos, rules, bits, work, n)
     if pos.phase == P_KEEP:
         return keep_choice(kind, weights, pos, rules, work, p, n)
     if actions[0, 0] == BLOCK:  # no tile can be played: any one goes
-        return rng.integers(0, n)
+        return integers(bits, n)
     if kind == GREEDY:
         greedy_values(pos, rules, work, p, n)
     else:
         planner_values(weights, pos, rules, work, p, n)
-    return best(pos, rng, work, n)
+    return best(pos, bits, work, n)
 
 
 @njit(cache=True)
-def best(pos, rng, work, n) -> int:
+def best(pos, bits, work, n) -> int:
     """`policies.best` over the actions weighed (work.values, NaN where not weighed): the options in the object
     policy's order (in card actions the gains above TIE in list order, then the pass, which is action 0) and
     values within TIE of the best a tie, chosen by `rng.integers(ties)`."""
@@ -163,12 +162,12 @@ def best(pos, rng, work, n) -> int:
     for i in range(n):
         if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] > top:
             top = values[i]
-    ties = 0
+    ties = np.int64(0)  # an int64 from the start (compiled.NO_TOLL says why)
     for j in range(n):
         i = (j + 1) % n if actions else j  # the pass last
         if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] >= top - TIE:
             ties += 1
-    pick = rng.integers(0, ties)
+    pick = integers(bits, ties)
     for j in range(n):
         i = (j + 1) % n if actions else j
         if values[i] == values[i] and (not actions or i == 0 or values[i] > TIE) and values[i] >= top - TIE:
@@ -179,13 +178,13 @@ def best(pos, rng, work, n) -> int:
 
 
 @njit(cache=True)
-def trade_partner(pos, rules, rng, work, n) -> int:
+def trade_partner(pos, rules, bits, work, n) -> int:
     """`policies.trade_partner`: of the players who accepted, the one with the lowest score if the game ended now
     (public); equal scores at random."""
     score_game(pos, rules, work)
     for i in range(n):
         work.values[i] = -float(work.scores[work.actions[i, 1], TOTAL])
-    return best(pos, rng, work, n)
+    return best(pos, bits, work, n)
 
 
 @njit(cache=True)
@@ -299,11 +298,11 @@ def look_ahead(pos, rules, work, i):
     if kind == PLAY_TILE:
         place_chip(new, rules, a, b)
     elif kind == MOVE:
-        move_ship(new, rules, work, p, a, b, -1, row[4])
+        move_ship(new, rules, work, p, a, b, NO_TOLL, row[4])
     elif kind == CITY:
         build_city(new, rules, work, p, a)
     else:
-        build_ship(new, rules, work, p, a, 0)
+        build_ship(new, rules, work, p, a, NO_CARDS)
     return new
 
 
@@ -377,7 +376,7 @@ GAME_COLUMNS = ("actions", "rounds", "tiles_left", "tyros_joined", "size_orange"
 
 
 @njit(cache=True)
-def play_games(tables, kinds, weights, n, first, count, rng, game, blank, workspace, seats, games) -> None:
+def play_games(tables, kinds, weights, n, first, count, bits, game, blank, workspace, seats, games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(seat + game) % n] with the record weights[same]
     in each seat (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game,
     GAME_COLUMNS]."""
@@ -385,15 +384,15 @@ def play_games(tables, kinds, weights, n, first, count, rng, game, blank, worksp
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
-        set_up(pos, rules, work, n, rng)
+        set_up(pos, rules, work, n, bits)
         while pos.phase != P_OVER:
             p = current_player(pos)
             which = (p + game_id) % n
             if kinds[which] == RANDOM:  # here, not through `decide`: the extra call costs a random game's time
-                i = choose_random(pos, rules, rng, work)
+                i = choose_random(pos, rules, bits, work)
             else:
-                i = decide(kinds[which], weights[which], pos, rules, rng, work)
-            apply_action(pos, rules, work, rng, i)
+                i = decide(kinds[which], weights[which], pos, rules, bits, work)
+            apply_action(pos, rules, work, bits, i)
             if pos.actions > MAX_STEPS:
                 raise RuntimeError("tyros compiled engine: a game did not end within 200,000 actions")
         score_game(pos, rules, work)
@@ -404,7 +403,7 @@ def play_games(tables, kinds, weights, n, first, count, rng, game, blank, worksp
             cities = 0
             for s in range(rules.spaces):
                 cities += pos.cities[s] == p
-            row[5], row[6] = cities, pos.ships[p].sum()
+            row[5], row[6] = cities, ships_afloat(pos, p)
             for c in range(pos.counts.shape[1]):
                 row[7 + c] = pos.counts[p, c]
         tiles_left = pos.tile_count
@@ -443,8 +442,8 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     kinds = np.array([f[0] for f in forms], dtype=np.int64)
     weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
-    play_games(tables, kinds, weights, n, first, count, rng, new_position(), new_position(), new_workspace(), seats,
-               games)
+    play_games(tables, kinds, weights, n, first, count, rng.bit_generator, new_position(), new_position(),
+               new_workspace(), seats, games)
     return table(seats, games, first, policy_texts)
 
 
