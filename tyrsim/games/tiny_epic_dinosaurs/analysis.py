@@ -7,7 +7,8 @@
   enclosure capacity, food income, starting herd and hunts per round.
 - `game`: policies play whole games (tyrsim.core.playouts) with extra tables:
   points by source, escapes / contracts / research per game, the first-player
-  marker and how often bumping happens.
+  marker and how often bumping happens; on the compiled engine wherever every
+  seat's policy has a compiled form (`COMPILED`, tyrsim.core.engines).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pandas as pd
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.designer import explore_analysis, rating_analysis
+from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.playouts import game_analysis
 from tyrsim.core.rulings import rulings_analysis
 from tyrsim.core.skill import ladder_analysis, trace_analysis
@@ -398,6 +400,10 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
     return {"points_by_source": fig}
 
 
+# the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
+COMPILED = CompiledEngine("tyrsim.games.tiny_epic_dinosaurs.compiled",
+                          "tyrsim.games.tiny_epic_dinosaurs.compiled_policies",
+                          "the random, greedy, hunter, breeder and contractor policies")
 GAME = game_analysis(
     default_policies=("hunter", "breeder", "contractor"),
     extra_tables=game_tables,
@@ -406,7 +412,7 @@ GAME = game_analysis(
     extra_findings=game_findings,
     extra_glossary=GAME_GLOSSARY,
     default_games=600,
-)
+).then(COMPILED.with_engine)
 
 ANALYSES = {
     "hunt": HUNT,
