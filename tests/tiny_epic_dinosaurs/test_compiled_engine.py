@@ -11,14 +11,12 @@ lists of legal actions and the random policy's choice must be equal, and the fin
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from compiled_checks import check_cache_loads, check_pure_python
 
+from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
@@ -74,14 +72,14 @@ def test_many_whole_games(name):
 
 
 def test_the_shuffle_draws_numpys_shuffle():
-    """`compiled.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
+    """`compiled_chance.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
     generator left in the same state (its buffered 32-bit half included), after uniform doubles too."""
     for seed in range(300):
         for n in (20, 22, 5, 2, 1):
             ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
             for _ in range(2):
                 items = np.arange(n, dtype=np.int8)
-                C.shuffle(ours, items, n)
+                shuffle(ours.bit_generator, items, np.int64(n))
                 deck = list(range(n))
                 numpys.shuffle(deck)
                 assert items.tolist() == deck, (seed, n)
@@ -105,10 +103,10 @@ def step_through(rules: Rules, seeds: range, players: int = 2) -> int:
     policy = RandomPolicy()
     compared = 0
     for seed in seeds:
-        object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        object_rng, bits = np.random.default_rng(seed), np.random.default_rng(seed).bit_generator
         state = game.new_state(object_rng)
         position, workspace = C.new_position(), C.new_workspace()
-        C.set_up(position, tables, compiled_rng, workspace)
+        C.set_up(position, tables, bits, workspace)
         work = workspace[0]
         while True:
             differ = C.differences(C.position_of(state), position)
@@ -120,11 +118,11 @@ def step_through(rules: Rules, seeds: range, players: int = 2) -> int:
             legal = state.legal_actions()
             listed = [C.action_row(position, tables, workspace, i) for i in range(work["count"])]
             assert [C.action_of(state, a) for a in legal] == listed, f"seed {seed}: {state.prompt}"
-            i = choose_random(compiled_rng, work)
+            i = choose_random(bits, work)
             action = policy.choose(state, object_rng)
             assert legal.index(action) == i, f"seed {seed}: the random policies chose differently"
             state.apply(action)
-            C.play_action(position, tables, compiled_rng, workspace, i)
+            C.play_action(position, tables, bits, workspace, i)
         assert compiled_scores(position, tables, players) == state.scores()
     return compared
 
@@ -177,30 +175,19 @@ def test_only_policies_with_a_compiled_form():
         play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
-SCRIPT = """
-import numpy as np, pandas as pd
-from tyrsim.core.runner import play_chunk as object_chunk
-from tyrsim.games.tiny_epic_dinosaurs import SPEC
-from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import play_chunk, play_games
-from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
-for policies, count in (({policies}, {count}),):
-    rules = Rules(border="fence")
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
-    objects = [SPEC.make_policy(p) for p in policies]
-    reference = object_chunk(SPEC.make_game(rules, 2), policies, objects, 0, count, np.random.default_rng(2))
-    pd.testing.assert_frame_equal(compiled, reference)
-stats = getattr(play_games, "stats", None)  # none without the JIT
-print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
-"""
-
-
-def run_script(env: dict[str, str], policies: tuple[str, str] = ("random", "random"), count: int = 3) -> str:
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(policies=list(policies), count=count)],
-                          env=os.environ | env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
+# the checks of every compiled engine (tests/compiled_checks.py): the fenced border, random and greedy games
+PURE_PYTHON_GAMES = [(["random", "random"], 3), (["greedy", "hunter"], 1)]
+CACHED_GAMES = [(["random", "random"], 1), (["greedy", "hunter"], 1)]
 
 
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
+    check_pure_python("tiny_epic_dinosaurs", {"border": "fence"}, PURE_PYTHON_GAMES)
+
+
+@pytest.mark.slow
+def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
+    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
+    into it, a later one loads the turn loop (`play_games`, every rule and policy linked in) from it and
+    compiles nothing."""
+    check_cache_loads(tmp_path, "tiny_epic_dinosaurs", {"border": "fence"}, CACHED_GAMES)

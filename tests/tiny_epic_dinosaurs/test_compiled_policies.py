@@ -41,16 +41,16 @@ def decisions(rules: Rules, seeds: range):
     game, tables = SPEC.make_game(rules, 2), C.rule_tables(rules, 2)
     policy = RandomPolicy()
     for seed in seeds:
-        object_rng, compiled_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        object_rng, bits = np.random.default_rng(seed), np.random.default_rng(seed).bit_generator
         state = game.new_state(object_rng)
         position, workspace = C.new_position(), C.new_workspace()
-        C.set_up(position, tables, compiled_rng, workspace)
+        C.set_up(position, tables, bits, workspace)
         while not state.is_terminal():
             yield state, position, tables, workspace
             action = policy.choose(state, object_rng)
-            i = choose_random(compiled_rng, workspace[0])
+            i = choose_random(bits, workspace[0])
             state.apply(action)
-            C.play_action(position, tables, compiled_rng, workspace, i)
+            C.play_action(position, tables, bits, workspace, i)
 
 
 def compiled_values(form, position, tables, workspace) -> np.ndarray:
@@ -72,7 +72,8 @@ def test_the_greedy_policies_value_and_choose_as_the_object_policies():
                 policy, state.prompt, state.legal_actions())
         seed = seen
         policy, form = objects[seed % len(objects)], forms[seed % len(forms)]
-        chosen = choose(form[0], form[1][0], position[0], tables[0], np.random.default_rng(seed), workspace[0])
+        chosen = choose(form[0], form[1][0], position[0], tables[0], np.random.default_rng(seed).bit_generator,
+                        workspace[0])
         assert state.legal_actions()[chosen] == policy.choose(state, np.random.default_rng(seed))
         seen += 1
         if seen >= POSITIONS:

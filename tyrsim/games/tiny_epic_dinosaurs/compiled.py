@@ -5,6 +5,8 @@ plays the same games, move for move, many times faster. The same seed gives the 
 set-up shuffles the contract and research decks with numpy's own algorithm and draws
 (`shuffle`), the hunt die and the random policy take the uniform doubles `tyrsim.core.rng.uniform`
 hands out (`uniform`), a reshuffle of the research discard pile draws as `Generator.shuffle` does.
+Compiled code takes the generator's bit generator (`rng.bit_generator`, here `bits`) and draws as
+numpy does (`tyrsim.core.compiled_chance`).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element array; a
 function reads and writes `game[0]` in place). A dinosaur is its *kind*, the index of its name
@@ -33,7 +35,8 @@ what is drawn next follows them:
   `assigned` (the enclosures in the order given, as `lay_out` reads them), `herd_kinds` (the basic
   kinds to lay out in the object engine's dict order) with `herd[kind]` and `unplaced[kind]`,
   and `uniques` (the unique dinosaurs to lay out);
-- `todo[i]` (kind, seat, a, b): the steps still to run (steps.py), the next one last;
+- `steps[i]` (kind, seat, a, b): the steps still to run (steps.py, the object engine's `_todo`), the
+  next one last;
 - `round_number` (the round), `first_player`, `turn`, `actions` (decisions made by policies).
 
 The rules and data files become one record of the dtype `RULES`, made once per rule set and
@@ -53,13 +56,15 @@ import dataclasses
 
 import numpy as np
 from numba import njit
-from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
 
-from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, shuffle, uniform
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.components import ACTIONS, EFFECTS, GROUPS, RESOURCES
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame, TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
 from tyrsim.games.tiny_epic_dinosaurs.rules import EITHER_FOODS, Rules
+
+keep_fresh(__file__)
 
 # fixed shapes; `supported` names the rule (or data file) a rule set would need more of
 MAX_PLAYERS = 4
@@ -72,143 +77,152 @@ MAX_RESEARCH = 64
 MAX_SPACES = 40
 MAX_FACES = 36
 MAX_HOLDING = 128
-MAX_TODO = 64
+MAX_STEPS = 64  # steps waiting to run
 MAX_ACTIONS = 4096
-MAX_STEPS = 100_000  # decisions; a safety limit far above any game (about 100)
-EMPTY = -1  # a free ranch space
-NONE = -1  # no contract, no kind, no card
+MAX_DECISIONS = 100_000  # a safety limit far above any game (about 100)
+# Every integer a compiled function is passed is an int64: the record fields, and the constants, numpy scalars
+# (a Python int passed is a literal type, a compilation of the callee of its own), as are the counters that start
+# at a literal 0 and are passed on (`n = np.int64(0)`).
+EMPTY = np.int64(-1)  # a free ranch space
+NONE = np.int64(-1)  # no contract, no kind, no card
 
 # the hunt die's faces
-NET, INJURY, EGG = 0, 1, 2
+NET, INJURY, EGG = np.arange(3)
 # a dinosaur's group (components.GROUPS)
-HERBIVORE, CARNIVORE, OMNIVORE = (GROUPS.index(g) for g in ("herbivore", "carnivore", "omnivore"))
+HERBIVORE, CARNIVORE, OMNIVORE = (np.int64(GROUPS.index(g)) for g in ("herbivore", "carnivore", "omnivore"))
 # a space's action, a research card's effect (components.ACTIONS, EFFECTS)
-HUNT, BUY, PLACE_NOW, GAIN, FIRST_PLAYER, RESEARCH, RESEARCH_REMOVE, CONTRACT = range(len(ACTIONS))
-E_NONE, E_INCOME, E_CHEAPER, E_POINTS_PER, E_FEED_LESS, E_EXTRA_FENCES = range(len(EFFECTS))
-GRASS, MOUNTAIN, WATER = 0, 1, 2
-PLENTIFUL, LEAF_FIRST, MEAT_FIRST = range(len(EITHER_FOODS))
+HUNT, BUY, PLACE_NOW, GAIN, FIRST_PLAYER, RESEARCH, RESEARCH_REMOVE, CONTRACT = np.arange(len(ACTIONS))
+E_NONE, E_INCOME, E_CHEAPER, E_POINTS_PER, E_FEED_LESS, E_EXTRA_FENCES = np.arange(len(EFFECTS))
+GRASS, MOUNTAIN, WATER = np.arange(3)
+# resources (components.RESOURCES); a dinosaur's food is LEAF, MEAT or EITHER
+LEAF, MEAT, SUPPLY = np.arange(len(RESOURCES))
+EITHER = np.int64(2)
+PLENTIFUL, LEAF_FIRST, MEAT_FIRST = np.arange(len(EITHER_FOODS))
 # counters (player.COUNTERS)
 (ESCAPES, PENALTY_FENCES, PENALTY_DINOSAURS, UNFED, BRED, HUNTS, INJURIES, PLACEMENTS, BUMPS, CONTRACTS_PUBLIC,
- CONTRACTS_PRIVATE, RESEARCH_TAKEN, FIRST_PLAYER_ROUNDS) = range(len(COUNTERS))
+ CONTRACTS_PRIVATE, RESEARCH_TAKEN, FIRST_PLAYER_ROUNDS) = np.arange(len(COUNTERS))
 
 # prompts (prompts.py)
 (NO_PROMPT, ASSIGN, TAKE_RESEARCH, PICK_RESEARCH, REARRANGE, PLACE_FENCE_PROMPT, ENCLOSE_PROMPT, ESCAPE_AS_PROMPT,
- LOSE_FENCE_PROMPT, LOSE_DINOSAUR_PROMPT, FEED_PROMPT) = range(11)
+ LOSE_FENCE_PROMPT, LOSE_DINOSAUR_PROMPT, FEED_PROMPT) = np.arange(11)
 # steps (steps.py): a row (kind, seat, a, b)
 (START_ROUND, ASSIGN_TURN, RETURN_RANCHERS, ARRANGE, FEED, BREED, END_ROUND, PENALTIES,
- LOSE_DINOSAUR_PENALTY) = range(9)
+ LOSE_DINOSAUR_PENALTY) = np.arange(9)
 # action types (actions.py): a row (type, a, b, c, d, e)
-PLACE = 0  # a space, b ranchers, c owner, d choice (kind or contract), e 1: the private contract too
-PICK = 1  # a card, or NONE: draw
-MOVE_FENCE = 2  # a source edge (NONE: from Holding), b target edge
-STOP_REARRANGING = 3
-PLACE_FENCE = 4  # a edge
-ENCLOSE = 5  # a enclosure index, b kind
-FEED_PLAN = 6  # a the plan's index in WORKSPACE.plans
-ESCAPE_AS = 7  # a HERBIVORE or CARNIVORE
-LOSE_FENCE = 8  # a edge
-LOSE_DINOSAUR = 9  # a kind
+PLACE = np.int64(0)  # a space, b ranchers, c owner, d choice (kind or contract), e WITH_PRIVATE or ALONE
+PICK = np.int64(1)  # a card, or NONE: draw
+MOVE_FENCE = np.int64(2)  # a source edge (NONE: from Holding), b target edge
+STOP_REARRANGING = np.int64(3)
+PLACE_FENCE = np.int64(4)  # a edge
+ENCLOSE = np.int64(5)  # a enclosure index, b kind
+FEED_PLAN = np.int64(6)  # a the plan's index in WORKSPACE.plans
+ESCAPE_AS = np.int64(7)  # a HERBIVORE or CARNIVORE
+LOSE_FENCE = np.int64(8)  # a edge
+LOSE_DINOSAUR = np.int64(9)  # a kind
+ALONE, WITH_PRIVATE = np.int64(0), np.int64(1)  # a contract placement pays the private contract too, or not
 
 POSITION = np.dtype([
-    ("round_number", np.int32), ("first_player", np.int32), ("turn", np.int32), ("actions", np.int32),
-    ("fence_supply", np.int32), ("supply", np.int32, (MAX_BASIC,)),
-    ("contract_deck", np.int8, (MAX_CONTRACTS,)), ("contract_deck_size", np.int32),
-    ("public", np.int8, (MAX_CONTRACTS,)), ("public_size", np.int32),
-    ("research_deck", np.int8, (MAX_RESEARCH,)), ("research_deck_size", np.int32),
-    ("discard", np.int8, (MAX_RESEARCH,)), ("discard_size", np.int32),
-    ("display", np.int8, (MAX_RESEARCH,)), ("display_size", np.int32),
-    ("occupancy", np.int32, (MAX_SPACES, MAX_PLAYERS)),
-    ("cells", np.int8, (MAX_PLAYERS, MAX_CELLS)), ("fences", np.int64, (MAX_PLAYERS,)),
-    ("resources", np.int32, (MAX_PLAYERS, 3)), ("ranchers", np.int32, (MAX_PLAYERS,)),
-    ("ranchers_left", np.int32, (MAX_PLAYERS,)), ("owner_left", np.int8, (MAX_PLAYERS,)),
-    ("holding", np.int8, (MAX_PLAYERS, MAX_HOLDING)), ("holding_size", np.int32, (MAX_PLAYERS,)),
-    ("holding_fences", np.int32, (MAX_PLAYERS,)), ("private", np.int8, (MAX_PLAYERS,)),
-    ("taken", np.int8, (MAX_PLAYERS, MAX_CONTRACTS)), ("taken_size", np.int32, (MAX_PLAYERS,)),
-    ("research", np.int8, (MAX_PLAYERS, MAX_RESEARCH)), ("research_size", np.int32, (MAX_PLAYERS,)),
-    ("paid_herbivore", np.int8, (MAX_PLAYERS,)), ("paid_carnivore", np.int8, (MAX_PLAYERS,)),
-    ("counts", np.int32, (MAX_PLAYERS, len(COUNTERS))),
-    ("extra_income", np.int32, (MAX_PLAYERS, 3)), ("discount", np.int32, (MAX_PLAYERS, len(ACTIONS), 3)),
-    ("feed_less", np.int32, (MAX_PLAYERS, MAX_KINDS)), ("extra_fences", np.int32, (MAX_PLAYERS,)),
-    ("points_per", np.int32, (MAX_PLAYERS, MAX_KINDS)),
-    ("prompt", np.int32), ("prompt_player", np.int32), ("moved", np.int64),
-    ("drawn", np.int8, (MAX_RESEARCH,)), ("drawn_size", np.int32),
-    ("escape_herbivore", np.int8), ("escape_carnivore", np.int8),
-    ("assignment", np.int8, (MAX_CELLS,)), ("assigned", np.int8, (MAX_CELLS,)), ("assigned_size", np.int32),
-    ("herd_kinds", np.int8, (MAX_BASIC,)), ("herd_kinds_size", np.int32),
-    ("herd", np.int32, (MAX_KINDS,)), ("unplaced", np.int32, (MAX_KINDS,)),
-    ("uniques", np.int8, (MAX_KINDS,)), ("uniques_size", np.int32),
-    ("todo", np.int32, (MAX_TODO, 4)), ("todo_size", np.int32),
+    ("round_number", np.int64), ("first_player", np.int64), ("turn", np.int64), ("actions", np.int64),
+    ("fence_supply", np.int64), ("supply", np.int64, (MAX_BASIC,)),
+    ("contract_deck", np.int64, (MAX_CONTRACTS,)), ("contract_deck_size", np.int64),
+    ("public", np.int64, (MAX_CONTRACTS,)), ("public_size", np.int64),
+    ("research_deck", np.int64, (MAX_RESEARCH,)), ("research_deck_size", np.int64),
+    ("discard", np.int64, (MAX_RESEARCH,)), ("discard_size", np.int64),
+    ("display", np.int64, (MAX_RESEARCH,)), ("display_size", np.int64),
+    ("occupancy", np.int64, (MAX_SPACES, MAX_PLAYERS)),
+    ("cells", np.int64, (MAX_PLAYERS, MAX_CELLS)), ("fences", np.int64, (MAX_PLAYERS,)),
+    ("resources", np.int64, (MAX_PLAYERS, 3)), ("ranchers", np.int64, (MAX_PLAYERS,)),
+    ("ranchers_left", np.int64, (MAX_PLAYERS,)), ("owner_left", np.int64, (MAX_PLAYERS,)),
+    ("holding", np.int64, (MAX_PLAYERS, MAX_HOLDING)), ("holding_size", np.int64, (MAX_PLAYERS,)),
+    ("holding_fences", np.int64, (MAX_PLAYERS,)), ("private", np.int64, (MAX_PLAYERS,)),
+    ("taken", np.int64, (MAX_PLAYERS, MAX_CONTRACTS)), ("taken_size", np.int64, (MAX_PLAYERS,)),
+    ("research", np.int64, (MAX_PLAYERS, MAX_RESEARCH)), ("research_size", np.int64, (MAX_PLAYERS,)),
+    ("paid_herbivore", np.int64, (MAX_PLAYERS,)), ("paid_carnivore", np.int64, (MAX_PLAYERS,)),
+    ("counts", np.int64, (MAX_PLAYERS, len(COUNTERS))),
+    ("extra_income", np.int64, (MAX_PLAYERS, 3)), ("discount", np.int64, (MAX_PLAYERS, len(ACTIONS), 3)),
+    ("feed_less", np.int64, (MAX_PLAYERS, MAX_KINDS)), ("extra_fences", np.int64, (MAX_PLAYERS,)),
+    ("points_per", np.int64, (MAX_PLAYERS, MAX_KINDS)),
+    ("prompt", np.int64), ("prompt_player", np.int64), ("moved", np.int64),
+    ("drawn", np.int64, (MAX_RESEARCH,)), ("drawn_size", np.int64),
+    ("escape_herbivore", np.int64), ("escape_carnivore", np.int64),
+    ("assignment", np.int64, (MAX_CELLS,)), ("assigned", np.int64, (MAX_CELLS,)), ("assigned_size", np.int64),
+    ("herd_kinds", np.int64, (MAX_BASIC,)), ("herd_kinds_size", np.int64),
+    ("herd", np.int64, (MAX_KINDS,)), ("unplaced", np.int64, (MAX_KINDS,)),
+    ("uniques", np.int64, (MAX_KINDS,)), ("uniques_size", np.int64),
+    ("steps", np.int64, (MAX_STEPS, 4)), ("steps_size", np.int64),
 ])
 
 RULES = np.dtype([
-    ("players", np.int32), ("rounds", np.int32), ("start_ranchers", np.int32), ("extra_rancher_round", np.int32),
-    ("owner_strength", np.int32), ("resource_cap", np.int32), ("first_player_bonuses", np.int32),
-    ("dinosaurs_per_kind", np.int32), ("fence_tokens", np.int32), ("research_display", np.int32),
-    ("research_draw", np.int32), ("extra_public_contracts", np.int32), ("egg_dinosaurs", np.int32),
-    ("injured_leaves", np.int32), ("unique_anywhere", np.int32), ("rearrange_holding", np.int32),
-    ("either_food", np.int32), ("penalty_per_phase", np.int32), ("breed_group", np.int32),
-    ("private_end_of_round", np.int32),
-    ("die", np.int8, (MAX_FACES,)), ("die_size", np.int32),
+    ("players", np.int64), ("rounds", np.int64), ("start_ranchers", np.int64), ("extra_rancher_round", np.int64),
+    ("owner_strength", np.int64), ("resource_cap", np.int64), ("first_player_bonuses", np.int64),
+    ("dinosaurs_per_kind", np.int64), ("fence_tokens", np.int64), ("research_display", np.int64),
+    ("research_draw", np.int64), ("extra_public_contracts", np.int64), ("egg_dinosaurs", np.int64),
+    ("injured_leaves", np.int64), ("unique_anywhere", np.int64), ("rearrange_holding", np.int64),
+    ("either_food", np.int64), ("penalty_per_phase", np.int64), ("breed_group", np.int64),
+    ("private_end_of_round", np.int64),
+    ("die", np.int64, (MAX_FACES,)), ("die_size", np.int64),
     # the expected catch of a hunt (`Rules.hunt_odds`) and its nearest whole number (Python's round), as the
     # greedy policies value a hunt
-    ("hunt_mean", np.float64), ("hunt_rounded", np.int32),
+    ("hunt_mean", np.float64), ("hunt_rounded", np.int64),
     # dinosaurs: kinds (basic first), their group, diet (leaf, meat, either), points
-    ("kinds", np.int32), ("basic", np.int32), ("group", np.int8, (MAX_KINDS,)), ("diet", np.int32, (MAX_KINDS, 3)),
-    ("points", np.int32, (MAX_KINDS,)), ("unique", np.int8, (MAX_KINDS,)), ("card_of", np.int8, (MAX_KINDS,)),
+    ("kinds", np.int64), ("basic", np.int64), ("group", np.int64, (MAX_KINDS,)), ("diet", np.int64, (MAX_KINDS, 3)),
+    ("points", np.int64, (MAX_KINDS,)), ("unique", np.int64, (MAX_KINDS,)), ("card_of", np.int64, (MAX_KINDS,)),
     # contracts: the dinosaurs each asks for by basic kind, its points
-    ("contracts", np.int32), ("need", np.int32, (MAX_CONTRACTS, MAX_BASIC)),
-    ("contract_points", np.int32, (MAX_CONTRACTS,)),
+    ("contracts", np.int64), ("need", np.int64, (MAX_CONTRACTS, MAX_BASIC)),
+    ("contract_points", np.int64, (MAX_CONTRACTS,)),
     # research cards: points, the unique dinosaur (or NONE), the ability
-    ("cards", np.int32), ("card_points", np.int32, (MAX_RESEARCH,)), ("card_kind", np.int8, (MAX_RESEARCH,)),
-    ("effect", np.int8, (MAX_RESEARCH,)), ("effect_resource", np.int8, (MAX_RESEARCH,)),
-    ("effect_action", np.int8, (MAX_RESEARCH,)), ("effect_kind", np.int8, (MAX_RESEARCH,)),
-    ("effect_amount", np.int32, (MAX_RESEARCH,)),
+    ("cards", np.int64), ("card_points", np.int64, (MAX_RESEARCH,)), ("card_kind", np.int64, (MAX_RESEARCH,)),
+    ("effect", np.int64, (MAX_RESEARCH,)), ("effect_resource", np.int64, (MAX_RESEARCH,)),
+    ("effect_action", np.int64, (MAX_RESEARCH,)), ("effect_kind", np.int64, (MAX_RESEARCH,)),
+    ("effect_amount", np.int64, (MAX_RESEARCH,)),
     # the action spaces of this player count, in file order
-    ("spaces", np.int32), ("action", np.int8, (MAX_SPACES,)), ("cost", np.int32, (MAX_SPACES, 3)),
-    ("gain", np.int32, (MAX_SPACES, 3)), ("gain_fences", np.int32, (MAX_SPACES,)), ("hunted", np.int8, (MAX_SPACES,)),
-    ("sells", np.int8, (MAX_SPACES, MAX_BASIC)),
+    ("spaces", np.int64), ("action", np.int64, (MAX_SPACES,)), ("cost", np.int64, (MAX_SPACES, 3)),
+    ("gain", np.int64, (MAX_SPACES, 3)), ("gain_fences", np.int64, (MAX_SPACES,)), ("hunted", np.int64, (MAX_SPACES,)),
+    ("sells", np.int64, (MAX_SPACES, MAX_BASIC)),
     # the ranch: per space its terrain, symbol (NONE, or a resource), its grass links (neighbour, edge) and the
     # border edges that must be fenced ('open' border) as bits; the fence slots; the fill and remove orders
-    ("cell_count", np.int32), ("terrain", np.int8, (MAX_CELLS,)), ("symbol", np.int8, (MAX_CELLS,)),
-    ("link_count", np.int8, (MAX_CELLS,)), ("link_cell", np.int8, (MAX_CELLS, 4)),
-    ("link_edge", np.int8, (MAX_CELLS, 4)),
+    ("cell_count", np.int64), ("terrain", np.int64, (MAX_CELLS,)), ("symbol", np.int64, (MAX_CELLS,)),
+    ("link_count", np.int64, (MAX_CELLS,)), ("link_cell", np.int64, (MAX_CELLS, 4)),
+    ("link_edge", np.int64, (MAX_CELLS, 4)),
     ("open_bits", np.int64, (MAX_CELLS,)), ("grass_bits", np.int64), ("permanent_bits", np.int64),
-    ("edges", np.int32), ("slots", np.int8, (MAX_EDGES,)), ("slot_count", np.int32),
-    ("fill_order", np.int8, (MAX_CELLS,)), ("remove_order", np.int8, (MAX_CELLS,)),
+    ("edges", np.int64), ("slots", np.int64, (MAX_EDGES,)), ("slot_count", np.int64),
+    ("fill_order", np.int64, (MAX_CELLS,)), ("remove_order", np.int64, (MAX_CELLS,)),
 ])
 
 WORKSPACE = np.dtype([
-    ("actions", np.int32, (MAX_ACTIONS, 6)), ("count", np.int32),  # the legal actions (`legal_actions`)
+    ("actions", np.int64, (MAX_ACTIONS, 6)), ("count", np.int64),  # the legal actions (`legal_actions`)
     ("values", np.float64, (MAX_ACTIONS,)),  # a greedy policy's value of each (compiled_policies.py)
     ("plans", np.int8, (MAX_ACTIONS, MAX_KINDS)),  # feeding plans: dinosaurs fed, by kind
     # the flood fill's grass regions (cells as bits, enclosed) and the enclosures among them
-    ("regions", np.int64, (MAX_CELLS,)), ("enclosed", np.int8, (MAX_CELLS,)), ("region_count", np.int32),
-    ("enclosures", np.int64, (MAX_CELLS,)), ("enclosure_count", np.int32),
-    ("filled", np.int32), ("filled_fences", np.int64),  # whether they are, and for which fence set
-    ("stack", np.int8, (MAX_CELLS,)),
+    ("regions", np.int64, (MAX_CELLS,)), ("enclosed", np.int64, (MAX_CELLS,)), ("region_count", np.int64),
+    ("enclosures", np.int64, (MAX_CELLS,)), ("enclosure_count", np.int64),
+    ("filled", np.int64), ("filled_fences", np.int64),  # whether they are, and for which fence set
+    ("stack", np.int64, (MAX_CELLS,)),
     # the assignment search (`unhoused`): capacities and, per depth, the needs still wanting room
-    ("capacities", np.int32, (MAX_CELLS + 1,)), ("wanting", np.int32, (MAX_CELLS + 2, MAX_BASIC + 1)),
-    ("frame_length", np.int32, (MAX_CELLS + 2,)), ("frame_at", np.int32, (MAX_CELLS + 2,)),
-    ("frame_best", np.int32, (MAX_CELLS + 2,)),
-    ("choices", np.int32, (MAX_CELLS * MAX_BASIC, 2)),
+    ("capacities", np.int64, (MAX_CELLS + 1,)), ("wanting", np.int64, (MAX_CELLS + 2, MAX_BASIC + 1)),
+    ("frame_length", np.int64, (MAX_CELLS + 2,)), ("frame_at", np.int64, (MAX_CELLS + 2,)),
+    ("frame_best", np.int64, (MAX_CELLS + 2,)),
+    ("choices", np.int64, (MAX_CELLS * MAX_BASIC, 2)),
     # feeding plans' search (`feedings`)
-    ("eats", np.int32, (MAX_KINDS, 3)), ("wanted", np.int32, (MAX_KINDS,)), ("later", np.int32, (MAX_KINDS, 3)),
-    ("fed", np.int32, (MAX_KINDS,)), ("most", np.int32, (MAX_KINDS,)), ("eaten", np.int32, (MAX_KINDS + 1, 3)),
-    ("herd_order", np.int8, (MAX_KINDS,)), ("herd_size", np.int32),
-    ("have", np.int32, (3,)),
-    ("escaped", np.int32, (MAX_KINDS,)), ("escaped_order", np.int8, (MAX_KINDS,)), ("escaped_size", np.int32),
-    ("split", np.int32, (MAX_CELLS,)), ("spare", np.int8, (MAX_CELLS,)),
+    ("eats", np.int64, (MAX_KINDS, 3)), ("wanted", np.int64, (MAX_KINDS,)), ("later", np.int64, (MAX_KINDS, 3)),
+    ("fed", np.int64, (MAX_KINDS,)), ("most", np.int64, (MAX_KINDS,)), ("eaten", np.int64, (MAX_KINDS + 1, 3)),
+    ("herd_order", np.int64, (MAX_KINDS,)), ("herd_size", np.int64),
+    ("have", np.int64, (3,)),
+    ("escaped", np.int64, (MAX_KINDS,)), ("escaped_order", np.int64, (MAX_KINDS,)), ("escaped_size", np.int64),
+    ("split", np.int64, (MAX_CELLS,)), ("spare", np.int64, (MAX_CELLS,)),
     # the layout's and breeding's lists: a kind's enclosures (indexes, sizes), enclosures to fill (targets),
     # newborns by kind (born, in the order found: born_order) and those without room (lost)
-    ("indexes", np.int32, (MAX_CELLS,)), ("sizes", np.int32, (MAX_CELLS,)), ("targets", np.int64, (MAX_CELLS,)),
-    ("born", np.int32, (MAX_KINDS,)), ("born_order", np.int32, (MAX_KINDS,)), ("lost", np.int32, (MAX_KINDS,)),
+    ("indexes", np.int64, (MAX_CELLS,)), ("sizes", np.int64, (MAX_CELLS,)), ("targets", np.int64, (MAX_CELLS,)),
+    ("born", np.int64, (MAX_KINDS,)), ("born_order", np.int64, (MAX_KINDS,)), ("lost", np.int64, (MAX_KINDS,)),
     # a greedy policy's view: my dinosaurs on the ranch and in Holding by kind; enclosure sizes and herd counts,
-    # largest first (compiled_policies.py)
+    # largest first (compiled_policies.py; both of one shape, so that `sort_in` compiles once)
     ("herd_all", np.int64, (MAX_KINDS,)), ("sizes_desc", np.int64, (MAX_CELLS,)),
-    ("counts_desc", np.int64, (MAX_BASIC,)),
-    ("fresh", np.int32),  # 1: work.actions already lists the prompt's options (an assign turn listed them)
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`uniform`)
-    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+    ("counts_desc", np.int64, (MAX_CELLS,)),
+    ("fresh", np.int64),  # 1: work.actions already lists the prompt's options (an assign turn listed them)
+    ("parts", np.int64, (4,)),  # a player's points by source (`score_parts`)
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # one block per generator, kept across the games of a chunk)
+    *UNIFORM_FIELDS,
 ])
 
 # the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
@@ -335,39 +349,30 @@ def new_workspace() -> np.recarray:
     return np.zeros(1, WORKSPACE).view(np.recarray)
 
 
-# --- chance ----------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def shuffle(rng, items, n) -> None:
-    """Shuffle items[:n] with numpy's own draws (`Generator.shuffle` of a list: from the top down, place i swaps
-    with the place `random_interval(i)` draws from the bit generator), so that the same seed deals the same."""
-    bit_generator = rng.bit_generator
-    for i in range(n - 1, 0, -1):
-        j = np.intp(random_interval(bit_generator, i))
-        items[i], items[j] = items[j], items[i]
-
-
-@njit(cache=True)
-def uniform(rng, work) -> float:
-    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 when it is used up."""
-    if work.uniforms_left == 0:
-        work.uniforms[:] = rng.random(UNIFORM_BLOCK)
-        work.uniforms_left = UNIFORM_BLOCK
-    work.uniforms_left -= 1
-    return work.uniforms[work.uniforms_left]
-
-
 # --- set-up ----------------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def set_up(game, tables, rng, workspace) -> None:
-    """Set-up of a zeroed position, drawing from `rng` what `TinyEpicDinosaursState.__init__` draws, in its order:
-    the contract deck shuffled, one private contract each, the public contracts, the research deck shuffled and
-    the display; then the first-player bonuses and round 1 begins. `workspace` is a one-element WORKSPACE array
-    (`new_workspace`), whose uniform doubles are kept across the games of a chunk."""
-    pos, rules, work = game[0], tables[0], workspace[0]
+def set_up(game, tables, bits, workspace) -> None:
+    """`start_game` in the one-position array `game` under the rules' `tables`, `workspace` a one-element
+    WORKSPACE array (`new_workspace`), whose uniform doubles are kept across the games of a chunk; called from
+    Python (compiled code calls `start_game` with the records)."""
+    start_game(game[0], tables[0], bits, workspace[0])
+
+
+# `inline="always"`: a layer that only forwards (to the rules below it) is compiled into its caller's code instead
+# of as a function of its own. A compiled function's machine code holds everything it calls, so every layer of
+# calls compiles all below it again (`set_up`, `play_action` and `run_step` took 4.2, 3.5 and 1.8 s of a fresh
+# compilation as functions; `resolve` and `legal_actions`, with `advance` their one caller, 3.3 and 3.2 s); these
+# take only records, numbers and the bit generator, so inlining them adds no reference counts.
+
+
+@njit(cache=True, inline="always")
+def start_game(pos, rules, bits, work) -> None:
+    """Set-up of a zeroed position, drawing from the bit generator `bits` (`rng.bit_generator`) what
+    `TinyEpicDinosaursState.__init__` draws from `rng`, in its order: the contract deck shuffled, one private
+    contract each, the public contracts, the research deck shuffled and the display; then the first-player
+    bonuses and round 1 begins, up to the first decision."""
     n = rules.players
     for k in range(rules.basic):
         pos.supply[k] = rules.dinosaurs_per_kind
@@ -378,23 +383,23 @@ def set_up(game, tables, rng, workspace) -> None:
         pos.private[p] = NONE
     for c in range(rules.contracts):
         pos.contract_deck[c] = c
-    shuffle(rng, pos.contract_deck, rules.contracts)
+    shuffle(bits, pos.contract_deck, rules.contracts)
     pos.contract_deck_size = rules.contracts
     for p in range(n):
         pos.private[p] = draw_contract(pos)
     refill_contracts(pos, rules)
     for c in range(rules.cards):
         pos.research_deck[c] = c
-    shuffle(rng, pos.research_deck, rules.cards)
+    shuffle(bits, pos.research_deck, rules.cards)
     pos.research_deck_size = rules.cards
-    reveal_research(pos, rules, rng)
+    reveal_research(pos, rules, bits)
     if rules.first_player_bonuses:
         for seat in range(1, n):  # 2nd player 1 leaf, 3rd 1 meat, 4th 1 supply
-            gain(pos, rules, seat, seat - 1, 1)
+            gain(pos, rules, seat, seat - 1, np.int64(1))
     pos.round_number = 1
     pos.prompt = NO_PROMPT
     then(pos, START_ROUND, 0, 0, 0)
-    advance(pos, rules, rng, work)
+    advance(pos, rules, bits, work, NONE)
 
 
 @njit(cache=True)
@@ -415,7 +420,7 @@ def refill_contracts(pos, rules) -> None:
 
 
 @njit(cache=True)
-def draw_research(pos, rng, into, size, n) -> int:
+def draw_research(pos, bits, into, size, n) -> int:
     """Draw up to `n` research cards onto into[size:]; the new size. Ruling: when the research deck runs out,
     the discard pile is shuffled into a new deck."""
     for _ in range(n):
@@ -424,7 +429,7 @@ def draw_research(pos, rng, into, size, n) -> int:
                 pos.research_deck[i] = pos.discard[i]
             pos.research_deck_size = pos.discard_size
             pos.discard_size = 0
-            shuffle(rng, pos.research_deck, pos.research_deck_size)
+            shuffle(bits, pos.research_deck, pos.research_deck_size)
         if pos.research_deck_size == 0:
             break
         pos.research_deck_size -= 1
@@ -434,9 +439,9 @@ def draw_research(pos, rng, into, size, n) -> int:
 
 
 @njit(cache=True)
-def reveal_research(pos, rules, rng) -> None:
+def reveal_research(pos, rules, bits) -> None:
     """Lay out `research_display` new cards face up (the display is empty)."""
-    pos.display_size = draw_research(pos, rng, pos.display, 0, rules.research_display)
+    pos.display_size = draw_research(pos, bits, pos.display, 0, rules.research_display)
 
 
 @njit(cache=True)
@@ -453,25 +458,30 @@ def gain(pos, rules, p, resource, amount) -> None:
 # --- the steps of a round --------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def then(pos, kind, seat, a, b) -> None:
     """Do this step next (before anything already scheduled); steps pushed one after another run last first."""
-    row = pos.todo[pos.todo_size]
+    row = pos.steps[pos.steps_size]
     row[0], row[1], row[2], row[3] = kind, seat, a, b
-    pos.todo_size += 1
+    pos.steps_size += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask(pos, prompt, player) -> None:
     pos.prompt = prompt
     pos.prompt_player = player
 
 
 @njit(cache=True)
-def advance(pos, rules, rng, work) -> None:
-    """Run steps until a player must choose among two or more options (listed in `work`), or the game ends. A
-    prompt with one option is answered with it (`TinyEpicDinosaursState._advance`)."""
+def advance(pos, rules, bits, work, answer) -> None:
+    """Answer the prompt with the listed option `answer` (NONE: none is answered, as at set-up), then run steps
+    until a player must choose among two or more options (listed in `work`), or the game ends. A prompt with one
+    option is answered with it (`TinyEpicDinosaursState._advance`). The one place a prompt is answered and its
+    options listed, so that `resolve` and `legal_actions` are compiled once, into it."""
     while True:
+        if answer != NONE:
+            resolve(pos, rules, bits, work, answer)
+            answer = NONE
         if pos.prompt != NO_PROMPT:
             if work.fresh:
                 work.fresh = 0
@@ -479,18 +489,18 @@ def advance(pos, rules, rng, work) -> None:
                     return
             elif legal_actions(pos, rules, work) > 1:
                 return
-            resolve(pos, rules, rng, work, 0)
+            answer = np.int64(0)  # the only option
             continue
-        if pos.todo_size == 0:
+        if pos.steps_size == 0:
             work.count = 0
             return
-        pos.todo_size -= 1
-        row = pos.todo[pos.todo_size]
-        run_step(pos, rules, rng, work, row[0], row[1], row[2], row[3])
+        pos.steps_size -= 1
+        row = pos.steps[pos.steps_size]
+        run_step(pos, rules, bits, work, row[0], row[1], row[2], row[3])
 
 
-@njit(cache=True)
-def run_step(pos, rules, rng, work, kind, seat, a, b) -> None:
+@njit(cache=True, inline="always")
+def run_step(pos, rules, bits, work, kind, seat, a, b) -> None:
     if kind == START_ROUND:
         collect_resources(pos, rules)
     elif kind == ASSIGN_TURN:
@@ -504,7 +514,7 @@ def run_step(pos, rules, rng, work, kind, seat, a, b) -> None:
     elif kind == BREED:
         breed_dinosaurs(pos, rules, work, seat)
     elif kind == END_ROUND:
-        end_round(pos, rules, rng, work)
+        end_round(pos, rules, bits, work)
     elif kind == PENALTIES:
         pay_penalties(pos, seat, a, b)
     else:  # LOSE_DINOSAUR_PENALTY
@@ -512,17 +522,21 @@ def run_step(pos, rules, rng, work, kind, seat, a, b) -> None:
 
 
 @njit(cache=True)
-def play_action(game, tables, rng, workspace, i) -> None:
+def play_action(game, tables, bits, workspace, i) -> None:
+    """`take_action` in the one-position array `game`, called from Python."""
+    take_action(game[0], tables[0], bits, workspace[0], i)
+
+
+@njit(cache=True, inline="always")
+def take_action(pos, rules, bits, work, i) -> None:
     """A policy's decision: the i-th legal action (`legal_actions`), then the game runs on to the next
     decision."""
-    pos, rules, work = game[0], tables[0], workspace[0]
     pos.actions += 1
-    resolve(pos, rules, rng, work, i)
-    advance(pos, rules, rng, work)
+    advance(pos, rules, bits, work, i)
 
 
-@njit(cache=True)
-def resolve(pos, rules, rng, work, i) -> None:
+@njit(cache=True, inline="always")
+def resolve(pos, rules, bits, work, i) -> None:
     """Carry out the i-th listed action for the prompt (`_resolve_*`)."""
     row = work.actions[i]
     kind, a, b, c, d, e = row[0], row[1], row[2], row[3], row[4], row[5]
@@ -530,10 +544,10 @@ def resolve(pos, rules, rng, work, i) -> None:
     prompt = pos.prompt
     pos.prompt = NO_PROMPT
     if kind == PLACE:
-        place_rancher(pos, rules, rng, work, p, a, b, c, d, e)
+        place_rancher(pos, rules, bits, work, p, a, b, c, d, e)
     elif kind == PICK:
         if prompt == TAKE_RESEARCH:
-            take_research(pos, rules, rng, p, a)
+            take_research(pos, rules, bits, p, a)
         else:
             keep_drawn(pos, rules, p, a)
     elif kind == MOVE_FENCE:
@@ -624,7 +638,7 @@ def assign_turn(pos, rules, work) -> None:
     then(pos, RETURN_RANCHERS, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add(work, n, kind, a, b, c, d, e) -> int:
     row = work.actions[n]
     row[0], row[1], row[2], row[3], row[4], row[5] = kind, a, b, c, d, e
@@ -666,7 +680,7 @@ def placements(pos, rules, work, p) -> int:
     ranchers, has_owner = pos.ranchers_left[p], pos.owner_left[p]
     strength = rules.owner_strength
     research = research_left(pos) or pos.display_size > 0
-    n = 0
+    n = np.int64(0)
     for s in range(rules.spaces):
         need = 0
         occupied = False
@@ -683,39 +697,40 @@ def placements(pos, rules, work, p) -> int:
             send_owner = 2  # only with the owner
         else:
             continue
-        if (cost(pos, rules, p, s, 0) > pos.resources[p, 0] or cost(pos, rules, p, s, 1) > pos.resources[p, 1]
-                or cost(pos, rules, p, s, 2) > pos.resources[p, 2]):
+        if (cost(pos, rules, p, s, LEAF) > pos.resources[p, LEAF]
+                or cost(pos, rules, p, s, MEAT) > pos.resources[p, MEAT]
+                or cost(pos, rules, p, s, SUPPLY) > pos.resources[p, SUPPLY]):
             continue
         action = rules.action[s]
         if action == HUNT:
             if pos.supply[rules.hunted[s]] > 0:
-                n = add_groups(work, n, s, need, send_owner, strength, rules.hunted[s], 0)
+                n = add_groups(work, n, s, need, send_owner, strength, rules.hunted[s], ALONE)
         elif action == BUY:
             for k in range(rules.basic):
                 if rules.sells[s, k] and pos.supply[k] > 0:
-                    n = add_groups(work, n, s, need, send_owner, strength, k, 0)
+                    n = add_groups(work, n, s, need, send_owner, strength, k, ALONE)
         elif action == GAIN:
             only_fences = rules.gain_fences[s] and not (rules.gain[s, 0] or rules.gain[s, 1] or rules.gain[s, 2])
             if not (only_fences and pos.fence_supply == 0):  # a space giving only fences needs one left
-                n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+                n = add_groups(work, n, s, need, send_owner, strength, NONE, ALONE)
         elif action == FIRST_PLAYER:
-            n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+            n = add_groups(work, n, s, need, send_owner, strength, NONE, ALONE)
         elif action == RESEARCH:
             if research:
-                n = add_groups(work, n, s, need, send_owner, strength, NONE, 0)
+                n = add_groups(work, n, s, need, send_owner, strength, NONE, ALONE)
         elif action == RESEARCH_REMOVE:
             if research:
                 for i in range(herd_on_ranch(pos, rules, work, p)):
-                    n = add_groups(work, n, s, need, send_owner, strength, work.herd_order[i], 0)
+                    n = add_groups(work, n, s, need, send_owner, strength, work.herd_order[i], ALONE)
         elif action == PLACE_NOW:
             n = place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength)
         else:  # CONTRACT: pay a public contract from the ranch, perhaps the private one alongside
             for i in range(pos.public_size):
                 contract = pos.public[i]
                 if pays(pos, rules, p, contract, NONE):
-                    n = add_groups(work, n, s, need, send_owner, strength, contract, 0)
+                    n = add_groups(work, n, s, need, send_owner, strength, contract, ALONE)
                     if pos.private[p] != NONE and pays(pos, rules, p, pos.private[p], contract):
-                        n = add_groups(work, n, s, need, send_owner, strength, contract, 1)
+                        n = add_groups(work, n, s, need, send_owner, strength, contract, WITH_PRIVATE)
     work.count = n
     return n
 
@@ -742,12 +757,12 @@ def place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength) -> int
             if pos.holding[p, j] == kind:
                 first = False
         if first and (free_grass or rules.unique[kind]):
-            n = add_groups(work, n, s, need, send_owner, strength, kind, 0)
+            n = add_groups(work, n, s, need, send_owner, strength, kind, ALONE)
     return n
 
 
 @njit(cache=True)
-def place_rancher(pos, rules, rng, work, p, s, ranchers, owner, choice, extra) -> None:
+def place_rancher(pos, rules, bits, work, p, s, ranchers, owner, choice, extra) -> None:
     """Send the group to space s and carry out its action at once (`_resolve_assign`)."""
     pos.counts[p, PLACEMENTS] += 1
     for q in range(rules.players):
@@ -764,9 +779,9 @@ def place_rancher(pos, rules, rng, work, p, s, ranchers, owner, choice, extra) -
     then(pos, ASSIGN_TURN, 0, 0, 0)
     action = rules.action[s]
     if action == HUNT:
-        hunt(pos, rules, rng, work, p, s)
+        hunt(pos, rules, bits, work, p, s)
     elif action == BUY:
-        take_dinosaurs(pos, p, choice, 1)
+        take_dinosaurs(pos, p, choice, np.int64(1))
     elif action == PLACE_NOW:
         place_now(pos, rules, work, p, choice)
     elif action == GAIN:
@@ -795,10 +810,10 @@ def take_dinosaurs(pos, p, kind, n) -> None:
 
 
 @njit(cache=True)
-def hunt(pos, rules, rng, work, p, s) -> None:
+def hunt(pos, rules, bits, work, p, s) -> None:
     """Roll the hunt die (one uniform double) and take the pictured dinosaur: net one, injury one and the group to
     the hospital, egg `egg_dinosaurs`."""
-    face = rules.die[int(uniform(rng, work) * rules.die_size)]
+    face = rules.die[int(uniform(bits, work) * rules.die_size)]
     pos.counts[p, HUNTS] += 1
     take_dinosaurs(pos, p, rules.hunted[s], rules.egg_dinosaurs if face == EGG else 1)
     if face == INJURY:
@@ -871,7 +886,7 @@ def fulfil_private(pos, rules, work, p) -> None:
 @njit(cache=True)
 def remove_from_ranch(pos, rules, work, p, kind) -> None:
     """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
-    remove(pos, rules, work, p, kind, 1)
+    remove(pos, rules, work, p, kind, np.int64(1))
     return_figure(pos, rules, p, kind)
 
 
@@ -920,10 +935,10 @@ def learn(pos, rules, p) -> None:
 
 
 @njit(cache=True)
-def take_research(pos, rules, rng, p, card) -> None:
+def take_research(pos, rules, bits, p, card) -> None:
     """A face-up card, or (NONE) draw `research_draw` from the deck and keep one of them."""
     if card == NONE:
-        pos.drawn_size = draw_research(pos, rng, pos.drawn, 0, rules.research_draw)
+        pos.drawn_size = draw_research(pos, bits, pos.drawn, 0, rules.research_draw)
         ask(pos, PICK_RESEARCH, p)
         return
     for i in range(pos.display_size):
@@ -1282,7 +1297,7 @@ def unhoused(work, capacities, wanted) -> int:
 @njit(cache=True)
 def free_capacities(pos, work, count, skip) -> int:
     """The sizes of the enclosures not given yet (but `skip`), largest first, into work.capacities; how many."""
-    m = 0
+    m = np.int64(0)
     for e in range(count):
         if pos.assignment[e] == NONE and e != skip:
             work.capacities[m] = -popcount(work.enclosures[e])
@@ -1299,8 +1314,8 @@ def enclosure_choices(pos, rules, work, p) -> int:
     (`ranch.enclosure_choices`: "If you are able to place a dinosaur, you must do so"), into work.choices, by
     enclosure then kind in the herd's order; how many."""
     count = enclosures(pos, rules, work, p)
-    caps = free_capacities(pos, work, count, -1)
-    wanted = 0
+    caps = free_capacities(pos, work, count, NONE)
+    wanted = np.int64(0)
     for i in range(pos.herd_kinds_size):
         if pos.unplaced[pos.herd_kinds[i]]:
             work.wanting[0, wanted] = pos.unplaced[pos.herd_kinds[i]]
@@ -1317,7 +1332,7 @@ def enclosure_choices(pos, rules, work, p) -> int:
             kind = pos.herd_kinds[i]
             if not pos.unplaced[kind]:
                 continue
-            m = 0
+            m = np.int64(0)
             for j in range(pos.herd_kinds_size):
                 other = pos.herd_kinds[j]
                 if other != kind and pos.unplaced[other]:
@@ -1408,7 +1423,7 @@ def lay_out(pos, rules, work, p) -> None:
     sizes, indexes = work.sizes, work.indexes
     for i in range(pos.herd_kinds_size):
         kind = pos.herd_kinds[i]
-        k = 0
+        k = np.int64(0)
         room = 0
         for j in range(pos.assigned_size):
             e = pos.assigned[j]
@@ -1464,7 +1479,7 @@ def lay_out(pos, rules, work, p) -> None:
             if spot >= 0:
                 pos.cells[p, spot] = name
             else:
-                escaped_add(work, name, 1)
+                escaped_add(work, name, np.int64(1))
 
 
 # escapes and their penalties
@@ -1517,7 +1532,7 @@ def pay_penalties(pos, p, flags, b) -> None:
 
 @njit(cache=True)
 def diet(pos, rules, p, kind, food) -> int:
-    """One food (0 leaf, 1 meat, 2 either) a dinosaur of `kind` eats, after p's feed_less abilities (leaves first,
+    """One food (LEAF, MEAT or EITHER) a dinosaur of `kind` eats, after p's feed_less abilities (leaves first,
     then meat, then either food)."""
     leaf, meat, either = rules.diet[kind, 0], rules.diet[kind, 1], rules.diet[kind, 2]
     for _ in range(pos.feed_less[p, kind]):
@@ -1527,7 +1542,7 @@ def diet(pos, rules, p, kind, food) -> int:
             meat -= 1
         elif either:
             either -= 1
-    return leaf if food == 0 else (meat if food == 1 else either)
+    return leaf if food == LEAF else (meat if food == MEAT else either)
 
 
 @njit(cache=True)
@@ -1552,13 +1567,13 @@ def eat(pos, rules, p, leaf, meat, either) -> None:
 def feed_dinosaurs(pos, rules, work, p) -> None:
     """Phase 5 for p: the herd eats, or p chooses who is fed."""
     new_phase(pos, rules, p)
-    leaf, meat, either = 0, 0, 0
+    leaf, meat, either = np.int64(0), np.int64(0), np.int64(0)
     for c in range(rules.cell_count):
         kind = pos.cells[p, c]
         if kind != EMPTY:
-            leaf += diet(pos, rules, p, kind, 0)
-            meat += diet(pos, rules, p, kind, 1)
-            either += diet(pos, rules, p, kind, 2)
+            leaf += diet(pos, rules, p, kind, LEAF)
+            meat += diet(pos, rules, p, kind, MEAT)
+            either += diet(pos, rules, p, kind, EITHER)
     have_leaf, have_meat = pos.resources[p, 0], pos.resources[p, 1]
     if leaf <= have_leaf and meat <= have_meat and either <= have_leaf - leaf + have_meat - meat:
         eat(pos, rules, p, leaf, meat, either)
@@ -1641,7 +1656,7 @@ def feedings(pos, rules, work, p) -> int:
     size = herd_on_ranch(pos, rules, work, p)
     for j in range(size):
         kind = work.herd_order[j]
-        a, b, c = diet(pos, rules, p, kind, 0), diet(pos, rules, p, kind, 1), diet(pos, rules, p, kind, 2)
+        a, b, c = diet(pos, rules, p, kind, LEAF), diet(pos, rules, p, kind, MEAT), diet(pos, rules, p, kind, EITHER)
         work.eats[j, 0], work.eats[j, 1], work.eats[j, 2] = a, b, a + b + c
         work.wanted[j] = count_kind(pos, rules, p, kind)
     work.have[0], work.have[1] = pos.resources[p, 0], pos.resources[p, 1]
@@ -1661,14 +1676,14 @@ def feedings(pos, rules, work, p) -> int:
 def eat_plan(pos, rules, work, p, plan) -> None:
     """Feed as plan says (`_resolve_feed`); the unfed escape."""
     size = herd_on_ranch(pos, rules, work, p)
-    leaf, meat, either = 0, 0, 0
+    leaf, meat, either = np.int64(0), np.int64(0), np.int64(0)
     escaped_clear(work)
     for j in range(size):
         kind = work.herd_order[j]
         fed = work.plans[plan, j]
-        leaf += diet(pos, rules, p, kind, 0) * fed
-        meat += diet(pos, rules, p, kind, 1) * fed
-        either += diet(pos, rules, p, kind, 2) * fed
+        leaf += diet(pos, rules, p, kind, LEAF) * fed
+        meat += diet(pos, rules, p, kind, MEAT) * fed
+        either += diet(pos, rules, p, kind, EITHER) * fed
         hungry = count_kind(pos, rules, p, kind) - fed
         if hungry > 0:
             escaped_add(work, kind, hungry)
@@ -1750,7 +1765,7 @@ def place_newborns(pos, rules, work, p, kind, n) -> int:
 
 
 @njit(cache=True)
-def end_round(pos, rules, rng, work) -> None:
+def end_round(pos, rules, bits, work) -> None:
     """Public contracts refilled, the face-up research discarded and new cards shown; the 4th rancher arrives;
     after the last round the game ends."""
     n = rules.players
@@ -1764,7 +1779,7 @@ def end_round(pos, rules, rng, work) -> None:
     for i in range(pos.display_size):
         pos.discard[pos.discard_size] = pos.display[i]
         pos.discard_size += 1
-    reveal_research(pos, rules, rng)
+    reveal_research(pos, rules, bits)
     if pos.round_number == rules.rounds:
         return  # the game ends: no more steps, no prompt
     pos.round_number += 1
@@ -1777,7 +1792,7 @@ def end_round(pos, rules, rng, work) -> None:
 # --- legal actions ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_actions(pos, rules, work) -> int:
     """The options of the prompt as action rows into work.actions, in the object engine's order; how many."""
     prompt, p = pos.prompt, pos.prompt_player
@@ -1838,9 +1853,11 @@ def fence_moves(pos, rules, work, n, p, source) -> int:
 
 
 @njit(cache=True)
-def score_parts(pos, rules, p, parts) -> None:
-    """Points by source (`score_parts`): contracts, basic dinosaurs, unique dinosaurs, research cards."""
-    parts[:] = 0
+def score_parts(pos, rules, p, parts) -> int:
+    """Points by source (`score_parts`) into parts[:4]: contracts, basic dinosaurs, unique dinosaurs, research
+    cards; the score, their sum."""
+    for i in range(4):
+        parts[i] = 0
     for i in range(pos.taken_size[p]):
         parts[0] += rules.contract_points[pos.taken[p, i]]
     for c in range(rules.cell_count):
@@ -1852,11 +1869,12 @@ def score_parts(pos, rules, p, parts) -> None:
         card = pos.research[p, i]
         if rules.card_kind[card] == NONE:
             parts[3] += rules.card_points[card]
+    return parts[0] + parts[1] + parts[2] + parts[3]
 
 
 @njit(cache=True)
 def is_over(pos) -> bool:
-    return pos.prompt == NO_PROMPT and pos.todo_size == 0
+    return pos.prompt == NO_PROMPT and pos.steps_size == 0
 
 
 # --- the object engine's positions, for the tests --------------------------------------------------------------
@@ -1956,8 +1974,8 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
             a = step.herbivore + 2 * step.carnivore + 4 * step.omnivore
         rows.append((code, seat, a, 0))
     if rows:
-        pos["todo"][: len(rows)] = rows
-    pos["todo_size"] = len(rows)
+        pos["steps"][: len(rows)] = rows
+    pos["steps_size"] = len(rows)
     return out
 
 
@@ -1971,7 +1989,7 @@ def tidy(game: np.ndarray) -> np.ndarray:
     for field in ("holding", "taken", "research"):
         for p in range(MAX_PLAYERS):
             pos[field][p, pos[field + "_size"][p]:] = 0
-    pos["todo"][pos["todo_size"]:] = 0
+    pos["steps"][pos["steps_size"]:] = 0
     if pos["prompt"] != PICK_RESEARCH:
         pos["drawn"][:], pos["drawn_size"] = 0, 0
     if pos["prompt"] != REARRANGE:

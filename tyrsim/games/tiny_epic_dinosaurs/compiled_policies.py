@@ -10,7 +10,7 @@ drawing the same chance from the same generator, so the same seed plays the same
   with the same named weights (a record, `WEIGHT_RECORD`; policy parameters and a weights file of
   `tyrsim tune` apply unchanged), each action valued as `GreedyPolicy.value` values it, in its
   order of floating-point operations, so equal values stay equal; the best (within 1e-9) are
-  the ties, one taken by `rng.integers(ties)` as there.
+  the ties, one taken by `rng.integers(ties)` as there (numpy's bounded draw on the bit generator).
 
 A greedy policy reads only what its player may see, as `state.view(me)` shows it: its own
 ranch, Holding, food and cards, the public contracts and its own private one, the face-up
@@ -23,8 +23,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from numba import njit
+from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's bounded draw, compiled
 
+from tyrsim.core.compiled_chance import uniform
 from tyrsim.core.game import RandomPolicy
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     BUY,
     CONTRACT,
@@ -33,6 +36,7 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     E_FEED_LESS,
     E_INCOME,
     E_POINTS_PER,
+    EITHER,
     EMPTY,
     ENCLOSE,
     ESCAPE_AS,
@@ -41,10 +45,12 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     GAIN,
     HERBIVORE,
     HUNT,
+    LEAF,
     LOSE_DINOSAUR,
     LOSE_FENCE,
+    MAX_DECISIONS,
     MAX_PLAYERS,
-    MAX_STEPS,
+    MEAT,
     MOVE_FENCE,
     NONE,
     PICK,
@@ -58,16 +64,17 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     is_over,
     new_position,
     new_workspace,
-    play_action,
     popcount,
     rule_tables,
     score_parts,
-    set_up,
-    uniform,
+    start_game,
+    take_action,
 )
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
 from tyrsim.games.tiny_epic_dinosaurs.policies import BreederPolicy, ContractorPolicy, GreedyPolicy, HunterPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+
+keep_fresh(__file__)
 
 RANDOM, GREEDY = 0, 1
 GREEDY_POLICIES = (GreedyPolicy, HunterPolicy, BreederPolicy, ContractorPolicy)
@@ -97,15 +104,15 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
 
 
 @njit(cache=True)
-def choose(kind, weights, pos, rules, rng, work) -> int:
+def choose(kind, weights, pos, rules, bits, work) -> int:
     """The index of the listed action the policy of this kind takes."""
     if kind == RANDOM:
-        return choose_random(rng, work)
-    return choose_greedy(weights, pos, rules, rng, work)
+        return choose_random(bits, work)
+    return choose_greedy(weights, pos, rules, bits, work)
 
 
-@njit(cache=True)
-def choose_greedy(weights, pos, rules, rng, work) -> int:
+@njit(cache=True, inline="always")  # one caller in the turn loop: compiled there, not again on its own
+def choose_greedy(weights, pos, rules, bits, work) -> int:
     """The best valued action (`greedy_values`), ties (within 1e-9) broken by rng.integers(ties)."""
     n = work.count
     greedy_values(weights, pos, rules, work, n)
@@ -117,7 +124,9 @@ def choose_greedy(weights, pos, rules, rng, work) -> int:
     for i in range(n):
         if values[i] >= best - 1e-9:
             ties += 1
-    k = rng.integers(0, ties)  # as rng.integers(len(ties)) in GreedyPolicy.choose
+    # the k-th of the best actions, as rng.integers(len(ties)) in GreedyPolicy.choose: numpy's bounded draw on 32
+    # bits, none for a single best action
+    k = 0 if ties == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(ties - 1)))
     for i in range(n):
         if values[i] >= best - 1e-9:
             if k == 0:
@@ -128,7 +137,7 @@ def choose_greedy(weights, pos, rules, rng, work) -> int:
 
 @njit(cache=True)
 def diet_units(pos, rules, p, kind) -> int:
-    return diet(pos, rules, p, kind, 0) + diet(pos, rules, p, kind, 1) + diet(pos, rules, p, kind, 2)
+    return diet(pos, rules, p, kind, LEAF) + diet(pos, rules, p, kind, MEAT) + diet(pos, rules, p, kind, EITHER)
 
 
 @njit(cache=True)
@@ -160,9 +169,9 @@ def new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, k
         for k in range(rules.kinds):
             count = herd[k] + (whole if k == kind else 0)
             if count:
-                leaf += diet(pos, rules, p, k, 0) * count
-                meat += diet(pos, rules, p, k, 1) * count
-                either += diet(pos, rules, p, k, 2) * count
+                leaf += diet(pos, rules, p, k, LEAF) * count
+                meat += diet(pos, rules, p, k, MEAT) * count
+                either += diet(pos, rules, p, k, EITHER) * count
         have_leaf, have_meat = pos.resources[p, 0], pos.resources[p, 1]
         fed = leaf <= have_leaf and meat <= have_meat and either <= have_leaf - leaf + have_meat - meat
         if fed:
@@ -211,7 +220,7 @@ def ranch_quality(w, rules, work, herd, fences) -> float:
     sizes, counts = work.sizes_desc, work.counts_desc
     for e in range(count):
         sort_in(sizes, e, popcount(work.enclosures[e]))
-    m = 0
+    m = np.int64(0)
     for k in range(rules.basic):
         if herd[k]:
             sort_in(counts, m, herd[k])
@@ -225,7 +234,7 @@ def ranch_quality(w, rules, work, herd, fences) -> float:
     return held + pair_value * pairs + 0.1 * count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, `choose_greedy` (3.2 s of a fresh compilation on its own)
 def greedy_values(w, pos, rules, work, n) -> None:
     """The value of each listed action of the player to move (`GreedyPolicy.values`) into work.values. Long
     because it follows `GreedyPolicy.values` branch for branch, in its order of floating-point operations, so
@@ -240,10 +249,10 @@ def greedy_values(w, pos, rules, work, n) -> None:
     for i in range(pos.holding_size[p]):
         herd[pos.holding[p, i]] += 1
     count = enclosures(pos, rules, work, p)
-    room = 0
+    room = np.int64(0)
     for e in range(count):
         room += popcount(work.enclosures[e])
-    kinds, held = 0, 0
+    kinds, held = np.int64(0), np.int64(0)
     for k in range(rules.basic):
         if herd[k]:
             kinds += 1
@@ -262,7 +271,7 @@ def greedy_values(w, pos, rules, work, n) -> None:
                     rules.hunt_rounded)
             elif action == BUY:
                 value = value + new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, count, choice,
-                                                    1, 1) - w.resource_weight
+                                                    1.0, np.int64(1)) - w.resource_weight
             elif action == PLACE_NOW:
                 value = value + 0.2 - w.resource_weight
             elif action == GAIN:
@@ -350,50 +359,44 @@ def contract_gain(w, pos, rules, p, herd, contract) -> float:
 
 
 @njit(cache=True)
-def choose_random(rng, work) -> int:
+def choose_random(bits, work) -> int:
     """`RandomPolicy`: the action floor(u * n) of the n listed."""
-    return int(uniform(rng, work) * work.count)
+    return int(uniform(bits, work) * work.count)
 
 
 @njit(cache=True)
-def play_games(tables, kinds, weights, first, count, rng, game, blank, workspace, seats, games) -> None:
+def play_games(tables, kinds, weights, first, count, bits, game, blank, workspace, seats, games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(seat + game) % players] in each seat
-    (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS]."""
+    (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS],
+    drawing from the bit generator `bits` (`rng.bit_generator`)."""
     pos, rules, work = game[0], tables[0], workspace[0]
     n = rules.players
-    parts = np.zeros(4, np.int64)
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
-        set_up(game, tables, rng, workspace)
+        start_game(pos, rules, bits, work)
         while not is_over(pos):
             which = (pos.prompt_player + game_id) % n
             if kinds[which] == RANDOM:  # here, not through `choose`: the extra call costs a random game time
-                i = choose_random(rng, work)
+                i = choose_random(bits, work)
             else:
-                i = choose_greedy(weights[which], pos, rules, rng, work)
-            play_action(game, tables, rng, workspace, i)
-            if pos.actions > MAX_STEPS:
+                i = choose_greedy(weights[which], pos, rules, bits, work)
+            take_action(pos, rules, bits, work, i)
+            if pos.actions > MAX_DECISIONS:
                 raise RuntimeError("tiny-epic-dinosaurs compiled engine: a game did not end")
         for p in range(n):
-            score_parts(pos, rules, p, parts)
             row = seats[g, p]
-            row[0] = parts.sum()
+            row[0] = score_parts(pos, rules, p, work.parts)
             for s in range(4):
-                row[1 + s] = parts[s]
+                row[1 + s] = work.parts[s]
             for c in range(pos.counts.shape[1]):
                 row[5 + c] = pos.counts[p, c]
             dinosaurs = 0
             for c in range(rules.cell_count):
                 if pos.cells[p, c] >= 0:
                     dinosaurs += 1
-            fences = 0
-            bits = pos.fences[p]
-            while bits:
-                bits &= bits - 1
-                fences += 1
             row[5 + pos.counts.shape[1]] = dinosaurs
-            row[6 + pos.counts.shape[1]] = fences
+            row[6 + pos.counts.shape[1]] = popcount(pos.fences[p])
         games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, pos.first_player
 
 
@@ -428,8 +431,8 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     seats = np.zeros((count, players, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
-    play_games(tables, np.array([f[0] for f in forms]), weights, first, count, rng, new_position(), new_position(),
-               new_workspace(), seats, games)
+    play_games(tables, np.array([f[0] for f in forms]), weights, first, count, rng.bit_generator, new_position(),
+               new_position(), new_workspace(), seats, games)
     return table(seats, games, first, policy_texts)
 
 
