@@ -16,14 +16,12 @@ every game's final scores, points by source and every counter.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from compiled_checks import check_cache_loads, check_pure_python
 
+from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
@@ -149,13 +147,13 @@ def test_a_broken_rule_is_caught():
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled.shuffle` stands in for the object engine's rng.permutation: the same order, and the generator
-    left in the same state."""
+    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    generator left in the same state."""
     for seed in range(200):
         for n in (28, 8, 64):
             ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
             cards = np.arange(n)
-            C.shuffle(ours.bit_generator, cards, n)
+            shuffle(ours.bit_generator, cards, n)
             assert cards.tolist() == numpys.permutation(n).tolist()
             assert ours.bit_generator.state == numpys.bit_generator.state
 
@@ -187,41 +185,18 @@ def test_only_policies_with_a_compiled_form():
         play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
-SCRIPT = """
-import numpy as np, pandas as pd
-from tyrsim.core.runner import play_chunk as object_chunk
-from tyrsim.games.tyranno_ex import SPEC
-from tyrsim.games.tyranno_ex.compiled_policies import play_chunk, play_games
-from tyrsim.games.tyranno_ex.rules import Rules
-for policies, count in ((["random"] * 4, {random}), (["greedy", "builder", "aggressive"], {greedy})):
-    rules = Rules(majority_tie="chooser")
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
-    objects = [SPEC.make_policy(p) for p in policies]
-    reference = object_chunk(SPEC.make_game(rules, len(policies)), policies, objects, 0, count,
-                             np.random.default_rng(2))
-    pd.testing.assert_frame_equal(compiled, reference)
-stats = getattr(play_games, "stats", None)  # none without the JIT
-print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values())))
-"""
-
-
-def run_script(env: dict[str, str], random: int = 3, greedy: int = 2) -> str:
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(random=random, greedy=greedy)],
-                          env=os.environ | env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
+# the rules and games of the two checks in a fresh process: random games, and each of the greedy family
+CHECKED_RULES = {"majority_tie": "chooser"}
+RANDOM_AND_GREEDY = ["random"] * 4, ["greedy", "builder", "aggressive"]
 
 
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
+    check_pure_python("tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (3, 2), strict=True)))
 
 
 @pytest.mark.slow
 def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
     into it, a later one loads the turn loop from it and compiles nothing."""
-    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
-    run_script(env, random=1, greedy=1)
-    hits, misses = (int(v) for v in run_script(env, random=1, greedy=1).strip("()").split(","))
-    assert hits > 0 and misses == 0
+    check_cache_loads(tmp_path, "tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (1, 1), strict=True)))

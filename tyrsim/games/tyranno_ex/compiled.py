@@ -23,7 +23,8 @@ etc. hold what is printed on it); what a card on the board carries is kept per c
 - `bag[s]`, `current[sp]`, `current_count[sp]`, `potential[sp, s]`: the chips (environment.py);
   `hands[p, s]`: the storage trays; `five[p]`, `five_round[p]` (0: never used);
 - `column_owner[c]` (-1: out of the game), `player_columns[p, :columns_per_player]`;
-- `phase` (PLACE, ENVIRONMENT, TIE, FIVE, COMBAT, OVER), `player`, `queue_player/queue_column
+- `phase` (PLACE, ENVIRONMENT, TIE, FIVE, COMBAT, OVER; between two decisions also SURVIVAL, ROUND_END,
+  NEXT_ROUND, the steps `advance` runs), `player`, `queue_player/queue_column
   [queue_head:queue_end]` (the decisions still to come in the phase), `start`, `game_round`, `end`, `move`,
   `limit` (NO_LIMIT: placement until a lap of passes), `passes`, `last_round`, `double_last`;
 - a setting being resolved: `spaces_left[spaces_head:spaces_end]`, `chain`, `setting_changes`,
@@ -40,6 +41,13 @@ The rules and the deck file become one record of the dtype `RULES`, made once pe
 spaces' points, and the lists of trades and chip settings in the order `actions.py` lists them
 (`trade_actions`, `chip_options`), so that an index into the compiled action list is the same
 action in the object engine's list.
+
+How it compiles (numba compiles a function once for each combination of argument types, and with
+everything it calls): every integer passed is an int64 and every constant passed a numpy scalar
+(`PASS_TURN`, `ANY_COLUMN`), never a Python literal; arrays are copied number by number, not through
+slices; a phase that ends leaves the next step in `phase` for `advance` rather than calling it, so
+that no phase's code holds every later phase's; and the one-line helpers and the layers that only
+forward are inlined (`inline="always"`).
 """
 
 from __future__ import annotations
@@ -51,11 +59,10 @@ import itertools
 import numpy as np
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own draws
-from numba.np.random.random_methods import (  # numpy's own, compiled
-    buffered_bounded_lemire_uint32,
-    random_interval,
-)
+from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's own, compiled
 
+from tyrsim.core.compiled_chance import shuffle
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
@@ -92,6 +99,8 @@ from tyrsim.games.tyranno_ex.rules import (
 )
 from tyrsim.games.tyranno_ex.survival import SURVIVAL_NAMES
 
+keep_fresh(__file__)
+
 NO_CARD = -1
 MAX_PLAYERS = 4
 MAX_DECK = 64  # cards in a deck file
@@ -112,7 +121,11 @@ MAX_STEPS = 100_000  # actions; a safety limit far above any game
 
 # phases (game.py's phase names)
 PLACE, ENVIRONMENT, TIE, FIVE_PHASE, COMBAT, OVER = 0, 1, 2, 3, 4, 5
-NEXT_ROUND = 6  # between rounds: `apply_action` begins the next placement (compiled code cannot recurse)
+# the steps between decisions that `advance` runs: survival (and combat's start), the end of the round, the next
+# placement. A phase that ends leaves the next step here instead of calling it: compiled code cannot recurse, and
+# numba compiles a function with everything it calls, so a chain of phases calling phases compiled each later
+# phase again into every earlier one
+SURVIVAL, ROUND_END, NEXT_ROUND = 6, 7, 8
 # what follows a setting (`after_setting`): the turn is over, the player takes their turn (own-turn "5"
 # marker), the next "5" marker holder (phase-end "5" marker)
 TURN, AGAIN, FIVE_NEXT = 0, 1, 2
@@ -121,16 +134,19 @@ NO_LIMIT = -1  # `limit`: no End marker on the tracker, placement until a whole 
 ROW_POINTS, EMPTY_POINTS, SPECIAL_POINTS, FIVE_POINTS = 0, 1, 2, 3
 SOURCES = ("rows", "empty", "special", "five")
 
-# action types: a row (type, a, b)
-PLACE_CARD = 0  # a = pile, b = spot
-PASS_TURN = 1
-TRADE = 2  # a = index into RULES.trades
-SET_CHIPS = 3  # a = index into RULES.settings, b = its spaces (RULES.fitting's entry >> 10)
-USE_FIVE = 4  # a = index into RULES.settings, b as for SET_CHIPS
-KEEP = 5  # keep the "5" marker
-CHOOSE_SYMBOL = 6  # a = symbol
-NO_CHALLENGE = 7
-CHALLENGE = 8  # a = attacker's spot, b = defender's spot
+# action types: a row (type, a, b); numpy scalars, as every constant compiled code passes on (numba types a
+# Python int passed as an argument as a literal, and compiles the function once for each literal it is given)
+PLACE_CARD = np.int64(0)  # a = pile, b = spot
+PASS_TURN = np.int64(1)
+TRADE = np.int64(2)  # a = index into RULES.trades
+SET_CHIPS = np.int64(3)  # a = index into RULES.settings, b = its spaces (RULES.fitting's entry >> 10)
+USE_FIVE = np.int64(4)  # a = index into RULES.settings, b as for SET_CHIPS
+KEEP = np.int64(5)  # keep the "5" marker
+CHOOSE_SYMBOL = np.int64(6)  # a = symbol
+NO_CHALLENGE = np.int64(7)
+CHALLENGE = np.int64(8)  # a = attacker's spot, b = defender's spot
+ANY_COLUMN = np.int64(-1)  # a queued decision (a "5" marker, a fight) that is not about one column
+OPENING_CHIPS = np.int64(SPACES)  # drawn at set-up, one for each current space
 
 # counters by name (game.GAME_COUNTERS, game.SEAT_COUNTERS)
 (ROUNDS, CHANGES, CASCADES, LONGEST_CASCADE, TIES, FIGHTS, FIGHTS_CLEAN, FIGHTS_CLOSE, FIGHTS_ENDLESS,
@@ -353,7 +369,7 @@ def layout(position: np.ndarray, rules: Rules, num_players: int) -> None:
         pos["player_columns"][p, : len(cols)] = cols
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def track_start(space) -> int:
     """`board.track_spot`: the first spot of special space `space` (space i holds i + 1 cards)."""
     return TRACK + space * (space + 1) // 2
@@ -372,15 +388,18 @@ def set_up(game, tables, rng) -> None:
     order = np.arange(n)  # bits.permutation(n)
     shuffle(bits, order, n)
     aside = 4 if pos.num_players == 3 else 0
-    pos.pile_size[:] = 0
+    for i in range(PILES):
+        pos.pile_size[i] = 0
     for k in range(aside, n):  # piles[i] = rest[i::4], the face-up card a pile's last
         i = (k - aside) % PILES
         pos.piles[i, pos.pile_size[i]] = order[k]
         pos.pile_size[i] += 1
-    pos.spots[:] = NO_CARD
-    pos.bag[:] = rules.chips_per_symbol
+    for spot in range(MAX_SPOTS):
+        pos.spots[spot] = NO_CARD
+    for s in range(NUM_SYMBOLS):
+        pos.bag[s] = rules.chips_per_symbol
     opening = np.zeros(NUM_SYMBOLS, np.int64)
-    draw_chips(pos, bits, SPACES, opening)
+    draw_chips(pos, bits, OPENING_CHIPS, opening)
     space = 0
     for s in range(NUM_SYMBOLS):  # the spaces get the opening chips in symbol order
         for _ in range(opening[s]):
@@ -396,18 +415,8 @@ def set_up(game, tables, rng) -> None:
     pos.move = rules.move_start
     pos.last_round = rules.move_start
     pos.leaders = -1
-    begin_placement(pos, rules, bits)
-    while pos.phase == NEXT_ROUND:
-        begin_placement(pos, rules, bits)
-
-
-@njit(cache=True)
-def shuffle(bits, cards, n) -> None:
-    """Shuffle cards[:n] with numpy's own draws (`Generator.shuffle`, and so `permutation`: from the top down,
-    place i swaps with place `random_interval(i)` of the bit generator), as Zooloretto Duell's engine does."""
-    for i in range(n - 1, 0, -1):
-        j = np.intp(random_interval(bits, i))
-        cards[i], cards[j] = cards[j], cards[i]
+    pos.phase = NEXT_ROUND
+    advance(pos, rules, bits)
 
 
 @njit(cache=True)
@@ -429,7 +438,7 @@ def draw_chips(pos, bits, n, into) -> None:
         total -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(pos, player, column) -> None:
     pos.queue_player[pos.queue_end] = player
     pos.queue_column[pos.queue_end] = column
@@ -439,7 +448,7 @@ def push(pos, player, column) -> None:
 # --- 1. placing the animal cards (placement.py) --------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def target_rows(pos) -> int:
     """Rows to fill this round (from row 0 up): rows 0 and 3 in the first round and after a double shift."""
     return 2 if pos.game_round == 1 or pos.double_last else 1
@@ -527,7 +536,7 @@ def placement_limit(pos, rules) -> int:
     return NO_LIMIT if rules.after_track == UNLIMITED else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placement_over(pos) -> bool:
     if pos.limit == NO_LIMIT:
         return pos.passes >= pos.num_players
@@ -546,12 +555,12 @@ def begin_environment(pos, rules, bits) -> None:
         begin_five(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bag_total(pos) -> int:
     return pos.bag[0] + pos.bag[1] + pos.bag[2] + pos.bag[3]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fits(uses, i, hand) -> bool:
     """Whether the hand holds the chips uses[i] (per symbol)."""
     return uses[i, 0] <= hand[0] and uses[i, 1] <= hand[1] and uses[i, 2] <= hand[2] and uses[i, 3] <= hand[3]
@@ -583,7 +592,7 @@ def environment_actions(pos, rules, actions) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_class(rules, hand) -> int:
     """The hand's class: its chips per symbol, each cut at the most one setting lays (the same settings fit)."""
     base = rules.hand_base
@@ -591,7 +600,7 @@ def hand_class(rules, hand) -> int:
     return ((min(hand[0], most) * base + min(hand[1], most)) * base + min(hand[2], most)) * base + min(hand[3], most)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trade_class(rules, hand) -> int:
     """The hand's class for trades (`RULES.trade_fitting`), each count cut at `trade_limit`."""
     base = rules.trade_base
@@ -645,7 +654,7 @@ def environment_action(pos, rules, i, actions) -> None:
     add(actions, row, USE_FIVE, entry & 1023, entry >> 10)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settings(rules, code, first, last, actions, n, kind) -> int:
     """The settings fitting[code, first:last] (`RULES.fitting`) as actions of `kind` (the b of the row: the
     spaces it lays on, `setting_slots` packed, which the greedy policy reads)."""
@@ -655,7 +664,7 @@ def settings(rules, code, first, last, actions, n, kind) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def five_settings(rules, code, actions, n) -> int:
     """Every way the "5" marker lays its chips: exactly `five_chips`, or 1 to `five_chips` (ruling
     `five_count`)."""
@@ -674,7 +683,7 @@ def next_environment_turn(pos, rules, bits) -> None:
         begin_five(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_turn(pos, rules, bits) -> None:
     pos.passes += 1
     next_environment_turn(pos, rules, bits)
@@ -715,7 +724,7 @@ def set_chips(pos, rules, setting, bits) -> None:
     resolve_spaces(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def present(pos) -> int:
     """Bitmask of the symbols among the current living conditions."""
     return (1 << pos.current[0]) | (1 << pos.current[1]) | (1 << pos.current[2]) | (1 << pos.current[3])
@@ -776,7 +785,7 @@ def change_living_conditions(pos, rules, space, bits) -> bool:
         pos.chain += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def change(pos, space, symbol) -> None:
     """Current chips back to the bag; the revealed `symbol` chips become the current conditions."""
     pos.bag[pos.current[space]] += pos.current_count[space]
@@ -796,7 +805,7 @@ def end_chain(pos) -> None:
     pos.chain = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_symbol(pos, rules, symbol, bits) -> None:
     """The chooser picks the new current symbol among the tied (ruling `majority_tie = "chooser"`)."""
     change(pos, pos.tie_space, symbol)
@@ -806,7 +815,7 @@ def choose_symbol(pos, rules, symbol, bits) -> None:
     resolve_spaces(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_change(pos, rules, bits) -> None:
     if pos.setting_changes:  # only a setting that changed the conditions can earn strength dice
         strength_dice(pos, rules)
@@ -840,7 +849,7 @@ def strength_dice(pos, rules) -> None:
             pos.seat_counters[DICE_RAISED, pos.player] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength_dice_open(pos, rules) -> bool:
     """Whether a change made now can earn or raise strength dice (`die_rounds`; ruling `five_die_round` for the
     "5" marker's chips at the end of placement)."""
@@ -862,17 +871,17 @@ def begin_five(pos, rules, bits) -> None:
             p = (pos.start + 1 + i) % n
             hand = pos.hands[p]
             if pos.five[p] and hand[0] + hand[1] + hand[2] + hand[3] >= least:
-                push(pos, p, -1)
+                push(pos, p, ANY_COLUMN)
     find_five(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def five_actions(pos, rules, actions) -> int:
     """Keep the "5" marker, or give it up to lay its chips."""
     return five_settings(rules, hand_class(rules, pos.hands[pos.player]), actions, add(actions, 0, KEEP, 0, 0))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_five(pos, rules, setting, bits) -> None:
     """Give up the marker and lay its chips: at the end of placement, or on the player's own turn before the
     turn's action (`five_timing`)."""
@@ -882,19 +891,19 @@ def use_five(pos, rules, setting, bits) -> None:
     set_chips(pos, rules, setting, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_five(pos, rules, bits) -> None:
     pos.queue_head += 1
     find_five(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_five(pos, rules, bits) -> None:
     if pos.queue_head < pos.queue_end:
         pos.player = pos.queue_player[pos.queue_head]
         pos.phase = FIVE_PHASE
         return
-    check_survival(pos, rules, bits)
+    pos.phase = SURVIVAL
 
 
 # --- 3. survival (survival.py) -------------------------------------------------------------------------------
@@ -924,7 +933,7 @@ def check_survival(pos, rules, bits) -> None:
     begin_combat(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def eliminate(pos, spot) -> None:
     retire(pos, pos.spots[spot])
     pos.spots[spot] = NO_CARD
@@ -965,7 +974,7 @@ def begin_combat(pos, rules, bits) -> None:
                         push(pos, p, pos.player_columns[p, k])
         else:
             for i in range(n):
-                push(pos, (first + i) % n, -1)
+                push(pos, (first + i) % n, ANY_COLUMN)
     find_fight(pos, rules, bits)
 
 
@@ -991,7 +1000,7 @@ def challenges(pos, rules, player, column, actions, n) -> int:
     return n - first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fight_actions(pos, rules, actions) -> int:
     """No fight, or a challenge of one of the player's cards (of the column whose battle it is)."""
     n = add(actions, 0, NO_CHALLENGE, 0, 0)
@@ -1015,7 +1024,7 @@ def has_challenge(pos, rules, player, column) -> bool:
     return mine and theirs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_fight(pos, rules, bits) -> None:
     pos.queue_head += 1
     find_fight(pos, rules, bits)
@@ -1030,7 +1039,7 @@ def find_fight(pos, rules, bits) -> None:
             pos.player = player
             return
         pos.queue_head += 1
-    end_of_round(pos, rules, bits)
+    pos.phase = ROUND_END
 
 
 @njit(cache=True)
@@ -1045,7 +1054,7 @@ def dice(pos, rules, card) -> int:
     return min(rules.max_dice, total)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength(die) -> int:
     """A card's strength: its strength die's value, or 1 without a die."""
     return 1 if die == 0 else die
@@ -1085,13 +1094,13 @@ def resolve_fight(pos, rules, attacker, defender, bits) -> int:
                     return 2 + 4 * wins_a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def roll(bits, faces) -> int:
     """One die of `rng.integers(1, faces + 1, size)`: numpy's bounded draw (Lemire's, on 32 bits), one element."""
     return 1 + np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(faces - 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rest_of_block(bits, faces, dice) -> None:
     """The dice of the block's rolls that the fight did not need: drawn all the same, as numpy draws the block."""
     for _ in range(dice):
@@ -1170,7 +1179,7 @@ def prepare_next_round(pos, rules, bits) -> None:
     pos.end += 1 if rules.end_direction == UP else -1
     pos.start = (pos.start + 1) % n
     pos.game_round += 1
-    pos.phase = NEXT_ROUND  # the caller begins the placement
+    pos.phase = NEXT_ROUND
 
 
 @njit(cache=True)
@@ -1179,7 +1188,7 @@ def shift(pos, rules, bits) -> None:
     spaces in `entering_order`. Ruling `special_space_holds`: "several" (a card on the track moves one space
     per shift, a space holds several) or "one" (the entering cards push the track's cards along)."""
     leaving = np.empty(COLUMNS, np.int64)
-    count = 0
+    count = np.int64(0)  # not a Python 0: numba passed it on as the literal 0 and compiled entering_order twice
     for c in range(COLUMNS):
         if pos.column_owner[c] < 0:
             continue
@@ -1196,7 +1205,8 @@ def shift(pos, rules, bits) -> None:
     if rules.special_space_holds == ONE:  # line: the entering cards (or a gap), then each space's card
         line = np.full(COLUMNS + MAX_SPECIALS, NO_CARD, np.int64)
         length = max(entering, 1)
-        line[:entering] = leaving[:entering]
+        for i in range(entering):
+            line[i] = leaving[i]
         for i in range(spaces):
             line[length + i] = pos.spots[track_start(i)]
         for i in range(spaces):
@@ -1241,7 +1251,8 @@ def entering_order(pos, rules, cards, count, bits) -> int:
     if less(pos, rules, cards, keys, knocked, index[1], index[0], bits):
         while run < count and less(pos, rules, cards, keys, knocked, index[run], index[run - 1], bits):
             run += 1
-        index[:run] = index[:run][::-1].copy()
+        for k in range(run // 2):
+            index[k], index[run - 1 - k] = index[run - 1 - k], index[k]
     else:
         while run < count and not less(pos, rules, cards, keys, knocked, index[run], index[run - 1], bits):
             run += 1
@@ -1267,11 +1278,12 @@ def entering_order(pos, rules, cards, count, bits) -> int:
         if not knocked[index[k]]:
             ordered[entering] = cards[index[k]]
             entering += 1
-    cards[:entering] = ordered[:entering]
+    for k in range(entering):
+        cards[k] = ordered[k]
     return entering
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def less(pos, rules, cards, keys, knocked, x, y, bits) -> bool:
     """The sort's `x < y` (`compare(x, y) < 0`): by key; equal keys fight, unless one is out already."""
     if keys[x] != keys[y]:
@@ -1331,7 +1343,7 @@ def score(pos, rules) -> None:
         pos.card_points[card] += scored
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leaders(pos) -> int:
     """The players with the most points so far, a bit per player."""
     best, out = -1, 0
@@ -1344,7 +1356,7 @@ def leaders(pos) -> int:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_lead_change(pos) -> None:
     """A lead change: the players with the most points differ from those after the last scoring."""
     now = leaders(pos)
@@ -1378,7 +1390,7 @@ def game_end(pos, rules) -> None:
     pos.player = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def final_score(pos, p) -> int:
     return pos.points[0, p] + pos.points[1, p] + pos.points[2, p] + pos.points[3, p]
 
@@ -1386,7 +1398,7 @@ def final_score(pos, p) -> int:
 # --- legal actions and the actions ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add(actions, n, kind, a, b) -> int:
     actions[n, 0], actions[n, 1], actions[n, 2] = kind, a, b
     return n + 1
@@ -1439,8 +1451,22 @@ def apply_action(pos, rules, kind, a, b, bits) -> None:
     else:
         fight(pos, rules, a, b, bits)
         next_fight(pos, rules, bits)
-    while pos.phase == NEXT_ROUND:
-        begin_placement(pos, rules, bits)
+    advance(pos, rules, bits)
+
+
+@njit(cache=True)
+def advance(pos, rules, bits) -> None:
+    """Run the steps between decisions (`SURVIVAL`, `ROUND_END`, `NEXT_ROUND`) up to the next decision or the
+    game's end."""
+    while True:
+        if pos.phase == SURVIVAL:
+            check_survival(pos, rules, bits)
+        elif pos.phase == ROUND_END:
+            end_of_round(pos, rules, bits)
+        elif pos.phase == NEXT_ROUND:
+            begin_placement(pos, rules, bits)
+        else:
+            return
 
 
 @njit(cache=True)

@@ -24,10 +24,10 @@ import functools
 import numpy as np
 import pandas as pd
 from numba import njit
-from numba.np.random.generator_core import next_double  # the bit generator's own draws
 
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.board import ROWS
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
@@ -66,16 +66,20 @@ from tyrsim.games.tyranno_ex.game import GAME_COUNTERS, SEAT_COUNTERS
 from tyrsim.games.tyranno_ex.policies import POLICIES, GreedyPolicy, _next_score, chance_table, future_points
 from tyrsim.games.tyranno_ex.rules import Rules
 
+keep_fresh(__file__)
+
 RANDOM, GREEDY = 0, 1  # kinds of policy; the greedy family differs only in its weights
 WEIGHTS = ("attack_weight", "fight_margin", "dice_weight", "invest_weight", "die_bonus")
 WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+# `board_value`'s arguments for the board as it is (numpy scalars: a Python literal passed compiles a copy)
+UNCHANGED, NO_DIE_GAIN = np.int64(0), np.False_
 GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a setting lays at most 3)
 
 WORKSPACE = np.dtype([
     ("actions", np.int64, (max(MAX_ACTIONS, MAX_CHALLENGES + 1), 3)),  # rows of `compiled.legal_actions`
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator, `uniforms_left` of
-    # them not yet handed out (one block per generator, kept across the games of a chunk)
-    ("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64),
+    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # one block per generator, kept across the games of a chunk)
+    *UNIFORM_FIELDS,
     # the greedy valuation's cards (`GreedyPolicy._cards`): their symbols and weights, spot order
     ("card_symbols", np.int64, (MAX_SPOTS, 3)), ("card_weights", np.float64, (MAX_SPOTS,)), ("card_count", np.int64),
     # ... a bit per symbol each shows, and what each adds to the board's value now (if it survives)
@@ -129,18 +133,6 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
 
 
 @njit(cache=True)
-def uniform(bits, work) -> float:
-    """`tyrsim.core.rng.uniform`: the next double of the block, a new block of 128 (`rng.random(128)`: the bit
-    generator's next doubles) when it is used up."""
-    if work.uniforms_left == 0:
-        for k in range(UNIFORM_BLOCK):
-            work.uniforms[k] = next_double(bits)
-        work.uniforms_left = UNIFORM_BLOCK
-    work.uniforms_left -= 1
-    return work.uniforms[work.uniforms_left]
-
-
-@njit(cache=True)
 def choose_random(pos, rules, bits, work) -> int:
     """`RandomPolicy`: action floor(u * n) of the n legal actions. An environment turn writes only the action
     chosen, at its place in the list (`compiled.environment_action`)."""
@@ -156,10 +148,11 @@ def choose_random(pos, rules, bits, work) -> int:
 # --- the greedy family (GreedyPolicy, AggressivePolicy, BuilderPolicy) ----------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_chips(pos, chips) -> None:
     """Current chips per symbol over the 4 spaces (`Environment.chips_of`)."""
-    chips[:] = 0
+    for s in range(NUM_SYMBOLS):
+        chips[s] = 0
     for space in range(SPACES):
         chips[pos.current[space]] += pos.current_count[space]
 
@@ -218,7 +211,7 @@ def board_value(weights, work, chips, changed, die_gain) -> float:
 @njit(cache=True)
 def greedy_place(weights, pos, rules, work, n) -> int:
     """`GreedyPolicy._place`: the face-up card that survives with the most dice and fits the chips in hand."""
-    chips = np.zeros(NUM_SYMBOLS, np.int64)
+    chips = work.chips
     current_chips(pos, chips)
     hand = pos.hands[pos.player]
     best, best_value = 0, -np.inf
@@ -248,10 +241,11 @@ def greedy_tie(weights, pos, rules, ptables, work, n) -> int:
     after = work.after
     best, best_value = 0, -np.inf
     for i in range(n):
-        after[:] = work.chips
+        for s in range(NUM_SYMBOLS):
+            after[s] = work.chips[s]
         after[symbol] -= count
         after[work.actions[i, 1]] += pos.potential[space, work.actions[i, 1]]  # the revealed chips
-        value = board_value(weights, work, after, (1 << symbol) | (1 << work.actions[i, 1]), False)
+        value = board_value(weights, work, after, (1 << symbol) | (1 << work.actions[i, 1]), NO_DIE_GAIN)
         if value > best_value:
             best, best_value = i, value
     return best
@@ -277,7 +271,8 @@ def space_gain(weights, pos, work, now, die_gain, space, key) -> float:
         if work.after_stamp[symbol, s, mine] == work.stamp and work.after_count[symbol, s, mine] == count:
             value = work.after_value[symbol, s, mine]
         else:
-            after[:] = chips
+            for t in range(NUM_SYMBOLS):
+                after[t] = chips[t]
             after[symbol] -= count
             after[s] += mine
             value = board_value(weights, work, after, (1 << symbol) | (1 << s), die_gain)
@@ -299,7 +294,7 @@ def setting_values(weights, pos, rules, ptables, work, n) -> None:
     current_chips(pos, work.chips)
     value_cards(weights, pos, rules, ptables, work)
     die_gain = strength_dice_open(pos, rules)
-    now = board_value(weights, work, work.chips, 0, False)
+    now = board_value(weights, work, work.chips, UNCHANGED, NO_DIE_GAIN)
     work.stamp += 1
     code = hand_class(rules, pos.hands[pos.player])
     for j in range(rules.class_slot_count[code]):  # the gain of every way the hand can lay chips on a space
@@ -369,9 +364,15 @@ def greedy_trade(pos, rules, work, n) -> int:
         for i in range(n):
             if work.actions[i, 0] == TRADE:
                 t = work.actions[i, 1]
-                if rules.trade_size[t] == k and (rules.trade_uses[t] == uses).all():
+                if rules.trade_size[t] == k and same_chips(rules.trade_uses[t], uses):
                     return i
     return 0  # pass: the first action of an environment turn
+
+
+@njit(cache=True, inline="always")
+def same_chips(a, b) -> bool:
+    """Whether two counts of chips per symbol are equal."""
+    return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3]
 
 
 @njit(cache=True)
@@ -395,7 +396,7 @@ def greedy_challenge(weights, pos, rules, ptables, chances, work, n) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_greedy(weights, pos, rules, ptables, chances, work, n) -> int:
     phase = pos.phase
     if phase == PLACE:
@@ -407,7 +408,7 @@ def choose_greedy(weights, pos, rules, ptables, chances, work, n) -> int:
     return greedy_setting(weights, pos, rules, ptables, work, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(kind, weights, pos, rules, ptables, chances, bits, work) -> int:
     """The index, into the legal actions written to `work.actions`, of the action policy `kind` (with the
     record `weights`) chooses in position `pos`."""
