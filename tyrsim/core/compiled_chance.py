@@ -23,12 +23,12 @@ from numba.np.random.generator_core import next_double  # the bit generator's ow
 from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
 
 from tyrsim.core.numba_cache import keep_fresh
-from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.rng import UNIFORM_BLOCK, held_doubles, hold_doubles
 
 keep_fresh(__file__)
 
-# the work record's fields that hold the uniform block (`uniform`)
-UNIFORM_FIELDS = [("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64)]
+# the work record's fields that hold the uniform block (`uniform`), and how many blocks it drew
+UNIFORM_FIELDS = [("uniforms", np.float64, (UNIFORM_BLOCK,)), ("uniforms_left", np.int64), ("blocks_drawn", np.int64)]
 
 
 @njit(cache=True)
@@ -47,6 +47,7 @@ def uniform(bits, work) -> float:
         for k in range(UNIFORM_BLOCK):
             work.uniforms[k] = next_double(bits)
         work.uniforms_left = UNIFORM_BLOCK
+        work.blocks_drawn += 1
     work.uniforms_left -= 1
     return work.uniforms[work.uniforms_left]
 
@@ -55,12 +56,20 @@ def uniform(bits, work) -> float:
 def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
                     game_rng: Callable[[int], np.random.Generator] | None, workspace: np.ndarray):
     """The calls a chunk's compiled turn loop makes, as (first game, games, bit generator, rows of the chunk's
-    records): one call for games drawing one after another from `rng`; or, for paired games (`game_rng`, as in
-    `tyrsim.core.runner.play_chunk`), one call per game g drawing from its own generator `game_rng(g)`, the
-    uniform block of `workspace` (a one-element work record array) begun afresh, as `tyrsim.core.rng.uniform`
-    keeps one block per generator."""
+    records): one call for games drawing one after another from `rng`, the uniform block of `workspace` (a
+    one-element work record array) continuing the one `tyrsim.core.rng.uniform` holds for `rng` and handed back
+    to it after (so that the next chunk from `rng`, compiled or not, draws what the object engine's would); or,
+    for paired games (`game_rng`, as in `tyrsim.core.runner.play_chunk`), one call per game g drawing from its
+    own generator `game_rng(g)`, the block begun afresh, as `uniform` begins one for a new generator."""
     if game_rng is None:
+        work = workspace[0]
+        held = held_doubles(rng)
+        for k, value in enumerate(held):
+            work.uniforms[k] = value
+        work.uniforms_left, work.blocks_drawn = len(held), 0
         yield first, count, rng.bit_generator, slice(0, count)
+        if held or work.blocks_drawn:
+            hold_doubles(rng, work.uniforms[:work.uniforms_left].tolist())
         return
     for g in range(count):
         workspace[0].uniforms_left = 0

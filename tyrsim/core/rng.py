@@ -119,3 +119,15 @@ def uniform(rng: np.random.Generator) -> float:
         values = rng.random(UNIFORM_BLOCK).tolist()
         _block.current = (rng, values)  # the generator is kept alive here: no other can take its identity
     return values.pop()
+
+
+def held_doubles(rng: np.random.Generator) -> list[float]:
+    """The doubles `uniform` holds for `rng`, drawn and not yet handed out (the next is the last), so that a
+    compiled engine playing on from `rng` hands out the same ones."""
+    owner, values = _block.current
+    return list(values) if owner is rng else []
+
+
+def hold_doubles(rng: np.random.Generator, values: list[float]) -> None:
+    """Make `values` the doubles `uniform` holds for `rng` (what a compiled engine left of its block)."""
+    _block.current = (rng, list(values))
