@@ -278,13 +278,13 @@ def new_workspace() -> np.recarray:
 # --- chance: numpy's own algorithms on the generator's bit generator ----------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def integers(bits, high) -> int:
     """`rng.integers(high)` (high > 0): numpy's bounded draw on 32 bits, no draw where there is one choice."""
     return 0 if high == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(high - 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_factorial(rules, k) -> float:
     """log(k!): the table below 126, else Stirling's series to the 1/k**3 term (as numpy computes it)."""
     if k < 126:
@@ -472,7 +472,7 @@ def begin_round(pos, rules, work, bits, number) -> None:
     skip_empty_hands(pos, rules)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_dealt(pos, rules) -> int:
     return rules.cards_dealt_3p if pos.n == 3 else rules.cards_dealt_4p
 
@@ -492,14 +492,14 @@ def deal_cards(pos, rules, work, bits) -> None:
             pos.hands[p, k] += work.dealt[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expansion_passes(pos, rules) -> int:
     if pos.round_number == 1:
         return rules.first_round_passes
     return rules.later_passes_3p if pos.n == 3 else rules.later_passes_4p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expanding_player(pos) -> int:
     return (pos.start_player + pos.turn) % pos.n
 
@@ -557,7 +557,7 @@ def stalled(pos, rules) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_keeping(pos, rules, work, bits) -> None:
     """Once everyone has kept their cards, the start token passes clockwise and the next round begins."""
     if pos.keeper_next < pos.keeper_count:
@@ -566,7 +566,7 @@ def finish_keeping(pos, rules, work, bits) -> None:
     begin_round(pos, rules, work, bits, pos.round_number + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_player(pos) -> int:
     if pos.phase == P_EXPAND:
         return expanding_player(pos)
@@ -608,7 +608,7 @@ def remove_tile(pos, p, tile) -> None:
     pos.tile_hand_size[p] = size - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_tile(pos, p) -> None:
     """The top tile of the pile into player p's hand."""
     pos.tile_hands[p, pos.tile_hand_size[p]] = pos.tile_pile[pos.tile_head]
@@ -662,7 +662,7 @@ def add_ship(pos, rules, p, coast, count) -> None:
     pos.space_total[space] += count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ships_afloat(pos, p) -> int:
     """Player p's ships on the board."""
     afloat = 0
@@ -671,7 +671,7 @@ def ships_afloat(pos, p) -> int:
     return afloat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_held(pos, p) -> int:
     held = 0
     for k in range(CARD_KINDS):
@@ -679,7 +679,7 @@ def cards_held(pos, p) -> int:
     return held
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deck_size(pos) -> int:
     """The cards in the draw pile."""
     size = 0
@@ -688,7 +688,7 @@ def deck_size(pos) -> int:
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_room(pos, rules, space, mine, total) -> bool:
     """The ship limit: at most 2 ships in a space; while Tyros has no city, each player may have 2 there."""
     if space == TYROS and pos.cities[TYROS] < 0:
@@ -847,7 +847,7 @@ def ship_moves(pos, rules, work, p, n) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def city_cost(rules, mine) -> int:
     return rules.city_cost_two_ships if mine >= 2 else rules.city_cost
 
@@ -1006,7 +1006,7 @@ def pay(pos, p, cards, to) -> None:
             pos.hands[to, k] += cards[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_packed(pos, p, packed) -> None:
     for k in range(CARD_KINDS):
         count = unpacked(packed, k)
@@ -1014,7 +1014,7 @@ def pay_packed(pos, p, packed) -> None:
         pos.discard[k] += count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_done(pos) -> None:
     pos.passes_in_row = 0
     pos.offered = 0
@@ -1072,7 +1072,7 @@ def build_ship(pos, rules, work, p, space, extra) -> None:
     pos.counts[p, SHIPS_BUILT] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_card(pos, bits, p) -> None:
     """One card from the draw pile at random (`rng.integers` over its cards, kinds in order), as game.draw."""
     pick = integers(bits, deck_size(pos))
@@ -1084,7 +1084,7 @@ def draw_card(pos, bits, p) -> None:
         pick -= pos.deck[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap_with_bank(pos, bits, p, given, count) -> None:
     """D. Discard the cards given and draw as many from the draw pile."""
     pay_packed(pos, p, given)
@@ -1212,7 +1212,7 @@ def empire_ranks(pos, rules, ranks) -> None:
         ranks[e] = rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def empire_size(pos, rules, e) -> int:
     """The spaces of empire e; Tyros counts unless rule `tyros_counts_for_size` is off (a ruling)."""
     size = pos.chip_count[e]

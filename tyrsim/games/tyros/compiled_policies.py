@@ -104,7 +104,7 @@ def compiled_form(policy) -> tuple[int, np.recarray] | None:
     return None
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_random(pos, rules, bits, work) -> int:
     """`RandomPolicy`: action floor(u * n) of the n legal actions."""
     return int(uniform(bits, work) * legal_actions(pos, rules, work))
@@ -204,14 +204,14 @@ def keep_choice(kind, weights, pos, rules, work, p, n) -> int:
     return chosen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_value(weights, needs, kind) -> float:
     """A wild or a card of a colour it needs (`needs`: a bit per colour) is worth `needed_card`, any other
     `spare_card`."""
     return weights.needed_card if kind == WILD or (needs >> kind) & 1 else weights.spare_card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_value(weights, needs, kind, count) -> float:
     value = 0.0
     for _ in range(count):
@@ -266,14 +266,14 @@ def prospects(weights, pos, rules, work, p) -> float:
     return total + cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planner_value(weights, pos, rules, work, p) -> float:
     """`PlannerPolicy.value`: the score if the game ended now plus the prospects."""
     score_game(pos, rules, work)
     return work.scores[p, TOTAL] + prospects(weights, pos, rules, work, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shared_action(work, i) -> bool:
     """Whether the i-th action is the (i-1)-th without its cards of free choice changed: the same move with
     another toll card, the same ship build with other cards of any colour (they lie next to each other)."""
@@ -306,7 +306,7 @@ def look_ahead(pos, rules, work, i):
     return new
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chosen_cards(work, i) -> int:
     """The i-th action's cards of free choice, packed: a toll card, a ship's cards of any colour."""
     row = work.actions[i]
