@@ -219,7 +219,7 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
     start = time.perf_counter()
     try:
         report = run_and_build(scenario, build, store_folder=out / STORE, fresh=fresh, n_jobs=jobs or default_jobs(),
-                               backend_name=backend, scheduler=scheduler, pool=pool, label=label)
+                               backend_name=backend, scheduler=scheduler, pool=pool, label=label, summaries=True)
     except KeyboardInterrupt:
         if (out / STORE).is_dir():
             click.echo(f"\ninterrupted: finished tasks are kept in {out / STORE}; run the same command again "
@@ -444,7 +444,8 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
     notes = run_substitutions(scenario, jobs=jobs)
     say_substitutions(notes, spec.name)
     start = time.perf_counter()
-    results = run_scenario(scenario, n_jobs=jobs or default_jobs())
+    # the rows only where they are written (`per_game_csv`); else tasks hand back summaries where they can
+    results = run_scenario(scenario, n_jobs=jobs or default_jobs(), summaries=out is None or per_game_csv is None)
     report = build_report(scenario, results, time.perf_counter() - start, notes)
     for name, table in report.tables.items():
         if shown is not None and name not in shown:

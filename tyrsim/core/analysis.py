@@ -4,7 +4,9 @@ An analysis says which arguments it takes (`Param`), how to compute one chunk of
 trials (`run`), how to turn all chunks into tables (`tables`) and figures, and
 which metrics a variant comparison or a precision target can use (`Metric`).
 The sweep machinery calls `run` once per (sweep point, chunk), with the chunk's
-own generator, and concatenates the chunks in index order before `tables`.
+own generator, and concatenates the chunks in index order before `tables`; or,
+for an analysis with a summary form (`TaskSummary`), summarises each chunk's
+rows in its worker and adds the summaries up (`Totals`) before `tables`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,98 @@ from tyrsim.core import stats
 if TYPE_CHECKING:
     from tyrsim.core.game import GameSpec
     from tyrsim.core.substitutions import Substitution
+
+
+class SummaryError(ValueError):
+    """A task summary that is not what its analysis declares (parts, key columns, numeric sums)."""
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A point's task summaries added up: {part: table}, each part's key columns first, then its sums."""
+
+    parts: Mapping[str, pd.DataFrame]
+
+    def __getitem__(self, part: str) -> pd.DataFrame:
+        return self.parts[part]
+
+
+@dataclass(frozen=True)
+class TaskSummary:
+    """An analysis's summary of one task's rows: small tables that add up over tasks, in place of the rows.
+
+    `summarize(rows, rules, args)` gives {part: table}; in part p the columns `keys[p]` name a row (a policy,
+    a seat, one value of an integer quantity) and every other column is a count or a sum (of a quantity, of
+    its squares, of products) that adds up over tasks. The analysis's `tables` and its metrics' `from_totals`
+    read the added-up parts (`add_up`). See docs/scenarios.md, "What a task returns".
+    """
+
+    keys: Mapping[str, tuple[str, ...]]
+    summarize: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]]
+
+    def __add__(self, other: TaskSummary) -> TaskSummary:
+        """Both summaries' parts (a game's own beside the core's); their part names must differ."""
+        if common := set(self.keys) & set(other.keys):
+            raise ValueError(f"both task summaries have the parts {sorted(common)}")
+        return TaskSummary({**self.keys, **other.keys},
+                           lambda rows, rules, args: {**self.summarize(rows, rules, args),
+                                                      **other.summarize(rows, rules, args)})
+
+    def check(self, parts: Any) -> None:
+        """SummaryError unless `parts` has exactly the declared parts, each with its key columns and
+        numeric (int or float) sums."""
+        if not isinstance(parts, Mapping) or set(parts) != set(self.keys):
+            found = sorted(parts) if isinstance(parts, Mapping) else type(parts).__name__
+            raise SummaryError(f"a task summary has the parts {sorted(self.keys)}, not {found}")
+        for name, table in parts.items():
+            if not isinstance(table, pd.DataFrame):
+                raise SummaryError(f"part {name!r} of a task summary is a table, not {type(table).__name__}")
+            keys = self.keys[name]
+            if missing := [k for k in keys if k not in table.columns]:
+                raise SummaryError(f"part {name!r} of a task summary lacks its key columns {missing}")
+            for column in table.columns:
+                dtype = table[column].dtype
+                if column not in keys and not (isinstance(dtype, np.dtype) and dtype.kind in "iuf"):
+                    raise SummaryError(f"part {name!r} of a task summary: {column!r} is a sum, so int or float, "
+                                       f"not {dtype}")
+
+    def add_up(self, summaries: Sequence[Mapping[str, pd.DataFrame]]) -> Totals:
+        """The tasks' summaries (in chunk order) added up key by key; a part's rows sorted by its keys."""
+        parts = {}
+        for name, keys in self.keys.items():
+            table = pd.concat([s[name] for s in summaries], ignore_index=True)
+            if keys:
+                table = table.groupby(list(keys), sort=True, dropna=False).sum().reset_index()
+            else:
+                table = table.sum().to_frame().T.astype(table.dtypes.to_dict())
+            parts[name] = table
+        return Totals(parts)
+
+
+def moments(values: Any) -> tuple[int, float, float]:
+    """(n, sum, sum of squares) of a sample: what `moment_estimates` reads, added up over tasks."""
+    values = np.asarray(values, dtype=float)
+    return values.size, float(values.sum()), float((values * values).sum())
+
+
+def moment_estimates(n: Any, total: Any, squares: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, sd with ddof 1) from a sample's size, sum and sum of squares (arrays broadcast); NaN where n
+    is 0 (the mean) or below 2 (the sd), as from the sample itself."""
+    n, total, squares = (np.asarray(x, dtype=float) for x in (n, total, squares))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        # the squares about the mean; rounding can leave a constant sample a hair below 0
+        spread = np.clip(squares - total * np.where(n > 0, mean, 0.0), 0.0, None)
+        sd = np.where(n > 1, np.sqrt(spread / (n - 1)), np.nan)
+    return mean, sd
+
+
+def moment_interval(n: Any, total: Any, squares: Any) -> tuple[float, float, float]:
+    """(mean, low, high) by the t interval from a sample's size, sum and sum of squares (`stats.mean_interval`
+    of the sample itself, to rounding)."""
+    mean, sd = moment_estimates(n, total, squares)
+    low, high = stats.t_interval(mean, sd, n)
+    return float(mean), float(low), float(high)
 
 
 class ArgumentError(ValueError):
@@ -100,17 +194,25 @@ class Metric:
 
     `compute(raw, rules, args)` returns one row per item (matchup, policy, seat...)
     with the `keys` columns and, for a proportion, `successes` and `n`; for a
-    mean, `mean`, `sd` and `n`.
+    mean, `mean`, `sd` and `n`. `from_totals(totals, rules, args)` returns the
+    same rows from the added-up task summaries of an analysis with a summary
+    form (`TaskSummary`); without it the analysis keeps its rows.
     """
 
     kind: Literal["proportion", "mean"]
     keys: tuple[str, ...]
     compute: Callable[[pd.DataFrame, Any, Mapping[str, Any]], pd.DataFrame]
     doc: str = ""
+    from_totals: Callable[[Totals, Any, Mapping[str, Any]], pd.DataFrame] | None = None
 
-    def estimate(self, raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
-        """The metric per item with its estimate, interval and half-width."""
-        table = self.compute(raw, rules, args).reset_index(drop=True)
+    def estimate(self, raw: pd.DataFrame | Totals, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        """The metric per item with its estimate, interval and half-width, from the rows or their Totals."""
+        if isinstance(raw, Totals):
+            if self.from_totals is None:
+                raise SummaryError(f"the metric {self.doc!r} has no form for task summaries")
+            table = self.from_totals(raw, rules, args).reset_index(drop=True)
+        else:
+            table = self.compute(raw, rules, args).reset_index(drop=True)
         if self.kind == "proportion":
             with np.errstate(divide="ignore", invalid="ignore"):
                 table["estimate"] = table["successes"] / table["n"]
@@ -131,7 +233,8 @@ class Analysis:
     params: tuple[Param, ...]
     # run(rules, args, first_trial, n_trials, rng) -> raw rows of one chunk
     run: Callable[[Any, Mapping[str, Any], int, int, np.random.Generator], pd.DataFrame]
-    # tables(raw of all chunks, rules, args) -> {table name: DataFrame}
+    # tables(raw of all chunks, or their added-up `Totals` where `task_summary` is set, rules, args)
+    # -> {table name: DataFrame}
     tables: Callable[[pd.DataFrame, Any, Mapping[str, Any]], dict[str, pd.DataFrame]]
     # outputs(args) -> (table names, figure names) the run makes, so a scenario's [report] names are checked
     # before running (a figure of no data is left out: combat draws none when no matchup can end)
@@ -178,6 +281,13 @@ class Analysis:
     # follows the trials, and `out` (None: none) is a folder to write the table and its files into. A bad option
     # is an ArgumentError naming it. The command line only parses the options and prints the table.
     command: Callable[..., pd.DataFrame] | None = None
+    # the summary form of a task's rows (see TaskSummary): with it, and `from_totals` on every metric, a task's
+    # result is its summary and `tables` is handed the summaries added up, unless the rows are asked for
+    task_summary: TaskSummary | None = None
+
+    def summarises(self) -> bool:
+        """Whether a run can keep task summaries in place of rows: a summary form for the tables and every metric."""
+        return self.task_summary is not None and all(m.from_totals is not None for m in self.metrics.values())
 
     def trials_per_task(self, rules: Any, args: Mapping[str, Any]) -> int:
         """The trials each task of a point with these rules and arguments holds."""

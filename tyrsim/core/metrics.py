@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
+from tyrsim.core.analysis import Totals, moment_estimates, moment_interval, moments
 
 BIAS_DRAWS = 2000
 BIAS_SEED = 12345
@@ -199,15 +200,34 @@ def seat_balance(shares: np.ndarray, confidence: float = stats.CONFIDENCE, inter
       covers the true value at least at `confidence` (with two seats exactly:
       it is the Wilson interval of a seat's rate, turned into a gap).
     """
-    from scipy import stats as sps
-
     shares = np.asarray(shares, dtype=float)
     games, k = shares.shape
-    rates = shares.mean(axis=0)
-    p_value = float(sps.chisquare(shares.sum(axis=0)).pvalue) if k > 1 and games > 0 else float("nan")
+    summed = shares.sum(axis=0)
+    return _seat_balance(games, summed / games, summed, _covariance(games, summed, shares.T @ shares), confidence,
+                         intervals)
+
+
+def _covariance(games: int, summed: np.ndarray, products: np.ndarray) -> np.ndarray | None:
+    """The seats' sample covariance of win shares from the games, the summed shares and the summed products
+    of two seats' shares (None with fewer than two games or seats). The rows and the task summaries both
+    compute it so: shares such as 0, 1/2 and 1 sum exactly, and the covariance, its eigenvectors and the bias
+    correction drawn along them are then the same bit for bit, however the games were split into tasks."""
+    if games < 2 or len(summed) < 2:
+        return None
+    return (products - np.outer(summed, summed) / games) / (games - 1)
+
+
+def _seat_balance(games: int, rates: np.ndarray, summed: np.ndarray, cov: np.ndarray | None, confidence: float,
+                  intervals: bool) -> SeatBalance:
+    """`seat_balance` from the games, the seats' win rates and summed shares, and the shares' sample covariance
+    (None with fewer than two games or seats): what the rows and the task summaries both give."""
+    from scipy import stats as sps
+
+    k = len(rates)
+    p_value = float(sps.chisquare(summed).pvalue) if k > 1 and games > 0 else float("nan")
     gap, bal = float(_gap(rates)), float(_balance(rates))
-    if games > 1 and k > 1:
-        values, vectors = np.linalg.eigh(np.cov(shares, rowvar=False) / games)
+    if cov is not None:
+        values, vectors = np.linalg.eigh(cov / games)
         draws = np.random.default_rng(BIAS_SEED).standard_normal((BIAS_DRAWS, k))
         simulated = rates + (draws * np.sqrt(np.clip(values, 0, None))) @ vectors.T
         gaps, bals = _gap(simulated), _balance(simulated)
@@ -254,7 +274,19 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
     """
     shares = win_shares(raw).to_numpy()
     games = len(shares)
-    seats = seat_balance(shares, intervals=intervals)
+    per_game = per_game_measures(raw)
+    length = "rounds" if "rounds" in per_game.columns else "actions"
+    means = {name: stats.mean_interval(per_game[name])
+             for name in (length, "margin", "lead_changes") if name in per_game.columns}
+    counts = {name: int(per_game[name].sum()) for name in ("decided_by_tiebreak", "shared_victory")}
+    return _balance_table(seat_balance(shares, intervals=intervals), games, length, means,
+                          float(per_game[length].std(ddof=1)), counts)
+
+
+def _balance_table(seats: SeatBalance, games: int, length: str, means: dict[str, tuple[float, float, float]],
+                   length_sd: float, counts: dict[str, int]) -> pd.DataFrame:
+    """The balance table from the seat balance, the per-game means with their intervals (`length`, margin,
+    lead changes where recorded), the sd of the length and the games decided by the tie-break or shared."""
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
     rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high), seats.gap_low,
                  seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
@@ -263,23 +295,60 @@ def balance_metrics(raw: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
                  seats.balance_low, seats.balance_high,
                  f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
                  "interval as for the gap"))
-
-    per_game = per_game_measures(raw)
-    length = "rounds" if "rounds" in per_game.columns else "actions"
-    mean, low, high = stats.mean_interval(per_game[length])
-    rows.append((f"mean_{length}", mean, low, high, "t interval"))
-    rows.append((f"sd_{length}", float(per_game[length].std(ddof=1)), float("nan"), float("nan"), "spread"))
-    mean, low, high = stats.mean_interval(per_game["margin"])
-    rows.append(("mean_margin", mean, low, high, "first minus second score; t interval"))
+    rows.append((f"mean_{length}", *means[length], "t interval"))
+    rows.append((f"sd_{length}", length_sd, float("nan"), float("nan"), "spread"))
+    rows.append(("mean_margin", *means["margin"], "first minus second score; t interval"))
     for name, column, how in (("share_decided_by_tiebreak", "decided_by_tiebreak", "top score tied, one winner; "
                                "Wilson"), ("share_shared_victory", "shared_victory", "several winners; Wilson")):
-        k = int(per_game[column].sum())
+        k = counts[column]
         low, high = stats.wilson_interval(k, games)
         rows.append((name, k / games, float(low), float(high), how))
-    if "lead_changes" in per_game.columns:
-        mean, low, high = stats.mean_interval(per_game["lead_changes"])
-        rows.append(("mean_lead_changes", mean, low, high, "t interval"))
+    if "lead_changes" in means:
+        rows.append(("mean_lead_changes", *means["lead_changes"], "t interval"))
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "how"])
+
+
+# The balance table's summary form (see tyrsim.core.analysis.TaskSummary): per seat its summed win shares, per
+# pair of seats the summed products of their shares (the covariance), per per-game quantity its count, sum and
+# sum of squares; added up over tasks they give the same table as `balance_metrics` of all the rows, to rounding.
+BALANCE_KEYS = {"balance.seats": ("seat",), "balance.products": ("seat", "other"), "balance.games": ("quantity",)}
+
+
+def balance_summary(raw: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """One task's part of the balance table: the parts `BALANCE_KEYS` names."""
+    shares = win_shares(raw)
+    seats = shares.columns.to_numpy(dtype=np.int64)
+    values = shares.to_numpy(dtype=float)
+    products = values.T @ values
+    per_game = per_game_measures(raw)
+    quantities = [c for c in ("rounds", "actions", "lead_changes", "margin") if c in per_game.columns]
+    rows = [(name, *moments(per_game[name])) for name in quantities]
+    rows += [(name, len(per_game), float(per_game[name].sum()), float(per_game[name].sum()))
+             for name in ("decided_by_tiebreak", "shared_victory")]  # 0 or 1 a game: its square is itself
+    return {
+        "balance.seats": pd.DataFrame({"seat": seats, "shares": values.sum(axis=0)}),
+        "balance.products": pd.DataFrame({"seat": np.repeat(seats, len(seats)), "other": np.tile(seats, len(seats)),
+                                          "products": products.ravel()}),
+        "balance.games": pd.DataFrame(rows, columns=["quantity", "n", "total", "squares"]).astype({"n": np.int64}),
+    }
+
+
+def balance_from_totals(totals: Totals, intervals: bool = True) -> pd.DataFrame:
+    """`balance_metrics` from the added-up `balance_summary` of every task."""
+    seats = totals["balance.seats"].sort_values("seat")
+    summed = seats["shares"].to_numpy(dtype=float)
+    games_table = totals["balance.games"].set_index("quantity")
+    games = int(games_table.loc["decided_by_tiebreak", "n"])
+    products = (totals["balance.products"].pivot(index="seat", columns="other", values="products")
+                .sort_index().sort_index(axis=1).to_numpy(dtype=float))
+    length = "rounds" if "rounds" in games_table.index else "actions"
+    means = {name: moment_interval(*games_table.loc[name, ["n", "total", "squares"]])
+             for name in (length, "margin", "lead_changes") if name in games_table.index}
+    length_sd = float(moment_estimates(*games_table.loc[length, ["n", "total", "squares"]])[1])
+    counts = {name: int(games_table.loc[name, "total"]) for name in ("decided_by_tiebreak", "shared_victory")}
+    seats = _seat_balance(games, summed / games, summed, _covariance(games, summed, products), stats.CONFIDENCE,
+                          intervals)
+    return _balance_table(seats, games, length, means, length_sd, counts)
 
 
 def per_game_measures(raw: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,12 @@ recomputes only the tasks it changed. A stored table is used only if its
 columns agree with its point's other chunks; tables the analysis cannot build
 from stored results are computed again from scratch, never trusted.
 
+A task hands back its rows, or, where the run asks for summaries
+(`summaries=True`) and the analysis has a summary form (`Analysis.summarises`),
+the summary of its rows, made in the worker: small tables that the main process
+adds up per point (`TaskSummary.add_up`), so that it never holds the trials'
+rows (docs/scenarios.md, "What a task returns").
+
 A precision target replaces the fixed trial count: every point starts with one
 chunk; after each round the points whose headline interval is still too wide
 double their chunks, in index order, up to `max_trials`. The schedule depends
@@ -44,6 +50,7 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core import stats, weights
+from tyrsim.core.analysis import SummaryError, Totals
 from tyrsim.core.datafile import is_bundled
 from tyrsim.core.game import GameSpec
 from tyrsim.core.progress import Progress
@@ -76,12 +83,18 @@ class Task:
 @dataclass
 class PointResult:
     point: Point
-    raw: pd.DataFrame
+    raw: pd.DataFrame | Totals  # every task's rows, or their summaries added up (`summarised`)
     trials: int
     half_width: float | None = None  # achieved, when a precision target was set
     met: bool | None = None  # whether the precision target was met
     stored: int = 0  # chunks read from the result store rather than computed in this run
     data_files: dict[str, str | None] = field(default_factory=dict)  # SHA-256 of each data file the point read
+    summarised: bool = False  # True: the tasks handed back summaries, and `raw` is their Totals
+
+    @property
+    def task_results(self) -> str:
+        """What the point's tasks handed back, in the manifest's words: "rows" or "summaries"."""
+        return "summaries" if self.summarised else "rows"
 
 
 def _jsonable(value: Any) -> Any:
@@ -147,8 +160,9 @@ def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
 
 
 def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: int,
-             data: Mapping[str, str | None]) -> str:
-    """A hash of everything that determines a task's result; `data` is the point's `data_digests` entry."""
+             data: Mapping[str, str | None], summary: bool = False) -> str:
+    """A hash of everything that determines a task's result; `data` is the point's `data_digests` entry,
+    `summary` whether the result is the task's summary rather than its rows."""
     trials_arg = scenario.analysis.trials
     payload = {
         "store": STORE_FORMAT,
@@ -164,6 +178,8 @@ def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: in
         "args": {k: _jsonable(v) for k, v in point.args.items() if k != trials_arg},
         "data": dict(data),
     }
+    if summary:  # a summary is another result of the same games (a rows entry keeps its key of before)
+        payload["result"] = "summary"
     text = json.dumps(payload, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -205,10 +221,16 @@ def run_substitutions(scenario: Scenario, *, jobs: int | None = None) -> list[No
 
 
 def run_task(game: GameSpec, analysis: str, rules: RuleSet, args: dict, seed: int, point: int, chunk: int,
-             first: int, count: int) -> tuple[int, int, pd.DataFrame]:
+             first: int, count: int, summarise: bool = False
+             ) -> tuple[int, int, pd.DataFrame | dict[str, pd.DataFrame]]:
     """Compute one task (in a worker process): `game`'s analysis named `analysis` (the spec travels as a reference
-    to its package, see `GameSpec`; a worker reads the analysis there rather than receiving its functions)."""
-    result = game.analyses[analysis].run(rules, args, first, count, task_rng(seed, point, chunk))
+    to its package, see `GameSpec`; a worker reads the analysis there rather than receiving its functions).
+    `summarise`: hand back the summary of the task's rows (`Analysis.task_summary`) rather than the rows."""
+    study = game.analyses[analysis]
+    result = study.run(rules, args, first, count, task_rng(seed, point, chunk))
+    if summarise:
+        result = study.task_summary.summarize(result, rules, args)
+        study.task_summary.check(result)
     return point, chunk, result
 
 
@@ -332,17 +354,33 @@ def _end_quietly_on_interrupt() -> None:
     signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
 
 
-def _schema(table: pd.DataFrame) -> tuple[tuple[str, str], ...]:
-    return tuple((str(name), str(dtype)) for name, dtype in table.dtypes.items())
+def _schema(result: pd.DataFrame | Mapping[str, pd.DataFrame]) -> tuple:
+    """Column names and dtypes of a task's rows, or of each part of its summary."""
+    if isinstance(result, pd.DataFrame):
+        return tuple((str(name), str(dtype)) for name, dtype in result.dtypes.items())
+    return tuple((name, _schema(part)) for name, part in sorted(result.items()))
+
+
+def _stored_kind(scenario: Scenario, result: Any, summarise: bool) -> bool:
+    """Whether a stored result is of the kind the run keeps: rows, or a summary with the declared parts."""
+    if not summarise:
+        return isinstance(result, pd.DataFrame)
+    try:
+        scenario.analysis.task_summary.check(result)
+    except SummaryError:
+        return False
+    return True
 
 
 def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers: Workers, progress: Progress,
-             done: dict[tuple[int, int], pd.DataFrame], stored: set[tuple[int, int]]) -> None:
+             done: dict[tuple[int, int], Any], stored: set[tuple[int, int]], summarise: bool = False) -> None:
     """Add the results of `tasks` to `done`: from the store where trusted (their ids go to `stored`), else computed.
+    `summarise`: the results are the tasks' summaries, not their rows.
 
-    A stored table is trusted only if its columns (names and dtypes) are those of a chunk of
-    the same point computed in this run, or, where every chunk of a point comes from the store,
-    if all of them agree; the others are computed again.
+    A stored result is trusted only if it is of that kind (a summary: with the parts, key columns
+    and numeric sums the analysis declares), and its columns (names and dtypes; a summary's, part by
+    part) are those of a chunk of the same point computed in this run, or, where every chunk of a point
+    comes from the store, if all of them agree; the others are computed again.
     """
     from joblib import delayed
 
@@ -354,7 +392,8 @@ def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers:
             for index in dict.fromkeys(t.point for t in todo):
                 scenario.analysis.prepare(points[index].rules, points[index].args)
         calls = [delayed(run_task)(scenario.game, scenario.analysis.name, points[t.point].rules,
-                                   points[t.point].args, scenario.seed, t.point, t.chunk, t.first, t.count)
+                                   points[t.point].args, scenario.seed, t.point, t.chunk, t.first, t.count,
+                                   summarise)
                  for t in todo]
         fresh = {}
         for point, chunk, result in (workers.map(calls) if calls else ()):
@@ -364,10 +403,10 @@ def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers:
             progress.update(1, task.count)
         return fresh
 
-    found: dict[Task, pd.DataFrame] = {}
+    found: dict[Task, Any] = {}
     for task in tasks:
         table = store.get(task.key)
-        if table is not None:
+        if table is not None and _stored_kind(scenario, table, summarise):
             found[task] = table
             progress.skip(1)
     fresh = compute([t for t in tasks if t not in found])
@@ -393,11 +432,14 @@ def _execute(scenario: Scenario, tasks: list[Task], store: ResultStore, workers:
             stored.add((task.point, task.chunk))
 
 
-def _combine(parts: list[pd.DataFrame]) -> pd.DataFrame:
+def _combine(scenario: Scenario, parts: list, summarise: bool) -> pd.DataFrame | Totals:
+    """The point's tasks' rows one after another, or their summaries added up."""
+    if summarise:
+        return scenario.analysis.task_summary.add_up(parts)
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
 
 
-def headline_half_width(scenario: Scenario, point: Point, raw: pd.DataFrame, metric: str) -> float:
+def headline_half_width(scenario: Scenario, point: Point, raw: pd.DataFrame | Totals, metric: str) -> float:
     """The widest interval half-width of `metric` over the point's items (items without an interval ignored);
     NaN when no item has one, so such a point never counts as having met a precision target."""
     table = scenario.analysis.metrics[metric].estimate(raw, point.rules, point.args)
@@ -427,25 +469,29 @@ def run_scenario(
     progress: bool | None = None,
     pool: Executor | None = None,
     label: str | None = None,
+    summaries: bool = False,
 ) -> list[PointResult]:
     """Run every sweep point; one PointResult per point, in point order.
 
     `progress=False` silences the progress line (see `tyrsim.core.progress`); `label` starts each of
     its lines. `pool`: worker processes shared with scenarios running at the same time (`shared_pool`),
-    in place of the backend's own.
+    in place of the backend's own. `summaries=True`: where the analysis has a summary form, its tasks hand
+    back summaries and each result's `raw` is their Totals (the tables are the rows' to rounding); else, and
+    for a caller that wants the per-trial rows, every task hands back its rows.
     """
     most = None
     if scenario.precision is not None:
         most = sum(math.ceil(scenario.precision.max_trials / scenario.analysis.trials_per_task(p.rules, p.args))
                    for p in scenario.points)
     meter = functools.partial(Progress, unit=scenario.analysis.trial_unit, enabled=progress is not False, label=label)
+    summarise = summaries and scenario.analysis.summarises()
     with Workers(backend_name, scheduler, n_jobs, most, pool) as workers:
         store = ResultStore(store_folder, read=not fresh)
         try:
-            return _run(scenario, store, workers, meter)
+            return _run(scenario, store, workers, meter, summarise)
         except _StoredResultsUnusable as exc:
             _recompute_note(store_folder, exc)
-            return _run(scenario, ResultStore(store_folder, read=False), workers, meter)
+            return _run(scenario, ResultStore(store_folder, read=False), workers, meter, summarise)
 
 
 def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], **options: Any) -> T:
@@ -461,28 +507,30 @@ def run_and_build(scenario: Scenario, build: Callable[[list[PointResult]], T], *
     return build(run_scenario(scenario, **{**options, "fresh": True}))
 
 
-def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callable[[int], Progress]
-         ) -> list[PointResult]:
-    """Every point's result; `meter(total)` makes the progress meter of a number of tasks."""
+def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callable[[int], Progress],
+         summarise: bool) -> list[PointResult]:
+    """Every point's result; `meter(total)` makes the progress meter of a number of tasks; `summarise`: the
+    tasks hand back their summaries."""
     analysis = scenario.analysis
     size = {p.index: analysis.trials_per_task(p.rules, p.args) for p in scenario.points}
     digests = data_digests(scenario)
-    done: dict[tuple[int, int], pd.DataFrame] = {}
+    done: dict[tuple[int, int], Any] = {}
     stored: set[tuple[int, int]] = set()
 
     def tasks_for(point: Point, trials: int, chunks: int | None = None) -> list[Task]:
-        return [Task(point.index, c, first, count, task_key(scenario, point, c, first, count, digests[point.index]))
+        return [Task(point.index, c, first, count,
+                     task_key(scenario, point, c, first, count, digests[point.index], summarise))
                 for c, first, count in chunk_plan(trials, size[point.index], chunks)]
 
     def result(point: Point, chunks: int, trials: int, **extra: Any) -> PointResult:
-        return PointResult(point, _combine([done[(point.index, c)] for c in range(chunks)]), trials,
-                           stored=sum((point.index, c) in stored for c in range(chunks)),
-                           data_files=digests[point.index], **extra)
+        return PointResult(point, _combine(scenario, [done[(point.index, c)] for c in range(chunks)], summarise),
+                           trials, stored=sum((point.index, c) in stored for c in range(chunks)),
+                           data_files=digests[point.index], summarised=summarise, **extra)
 
     if scenario.precision is None:
         plan = {p.index: tasks_for(p, scenario.trials(p)) for p in scenario.points}
         shown = meter(sum(len(t) for t in plan.values()))
-        _execute(scenario, [t for ts in plan.values() for t in ts], store, workers, shown, done, stored)
+        _execute(scenario, [t for ts in plan.values() for t in ts], store, workers, shown, done, stored, summarise)
         shown.close()
         return [result(p, len(plan[p.index]), sum(t.count for t in plan[p.index])) for p in scenario.points]
 
@@ -496,7 +544,7 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callab
         wanted = [t for p in active for t in tasks_for(p, target.max_trials, chunks[p.index])
                   if (t.point, t.chunk) not in done]
         shown.grow(len(wanted))
-        _execute(scenario, wanted, store, workers, shown, done, stored)
+        _execute(scenario, wanted, store, workers, shown, done, stored, summarise)
         for p in active:
             trials = sum(count for _, _, count in chunk_plan(target.max_trials, size[p.index], chunks[p.index]))
             outcome = result(p, chunks[p.index], trials)

@@ -4,6 +4,10 @@
 points by source, symbol firing rates, the margin distribution, game length,
 the first player's advantage and what ended the game. The policy tournament
 (every pair of policies in both seat orders) is the shared `rate` analysis.
+
+The zoo's tables have a summary form too (`ZOO_SUMMARY`: sums and value counts per
+task, see `tyrsim.core.analysis.TaskSummary`), so a run keeps no per-game rows
+unless they are asked for; `zoo_tables` makes the same tables from either.
 """
 
 from __future__ import annotations
@@ -17,7 +21,16 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ForGame, Metric
+from tyrsim.core.analysis import (
+    Analysis,
+    ForGame,
+    Metric,
+    TaskSummary,
+    Totals,
+    moment_estimates,
+    moment_interval,
+    moments,
+)
 from tyrsim.core.designer import explore_analysis, rating_analysis
 from tyrsim.core.engines import CompiledEngine
 from tyrsim.core.playouts import game_analysis
@@ -79,13 +92,63 @@ def _marker_leader_wins(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) 
     return pd.DataFrame({"successes": g.sum(), "n": g.size()}).reset_index()
 
 
+def _marker_leader_from_totals(totals: Totals, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+    part = totals["zoo.leaders"]
+    part = part[part["source"] == "marker_points"]
+    return pd.DataFrame({"policy": part["policy"], "successes": part["wins"], "n": part["games"]})
+
+
 MARKER_LEADER = Metric(
-    "proportion", ("policy",), _marker_leader_wins, "share of games won by the player with more interim marker points"
+    "proportion", ("policy",), _marker_leader_wins, "share of games won by the player with more interim marker points",
+    _marker_leader_from_totals,
 )
 
+# quantities averaged per policy over its rows (`points_by_source`, `symbols`, `margin_summary`)
+POLICY_QUANTITIES = (*SOURCES, "score", *EVENT_COUNTERS, "margin")
+# quantities of the whole game, read at seat 0 (`game_length`, `first_player`, `end_triggers`)
+GAME_QUANTITIES = ("rounds", "actions", "win_share", "margin", *(f"ended_by_{t}" for t in END_TRIGGERS))
+ZOO_KEYS = {
+    "zoo.policy": ("policy", "quantity"),  # n, total, squares, fired (rows where it is above 0)
+    "zoo.margins": ("policy", "value"),  # games ending with each margin
+    "zoo.leaders": ("source", "policy"),  # games with a leader in the source, whose policy, and the leader's wins
+    "zoo.first_seat": ("quantity",),  # n, total, squares at seat 0
+    "zoo.rounds": ("rounds",),  # games lasting each number of rounds
+}
 
-def zoo_tables(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+
+def zoo_summary(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """One task's part of the zoo's tables: the parts `ZOO_KEYS` names, each adding up over tasks."""
+    games = raw[raw["seat"] == 0]
+    policy = [(key, name, *moments(group[name]), int((group[name] > 0).sum()))
+              for key, group in raw.groupby("policy", sort=True) for name in POLICY_QUANTITIES]
+    margins = raw.groupby(["policy", "margin"], sort=True).size()
+    leaders = []
+    for source in (*SOURCES, "coins"):
+        g = _leader_wins(raw, source).groupby("policy", sort=True)["won"]
+        leaders += [(source, key, int(n), float(w)) for key, n, w in zip(g.size().index, g.size(), g.sum(),
+                                                                          strict=True)]
+    rounds = games.groupby("rounds", sort=True).size()
+    return {
+        "zoo.policy": pd.DataFrame(policy, columns=["policy", "quantity", "n", "total", "squares", "fired"]),
+        "zoo.margins": pd.DataFrame({"policy": margins.index.get_level_values(0),
+                                     "value": margins.index.get_level_values(1).astype(np.int64),
+                                     "games": margins.to_numpy(dtype=np.int64)}),
+        "zoo.leaders": pd.DataFrame(leaders, columns=["source", "policy", "games", "wins"]).astype(
+            {"games": np.int64, "wins": float}),
+        "zoo.first_seat": pd.DataFrame([(name, *moments(games[name])) for name in GAME_QUANTITIES],
+                                       columns=["quantity", "n", "total", "squares"]),
+        "zoo.rounds": pd.DataFrame({"rounds": rounds.index.to_numpy(dtype=np.int64),
+                                    "games": rounds.to_numpy(dtype=np.int64)}),
+    }
+
+
+ZOO_SUMMARY = TaskSummary(ZOO_KEYS, zoo_summary)
+
+
+def zoo_tables(raw: pd.DataFrame | Totals, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """Score per policy and seat, points by source, symbols, margins, game length, first player, end triggers."""
+    if isinstance(raw, Totals):
+        return _zoo_tables_from_totals(raw)
     by_policy = raw.groupby("policy", sort=True)
     games = raw[raw["seat"] == 0]  # one row per game
     margin_summary, margins = _margins(by_policy)
@@ -211,6 +274,84 @@ def _leaders(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(leaders)
 
 
+def _zoo_tables_from_totals(totals: Totals) -> dict[str, pd.DataFrame]:
+    """`zoo_tables` from the added-up task summaries (`ZOO_SUMMARY` and the core's `game.seated`)."""
+    policy = totals["zoo.policy"].set_index(["policy", "quantity"])
+    policies = list(dict.fromkeys(policy.index.get_level_values("policy")))
+
+    def means(quantities, label: str) -> pd.DataFrame:
+        return pd.DataFrame([
+            {"policy": key, label: name,
+             **dict(zip(("mean", "ci_low", "ci_high"), moment_interval(*policy.loc[(key, name), ["n", "total",
+                                                                                              "squares"]]),
+                        strict=True))}
+            for key in policies for name in quantities])
+
+    symbols = means(EVENT_COUNTERS, "counter")
+    fired = policy.loc[[(key, name) for key in policies for name in EVENT_COUNTERS]]
+    k, n = fired["fired"].to_numpy(), fired["n"].to_numpy()
+    symbols["share_of_games"] = k / n
+    symbols["share_low"], symbols["share_high"] = stats.wilson_interval(k, n)
+
+    margins = []
+    for key, part in totals["zoo.margins"].groupby("policy", sort=True):
+        counts = pd.Series(part["games"].to_numpy(), index=pd.Index(part["value"].to_numpy(), name="margin"))
+        margins += _share_rows(counts.sort_index(), int(policy.loc[(key, "margin"), "n"]), policy=key)
+
+    first = totals["zoo.first_seat"].set_index("quantity")
+    n_games = int(first.loc["rounds", "n"])
+    length = pd.DataFrame([
+        dict(zip(("quantity", "mean", "ci_low", "ci_high"),
+                 (name, *moment_interval(*first.loc[name, ["n", "total", "squares"]])), strict=True))
+        for name in ("rounds", "actions")])
+    lasted = totals["zoo.rounds"]
+    rounds = pd.DataFrame(_share_rows(pd.Series(lasted["games"].to_numpy(), index=lasted["rounds"].to_numpy()),
+                                      n_games)).rename(columns={"value": "rounds"})
+    wins = float(first.loc["win_share", "total"])
+    win_low, win_high = stats.wilson_interval(wins, n_games)
+    adv, adv_low, adv_high = moment_interval(*first.loc["margin", ["n", "total", "squares"]])
+    first_player = pd.DataFrame([{"games": n_games, "first_player_win_rate": wins / n_games, "win_low": float(win_low),
+                                  "win_high": float(win_high), "first_player_margin": adv, "margin_low": adv_low,
+                                  "margin_high": adv_high}])
+    ended = pd.Series({t: first.loc[f"ended_by_{t}", "total"] for t in END_TRIGGERS})
+
+    leaders = totals["zoo.leaders"].drop(columns="policy").groupby("source", sort=False).sum()
+    leader_rows = []
+    for source in (*SOURCES, "coins"):
+        games, won = (int(leaders.loc[source, "games"]), float(leaders.loc[source, "wins"])) \
+            if source in leaders.index else (0, 0.0)
+        low, high = stats.wilson_interval(won, games)
+        leader_rows.append({"source": source, "games_with_a_leader": games,
+                            "leader_win_rate": won / games if games else float("nan"),
+                            "ci_low": float(low), "ci_high": float(high)})
+    return {
+        "by_policy_and_seat": _by_policy_and_seat_from_totals(totals),
+        "points_by_source": means((*SOURCES, "score"), "source"),
+        "leader_wins": pd.DataFrame(leader_rows),
+        "symbols": symbols,
+        "margin_summary": means(("margin",), "quantity").drop(columns="quantity"),
+        "margin_distribution": pd.DataFrame(margins),
+        "game_length": length,
+        "rounds_distribution": rounds,
+        "first_player": first_player,
+        "end_triggers": pd.DataFrame(_share_rows(ended, n_games)).rename(columns={"value": "ended_by"}),
+    }
+
+
+def _by_policy_and_seat_from_totals(totals: Totals) -> pd.DataFrame:
+    """`_by_policy_and_seat` from the core's `game.seated` part."""
+    part = totals["game.seated"].set_index(["policy", "seat"]).sort_index()
+    mean, sd = moment_estimates(part["games"], part["score"], part["score_squares"])
+    per_seat = pd.DataFrame({"games": part["games"], "wins": part["wins"], "mean_score": mean, "sd_score": sd},
+                            index=part.index)
+    per_seat["win_rate"] = per_seat["wins"] / per_seat["games"]
+    per_seat["win_low"], per_seat["win_high"] = stats.wilson_interval(per_seat["wins"], per_seat["games"])
+    per_seat["score_low"], per_seat["score_high"] = stats.t_interval(
+        per_seat["mean_score"], per_seat["sd_score"], per_seat["games"]
+    )
+    return per_seat.reset_index()
+
+
 def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> dict[str, Any]:
     """Mean points by source per policy, and the margin distribution."""
     import matplotlib.pyplot as plt
@@ -256,6 +397,7 @@ def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:
         name=name,
         summary="expected final score per seat and policy, by source, with symbol rates, margins and game length",
         extra_tables=zoo_tables,
+        extra_summary=ZOO_SUMMARY,
         extra_figures=zoo_figures,
         extra_outputs=(
             ("by_policy_and_seat", "points_by_source", "leader_wins", "symbols", "margin_summary",
