@@ -9,6 +9,7 @@ algorithms as numba compiles them:
 - `uniform`: `tyrsim.core.rng.uniform`, the doubles `rng.random(UNIFORM_BLOCK)` gives, handed
   out from the end of the block; the block lives in the engine's work record, as the fields
   `uniforms` (UNIFORM_BLOCK float64) and `uniforms_left` (int64);
+- `integers`: `Generator.integers(n)`, numpy's bounded draw (none when n is 1);
 - `turn_loop_calls`: how a chunk's games are drawn, one after another from the task's generator
   or each from its own (paired games: the rulings and tune studies' common random numbers).
 """
@@ -20,7 +21,10 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own doubles
-from numba.np.random.random_methods import random_interval  # numpy's random_interval, compiled
+from numba.np.random.random_methods import (  # numpy's own draws, compiled
+    buffered_bounded_lemire_uint32,
+    random_interval,
+)
 
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.core.rng import UNIFORM_BLOCK, held_doubles, hold_doubles
@@ -37,6 +41,15 @@ def shuffle(bits, items, n) -> None:
     for i in range(n - 1, 0, -1):
         j = np.intp(random_interval(bits, i))
         items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True)
+def integers(bits, n) -> np.int64:
+    """A whole number from 0 to n - 1 as `Generator.integers(n)` draws it (1 <= n <= 2**32): numpy's buffered
+    Lemire draw on the bit generator, and no draw at all when n is 1, as numpy returns at once."""
+    if n == 1:
+        return np.int64(0)
+    return np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(n - 1)))
 
 
 @njit(cache=True)

@@ -27,12 +27,13 @@ from the generator's bit generator (`rng.bit_generator`, here `bits`), drawn as 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from numba import njit
-from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's bounded draw, compiled
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, uniform
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, integers, turn_loop_calls, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.zooloretto_duell.cards import SPECIES
@@ -208,7 +209,7 @@ def choose_greedy(pos, rules, bits, work, n) -> int:
         ties += values[i] == best
     # the pick-th of the best actions, as ties[rng.integers(len(ties))]: numpy's bounded draw on 32 bits, none
     # for a single best action
-    pick = 0 if ties == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(ties - 1)))
+    pick = integers(bits, ties)
     for i in range(n):
         if values[i] == best:
             if pick == 0:
@@ -387,11 +388,11 @@ def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | N
     return None if any(form is None for form in forms) else forms
 
 
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
-               rng: np.random.Generator) -> pd.DataFrame:
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values). ValueError naming the rule or
-    policy the compiled engine cannot play."""
+    and seat, the same columns and, for the same generator, the same values), drawing one after another from
+    `rng` or game g from `game_rng(g)`. ValueError naming the rule or policy the compiled engine cannot play."""
     if len(policy_texts) != 2:
         raise ValueError(f"Zooloretto Duell is for 2 players, not {len(policy_texts)}")
     forms = compiled_forms(policy_texts)
@@ -402,8 +403,10 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     tables = rule_tables(rules)  # ValueError naming a rule it does not play (`compiled.supported`)
     seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    play_games(tables, np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray),
-               first, count, rng.bit_generator, new_position(), new_position(), new_workspace(), seats, games)
+    kinds, weights = np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray)
+    game, blank, workspace = new_position(), new_position(), new_workspace()
+    for start, n, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
+        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats[rows], games[rows])
     return table(seats, games, first, policy_texts)
 
 
