@@ -378,7 +378,7 @@ def track_start(space) -> int:
 # --- set-up ---------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_up(game, tables, rng) -> None:
     """Set-up of a position holding only its layout (`layout`), drawing from `bits` what `TyrannoExState`
     draws, in its order: shuffle the animal cards (3 players set the top 4 aside) and deal 4 piles, draw an
@@ -488,7 +488,7 @@ def next_placement(pos, rules, bits) -> None:
     begin_environment(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placements(pos, actions) -> int:
     """Each face-up card into the first empty row to fill of the column (either row after a double shift)."""
     column = pos.queue_column[pos.queue_head]
@@ -525,7 +525,7 @@ def place_animal_card(pos, rules, pile, spot, bits) -> None:
 # --- 2. environmental change (environmental_change.py, environment.py) --------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placement_limit(pos, rules) -> int:
     """The field where placement stops (`_limit`); NO_LIMIT: no End marker on the tracker (ruling
     `after_track`)."""
@@ -543,7 +543,7 @@ def placement_over(pos) -> bool:
     return pos.move >= pos.limit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_environment(pos, rules, bits) -> None:
     pos.phase = ENVIRONMENT
     pos.limit = placement_limit(pos, rules)
@@ -794,7 +794,7 @@ def change(pos, space, symbol) -> None:
     pos.potential[space, symbol] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_chain(pos) -> None:
     c = pos.counters
     c[CHANGES] += pos.chain
@@ -826,7 +826,7 @@ def after_change(pos, rules, bits) -> None:
     # AGAIN: the player used the "5" marker on their own turn and now takes their turn
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength_dice(pos, rules) -> None:
     """A change that completes all of a card's symbols earns it a die showing `new_die`, or raises its die by
     1; only the active player's cards, only while `strength_dice_open`. Ruling `die_gain` (see
@@ -952,7 +952,7 @@ def retire(pos, card) -> None:
 # --- 4. combat (fights.py, combat.py) ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_combat(pos, rules, bits) -> None:
     """Each player may pick a fight (each colour with 2 players on 2 columns); rulings `first_fighter`,
     `two_player_battles`."""
@@ -1007,7 +1007,7 @@ def fight_actions(pos, rules, actions) -> int:
     return n + challenges(pos, rules, pos.player, pos.queue_column[pos.queue_head], actions, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_challenge(pos, rules, player, column) -> bool:
     """Whether `player` has a challenge to pick (cards of `column`, or any if -1)."""
     last = rules.spot_count if rules.track_cards_fight else TRACK
@@ -1169,7 +1169,7 @@ def end_of_round(pos, rules, bits) -> None:
     prepare_next_round(pos, rules, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def prepare_next_round(pos, rules, bits) -> None:
     """Trays are topped up from the start player on, End moves on, the start marker passes on."""
     n = pos.num_players
@@ -1309,7 +1309,7 @@ def tie_fight(pos, rules, cards, knocked, x, y, bits) -> int:
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def empty_spaces(pos, rules, row) -> int:
     """Empty spaces in a grid row (ruling `unused_column_empty`: the unused columns' spaces too)."""
     count = 0
@@ -1365,7 +1365,7 @@ def count_lead_change(pos) -> None:
     pos.leaders = now
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def game_over(pos) -> bool:
     """No card can be placed any more and a column has no card in the grid."""
     if pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]:
@@ -1377,7 +1377,7 @@ def game_over(pos) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def game_end(pos, rules) -> None:
     """Unused "5" markers score; every card still on the board is counted in the statistics."""
     for spot in range(rules.spot_count):
@@ -1426,7 +1426,7 @@ def legal_actions(pos, rules, actions) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(pos, rules, kind, a, b, bits) -> None:
     """The current player carries out the action (kind, a, b) (a row of `legal_actions`); the automatic
     phases run up to the next decision."""
