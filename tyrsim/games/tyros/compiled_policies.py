@@ -20,11 +20,13 @@ generator's bit generator (`bits`: `rng.bit_generator`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import uniform
+from tyrsim.core.compiled_chance import turn_loop_calls, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyros.board import TYROS
@@ -422,10 +424,11 @@ def compiled_forms(policy_texts: list[str]) -> list[int] | None:
     return None if any(form is None for form in forms) else forms
 
 
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
-               rng: np.random.Generator) -> pd.DataFrame:
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values). ValueError naming the rule or
+    and seat, the same columns and, for the same generator, the same values), drawing one after another from
+    `rng` or game g from `game_rng(g)` (`compiled_chance.turn_loop_calls`). ValueError naming the rule or
     policy the compiled engine cannot play."""
     n = len(policy_texts)
     if n not in (3, 4):
@@ -442,8 +445,10 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     kinds = np.array([f[0] for f in forms], dtype=np.int64)
     weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
-    play_games(tables, kinds, weights, n, first, count, rng.bit_generator, new_position(), new_position(),
-               new_workspace(), seats, games)
+    game, blank, workspace = new_position(), new_position(), new_workspace()
+    for start, games_now, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
+        play_games(tables, kinds, weights, n, start, games_now, bits, game, blank, workspace, seats[rows],
+                   games[rows])
     return table(seats, games, first, policy_texts)
 
 
