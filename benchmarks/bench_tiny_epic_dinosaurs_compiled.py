@@ -1,6 +1,6 @@
 """Tiny Epic Dinosaurs speed on one core: the compiled engine against the object engine, and its compile cost.
 
-Run: python benchmarks/bench_tiny_epic_dinosaurs_compiled.py [--seconds S] [--games N]
+Run: python benchmarks/bench_tiny_epic_dinosaurs_compiled.py [--seconds S] [--games N] [--no-compile]
 
 Measured in the same run, CPU time of this process (`time.process_time`), one core, two players:
 - games per second of random against random and of each heuristic policy against itself (greedy,
@@ -8,21 +8,18 @@ Measured in the same run, CPU time of this process (`time.process_time`), one co
   a call for random and N / 10 for the heuristics, the runner's table included) and with the
   object engine (`runner.play_chunk`, 20 games a call), and their ratio (the target: 50);
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing one
-  game of random and of greedy (every compiled function compiled), then a second process loading
-  them from that cache; wall time and the child's CPU time, import included.
+  game of random and of greedy against hunter (every compiled function compiled), then a second
+  process loading them from that cache; wall time and the child's CPU time, import included, and
+  the number of functions numba compiled (a function compiles once for each combination of
+  argument types it is called with: each of the engine's should compile once).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import resource
-import subprocess
-import sys
-import tempfile
-import time
 
 import numpy as np
+from timing import print_compile_cost, rate
 
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
@@ -31,40 +28,6 @@ from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 PAIRS = (["random", "random"], ["greedy", "greedy"], ["hunter", "hunter"], ["breeder", "breeder"],
          ["contractor", "contractor"])
-FIRST_GAMES = """
-import time
-start = time.process_time()
-import numpy as np
-from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import play_chunk
-from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
-imported = time.process_time()
-for policies in (["random", "random"], ["greedy", "hunter"]):
-    play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
-print(imported - start, time.process_time() - imported)
-"""
-
-
-def rate(work, games: int, seconds: float) -> float:
-    """Games per CPU second of `work()`, which plays `games` games, repeated for about `seconds`."""
-    work()  # warm-up (and, the first time, loading the compiled functions)
-    calls, start = 0, time.process_time()
-    while (elapsed := time.process_time() - start) < seconds or calls == 0:
-        work()
-        calls += 1
-    return calls * games / elapsed
-
-
-def first_call(cache: str) -> tuple[float, float, float, float]:
-    """(wall seconds, CPU seconds, CPU seconds of the imports, CPU seconds of the first games) of a process
-    playing its first compiled games with the cache folder `cache`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", FIRST_GAMES], env=os.environ | {"NUMBA_CACHE_DIR": cache},
-                          check=True, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    imports, games = (float(v) for v in done.stdout.split())
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), imports, games
 
 
 def main() -> None:
@@ -74,11 +37,7 @@ def main() -> None:
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-cost measurement")
     args = parser.parse_args()
     if not args.no_compile:
-        with tempfile.TemporaryDirectory() as cache:
-            fresh, cached = first_call(cache), first_call(cache)
-        for name, (wall, cpu, imports, games) in (("compile, fresh cache", fresh), ("load from the cache", cached)):
-            print(f"{name + ':':<22}{wall:5.1f} s wall, {cpu:5.1f} s CPU: imports {imports:.1f} s, "
-                  f"first games (compiling or loading) {games:.1f} s")
+        print_compile_cost("tiny_epic_dinosaurs", [["random", "random"], ["greedy", "hunter"]])
     rules, rng = Rules(), np.random.default_rng(1)
     game = SPEC.make_game(rules, 2)
     print(f"{'policies':<24}{'compiled games/s':>18}{'object games/s':>16}{'ratio':>8}")

@@ -66,6 +66,11 @@ from tyrsim.games.tiny_epic_dinosaurs.rules import EITHER_FOODS, Rules
 
 keep_fresh(__file__)
 
+# `@compiled_only`: a function only compiled code calls, which numba compiles without the wrapper that calls it from
+# Python (1.2 to 1.5 s of a fresh compilation, for the engine's 70 such functions); those that Python calls
+# (`play_chunk`, the tests) are `@njit(cache=True)`, the layers that only forward `@njit(cache=True, inline="always")`
+compiled_only = njit(cache=True, no_cpython_wrapper=True)
+
 # fixed shapes; `supported` names the rule (or data file) a rule set would need more of
 MAX_PLAYERS = 4
 MAX_CELLS = 62  # ranch spaces (a set of them is an int64's bits)
@@ -218,6 +223,7 @@ WORKSPACE = np.dtype([
     # largest first (compiled_policies.py; both of one shape, so that `sort_in` compiles once)
     ("herd_all", np.int64, (MAX_KINDS,)), ("sizes_desc", np.int64, (MAX_CELLS,)),
     ("counts_desc", np.int64, (MAX_CELLS,)),
+    ("on_ranch", np.int64, (MAX_KINDS,)),  # a player's dinosaurs on the ranch by kind (`herd_on_ranch`)
     ("fresh", np.int64),  # 1: work.actions already lists the prompt's options (an assign turn listed them)
     ("parts", np.int64, (4,)),  # a player's points by source (`score_parts`)
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
@@ -354,25 +360,28 @@ def new_workspace() -> np.recarray:
 
 @njit(cache=True)
 def set_up(game, tables, bits, workspace) -> None:
-    """`start_game` in the one-position array `game` under the rules' `tables`, `workspace` a one-element
-    WORKSPACE array (`new_workspace`), whose uniform doubles are kept across the games of a chunk; called from
-    Python (compiled code calls `start_game` with the records)."""
-    start_game(game[0], tables[0], bits, workspace[0])
+    """`deal` in the one-position array `game` under the rules' `tables`, then on to the first decision;
+    `workspace` a one-element WORKSPACE array (`new_workspace`), whose uniform doubles are kept across the games
+    of a chunk. Called from Python (the turn loop, `compiled_policies.play_games`, calls `deal` and `advance`)."""
+    pos, rules, work = game[0], tables[0], workspace[0]
+    deal(pos, rules, bits)
+    advance(pos, rules, bits, work, NONE)
 
 
 # `inline="always"`: a layer that only forwards (to the rules below it) is compiled into its caller's code instead
 # of as a function of its own. A compiled function's machine code holds everything it calls, so every layer of
-# calls compiles all below it again (`set_up`, `play_action` and `run_step` took 4.2, 3.5 and 1.8 s of a fresh
-# compilation as functions; `resolve` and `legal_actions`, with `advance` their one caller, 3.3 and 3.2 s); these
-# take only records, numbers and the bit generator, so inlining them adds no reference counts.
+# calls compiles all below it again (as functions of their own, `set_up`, `play_action`, `advance`, `run_step`,
+# `resolve` and `legal_actions` took 4.2, 3.5, 3.4, 1.8, 3.3 and 3.2 s of a fresh compilation); these take only
+# records, numbers and the bit generator, so inlining them adds no reference counts. `advance` has one call in the
+# turn loop (and one in each of the entries from Python, `set_up` and `play_action`, which only the tests call).
 
 
-@njit(cache=True, inline="always")
-def start_game(pos, rules, bits, work) -> None:
+@compiled_only
+def deal(pos, rules, bits) -> None:
     """Set-up of a zeroed position, drawing from the bit generator `bits` (`rng.bit_generator`) what
     `TinyEpicDinosaursState.__init__` draws from `rng`, in its order: the contract deck shuffled, one private
     contract each, the public contracts, the research deck shuffled and the display; then the first-player
-    bonuses and round 1 begins, up to the first decision."""
+    bonuses, and round 1 is to begin (`advance` runs it)."""
     n = rules.players
     for k in range(rules.basic):
         pos.supply[k] = rules.dinosaurs_per_kind
@@ -399,10 +408,9 @@ def start_game(pos, rules, bits, work) -> None:
     pos.round_number = 1
     pos.prompt = NO_PROMPT
     then(pos, START_ROUND, 0, 0, 0)
-    advance(pos, rules, bits, work, NONE)
 
 
-@njit(cache=True)
+@compiled_only
 def draw_contract(pos) -> int:
     if pos.contract_deck_size == 0:
         return NONE
@@ -410,7 +418,7 @@ def draw_contract(pos) -> int:
     return pos.contract_deck[pos.contract_deck_size]
 
 
-@njit(cache=True)
+@compiled_only
 def refill_contracts(pos, rules) -> None:
     """Public contracts up to players + `extra_public_contracts`, while the deck lasts."""
     wanted = rules.players + rules.extra_public_contracts
@@ -419,7 +427,7 @@ def refill_contracts(pos, rules) -> None:
         pos.public_size += 1
 
 
-@njit(cache=True)
+@compiled_only
 def draw_research(pos, bits, into, size, n) -> int:
     """Draw up to `n` research cards onto into[size:]; the new size. Ruling: when the research deck runs out,
     the discard pile is shuffled into a new deck."""
@@ -438,18 +446,18 @@ def draw_research(pos, bits, into, size, n) -> int:
     return size
 
 
-@njit(cache=True)
+@compiled_only
 def reveal_research(pos, rules, bits) -> None:
     """Lay out `research_display` new cards face up (the display is empty)."""
     pos.display_size = draw_research(pos, bits, pos.display, 0, rules.research_display)
 
 
-@njit(cache=True)
+@compiled_only
 def research_left(pos) -> bool:
     return pos.research_deck_size > 0 or pos.discard_size > 0
 
 
-@njit(cache=True)
+@compiled_only
 def gain(pos, rules, p, resource, amount) -> None:
     """Add `amount` of a resource; the stock stays within 0..resource_cap, the rest is lost."""
     pos.resources[p, resource] = max(0, min(rules.resource_cap, pos.resources[p, resource] + amount))
@@ -472,7 +480,7 @@ def ask(pos, prompt, player) -> None:
     pos.prompt_player = player
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(pos, rules, bits, work, answer) -> None:
     """Answer the prompt with the listed option `answer` (NONE: none is answered, as at set-up), then run steps
     until a player must choose among two or more options (listed in `work`), or the game ends. A prompt with one
@@ -523,16 +531,11 @@ def run_step(pos, rules, bits, work, kind, seat, a, b) -> None:
 
 @njit(cache=True)
 def play_action(game, tables, bits, workspace, i) -> None:
-    """`take_action` in the one-position array `game`, called from Python."""
-    take_action(game[0], tables[0], bits, workspace[0], i)
-
-
-@njit(cache=True, inline="always")
-def take_action(pos, rules, bits, work, i) -> None:
-    """A policy's decision: the i-th legal action (`legal_actions`), then the game runs on to the next
-    decision."""
+    """A policy's decision in the one-position array `game`: the i-th legal action (`legal_actions`), then the
+    game runs on to the next decision. Called from Python (the turn loop calls `advance`)."""
+    pos = game[0]
     pos.actions += 1
-    advance(pos, rules, bits, work, i)
+    advance(pos, tables[0], bits, workspace[0], i)
 
 
 @njit(cache=True, inline="always")
@@ -591,7 +594,7 @@ def resolve(pos, rules, bits, work, i) -> None:
 # Phase 1: collect resources
 
 
-@njit(cache=True)
+@compiled_only
 def collect_resources(pos, rules) -> None:
     """Every player collects one resource per uncovered symbol plus their cards' income, and gets their ranchers
     back; Phase 2 begins with the first player."""
@@ -606,7 +609,7 @@ def collect_resources(pos, rules) -> None:
     then(pos, ASSIGN_TURN, 0, 0, 0)
 
 
-@njit(cache=True)
+@compiled_only
 def income(pos, rules, p, resource) -> int:
     """The resource symbols of this kind on p's ranch not covered by a dinosaur."""
     found = 0
@@ -619,7 +622,7 @@ def income(pos, rules, p, resource) -> int:
 # Phase 2: assign ranchers
 
 
-@njit(cache=True)
+@compiled_only
 def assign_turn(pos, rules, work) -> None:
     """The next player in turn who can place a group is asked; one who cannot keeps the rest home; when nobody
     can, Phase 3 comes."""
@@ -645,7 +648,7 @@ def add(work, n, kind, a, b, c, d, e) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@compiled_only
 def add_groups(work, n, s, need, send_owner, strength, choice, extra) -> int:
     """The groups for one way of acting (`TinyEpicDinosaursGame.placements`): `need` ranchers, and with
     send_owner 1 also the owner with fewer; send_owner 2: only with the owner."""
@@ -656,23 +659,24 @@ def add_groups(work, n, s, need, send_owner, strength, choice, extra) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def cost(pos, rules, p, s, resource) -> int:
     """What p pays of a resource for space s, after the discounts of their research cards."""
     return max(0, rules.cost[s, resource] - pos.discount[p, rules.action[s], resource])
 
 
-@njit(cache=True)
-def pays(pos, rules, p, contract, less) -> bool:
-    """Whether p's ranch holds the dinosaurs `contract` asks for, after `less` (a contract, or NONE) is paid."""
+@compiled_only
+def pays(rules, work, contract, less) -> bool:
+    """Whether the ranch counted into work.on_ranch (`herd_on_ranch`) holds the dinosaurs `contract` asks for, after
+    `less` (a contract, or NONE) is paid."""
     for k in range(rules.basic):
         wanted = rules.need[contract, k] + (rules.need[less, k] if less != NONE else 0)
-        if wanted and count_kind(pos, rules, p, k) < wanted:
+        if wanted and work.on_ranch[k] < wanted:
             return False
     return True
 
 
-@njit(cache=True)
+@compiled_only
 def placements(pos, rules, work, p) -> int:
     """Every placement (`_options_assign`): a space p is not on yet, with a group that may go there (an empty
     space takes one rancher or the owner alone; an occupied one exactly one more than its largest group), whose
@@ -680,6 +684,7 @@ def placements(pos, rules, work, p) -> int:
     ranchers, has_owner = pos.ranchers_left[p], pos.owner_left[p]
     strength = rules.owner_strength
     research = research_left(pos) or pos.display_size > 0
+    herd = herd_on_ranch(pos, rules, work, p)  # once for every contract `pays` looks at
     n = np.int64(0)
     for s in range(rules.spaces):
         need = 0
@@ -720,22 +725,22 @@ def placements(pos, rules, work, p) -> int:
                 n = add_groups(work, n, s, need, send_owner, strength, NONE, ALONE)
         elif action == RESEARCH_REMOVE:
             if research:
-                for i in range(herd_on_ranch(pos, rules, work, p)):
+                for i in range(herd):
                     n = add_groups(work, n, s, need, send_owner, strength, work.herd_order[i], ALONE)
         elif action == PLACE_NOW:
             n = place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength)
         else:  # CONTRACT: pay a public contract from the ranch, perhaps the private one alongside
             for i in range(pos.public_size):
                 contract = pos.public[i]
-                if pays(pos, rules, p, contract, NONE):
+                if pays(rules, work, contract, NONE):
                     n = add_groups(work, n, s, need, send_owner, strength, contract, ALONE)
-                    if pos.private[p] != NONE and pays(pos, rules, p, pos.private[p], contract):
+                    if pos.private[p] != NONE and pays(rules, work, pos.private[p], contract):
                         n = add_groups(work, n, s, need, send_owner, strength, contract, WITH_PRIVATE)
     work.count = n
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength) -> int:
     """The place-now space: each kind in Holding (in the order first held) while a grass space is free; else only
     a unique dinosaur, on a free mountain or water space (rule `unique_terrain`)."""
@@ -761,7 +766,7 @@ def place_now_ways(pos, rules, work, p, n, s, need, send_owner, strength) -> int
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def place_rancher(pos, rules, bits, work, p, s, ranchers, owner, choice, extra) -> None:
     """Send the group to space s and carry out its action at once (`_resolve_assign`)."""
     pos.counts[p, PLACEMENTS] += 1
@@ -799,7 +804,7 @@ def place_rancher(pos, rules, bits, work, p, s, ranchers, owner, choice, extra) 
         take_contract(pos, rules, work, p, choice, extra)
 
 
-@njit(cache=True)
+@compiled_only
 def take_dinosaurs(pos, p, kind, n) -> None:
     """Into Holding. Ruling: the supply limits what is taken; an egg with one figure left gives one."""
     n = min(n, pos.supply[kind])
@@ -809,7 +814,7 @@ def take_dinosaurs(pos, p, kind, n) -> None:
         pos.holding_size[p] += 1
 
 
-@njit(cache=True)
+@compiled_only
 def hunt(pos, rules, bits, work, p, s) -> None:
     """Roll the hunt die (one uniform double) and take the pictured dinosaur: net one, injury one and the group to
     the hospital, egg `egg_dinosaurs`."""
@@ -824,7 +829,7 @@ def hunt(pos, rules, bits, work, p, s) -> None:
             pos.occupancy[s, p] = 0
 
 
-@njit(cache=True)
+@compiled_only
 def place_now(pos, rules, work, p, kind) -> None:
     """The place-now space: the dinosaur leaves Holding for the ranch (`Ranch.place_one`), then the fences may be
     rearranged."""
@@ -840,7 +845,7 @@ def place_now(pos, rules, work, p, kind) -> None:
     ask(pos, REARRANGE, p)
 
 
-@njit(cache=True)
+@compiled_only
 def gain_space(pos, rules, p, s) -> None:
     for resource in range(3):
         gain(pos, rules, p, resource, rules.gain[s, resource])
@@ -851,7 +856,7 @@ def gain_space(pos, rules, p, s) -> None:
         pos.holding_fences[p] += got
 
 
-@njit(cache=True)
+@compiled_only
 def take_contract(pos, rules, work, p, contract, private) -> None:
     for i in range(pos.public_size):
         if pos.public[i] == contract:
@@ -865,7 +870,7 @@ def take_contract(pos, rules, work, p, contract, private) -> None:
         fulfil_private(pos, rules, work, p)
 
 
-@njit(cache=True)
+@compiled_only
 def fulfil(pos, rules, work, p, contract) -> None:
     """Give up the contract's dinosaurs (to the supply) and score it."""
     for k in range(rules.basic):
@@ -876,21 +881,21 @@ def fulfil(pos, rules, work, p, contract) -> None:
     pos.taken_size[p] += 1
 
 
-@njit(cache=True)
+@compiled_only
 def fulfil_private(pos, rules, work, p) -> None:
     fulfil(pos, rules, work, p, pos.private[p])
     pos.counts[p, CONTRACTS_PRIVATE] += 1
     pos.private[p] = draw_contract(pos)
 
 
-@njit(cache=True)
+@compiled_only
 def remove_from_ranch(pos, rules, work, p, kind) -> None:
     """A dinosaur leaves the ranch for the supply; a unique one takes its research card to the discard."""
     remove(pos, rules, work, p, kind, np.int64(1))
     return_figure(pos, rules, p, kind)
 
 
-@njit(cache=True)
+@compiled_only
 def return_figure(pos, rules, p, kind) -> None:
     if rules.unique[kind]:
         card = rules.card_of[kind]
@@ -908,7 +913,7 @@ def return_figure(pos, rules, p, kind) -> None:
         pos.supply[kind] += 1
 
 
-@njit(cache=True)
+@compiled_only
 def learn(pos, rules, p) -> None:
     """Sum up the abilities of the research cards p holds (`Player.learn`)."""
     pos.extra_income[p, :] = 0
@@ -934,7 +939,7 @@ def learn(pos, rules, p) -> None:
 # research cards
 
 
-@njit(cache=True)
+@compiled_only
 def take_research(pos, rules, bits, p, card) -> None:
     """A face-up card, or (NONE) draw `research_draw` from the deck and keep one of them."""
     if card == NONE:
@@ -950,7 +955,7 @@ def take_research(pos, rules, bits, p, card) -> None:
     gain_research(pos, rules, p, card)
 
 
-@njit(cache=True)
+@compiled_only
 def keep_drawn(pos, rules, p, card) -> None:
     """Keep one of the cards drawn; the others join the face-up ones."""
     for i in range(pos.drawn_size):
@@ -962,7 +967,7 @@ def keep_drawn(pos, rules, p, card) -> None:
     pos.drawn_size = 0
 
 
-@njit(cache=True)
+@compiled_only
 def gain_research(pos, rules, p, card) -> None:
     pos.research[p, pos.research_size[p]] = card
     pos.research_size[p] += 1
@@ -976,7 +981,7 @@ def gain_research(pos, rules, p, card) -> None:
 # Phase 3: return ranchers; then Phases 4 to 7
 
 
-@njit(cache=True)
+@compiled_only
 def return_ranchers(pos, rules) -> None:
     pos.occupancy[:, :] = 0
     n = rules.players
@@ -989,7 +994,7 @@ def return_ranchers(pos, rules) -> None:
 # the ranch: enclosures by flood fill over the fence bits
 
 
-@njit(cache=True)
+@compiled_only
 def popcount(bits) -> int:
     found = 0
     while bits:
@@ -998,7 +1003,7 @@ def popcount(bits) -> int:
     return found
 
 
-@njit(cache=True)
+@compiled_only
 def lowest(bits) -> int:
     """The index of the lowest set bit."""
     i = 0
@@ -1007,7 +1012,7 @@ def lowest(bits) -> int:
     return i
 
 
-@njit(cache=True)
+@compiled_only
 def flood_fill(rules, work, fences) -> None:
     """The grass regions for these fence tokens (plus the permanent fence), by flood fill, the region of the first
     space first (`RanchLayout.areas`): work.regions (cells as bits), work.enclosed; the enclosed ones, in that
@@ -1048,7 +1053,7 @@ def flood_fill(rules, work, fences) -> None:
     work.filled, work.filled_fences = 1, fences
 
 
-@njit(cache=True)
+@compiled_only
 def enclosures(pos, rules, work, p) -> int:
     """p's enclosures into work.enclosures (unless they hold this fence set's already); how many."""
     if not (work.filled and work.filled_fences == pos.fences[p]):
@@ -1056,7 +1061,7 @@ def enclosures(pos, rules, work, p) -> int:
     return work.enclosure_count
 
 
-@njit(cache=True)
+@compiled_only
 def contents(pos, rules, p, cells):
     """(the one kind in the region, or NONE when it holds none or several kinds; how many it holds)."""
     found, count, mixed = NONE, 0, False
@@ -1070,34 +1075,25 @@ def contents(pos, rules, p, cells):
     return (NONE if mixed else found), count
 
 
-@njit(cache=True)
-def count_kind(pos, rules, p, kind) -> int:
-    found = 0
-    for c in range(rules.cell_count):
-        if pos.cells[p, c] == kind:
-            found += 1
-    return found
-
-
-@njit(cache=True)
+@compiled_only
 def herd_on_ranch(pos, rules, work, p) -> int:
-    """The kinds on p's ranch in the order of its spaces (`Survey.herd`) into work.herd_order; how many."""
+    """The kinds on p's ranch in the order of its spaces (`Survey.herd`) into work.herd_order, and how many of each
+    into work.on_ranch (what `pays` reads); how many kinds."""
+    for k in range(rules.kinds):
+        work.on_ranch[k] = 0
     size = 0
     for c in range(rules.cell_count):
         kind = pos.cells[p, c]
         if kind != EMPTY:
-            seen = False
-            for i in range(size):
-                if work.herd_order[i] == kind:
-                    seen = True
-            if not seen:
+            if work.on_ranch[kind] == 0:
                 work.herd_order[size] = kind
                 size += 1
+            work.on_ranch[kind] += 1
     work.herd_size = size
     return size
 
 
-@njit(cache=True)
+@compiled_only
 def remove(pos, rules, work, p, kind, n) -> None:
     """Take n dinosaurs of `kind` off p's ranch, one at a time, each the figure whose leaving costs the fewest
     newborns, and among those the one on the space `cover_order` covers last (`Ranch.remove`: a ruling)."""
@@ -1120,7 +1116,7 @@ def remove(pos, rules, work, p, kind, n) -> None:
         pos.cells[p, best] = EMPTY
 
 
-@njit(cache=True)
+@compiled_only
 def place_one(pos, rules, work, p, kind) -> None:
     """Put one dinosaur on a free space at once (`Ranch.place_one`): into an enclosure of its own kind, else an
     empty enclosure, else any free space it may stand on, in fill order."""
@@ -1155,7 +1151,7 @@ def place_one(pos, rules, work, p, kind) -> None:
 # Phase 4: arrange the ranch
 
 
-@njit(cache=True)
+@compiled_only
 def free_slot_count(pos, rules, p) -> int:
     found = 0
     for i in range(rules.slot_count):
@@ -1164,13 +1160,13 @@ def free_slot_count(pos, rules, p) -> int:
     return found
 
 
-@njit(cache=True)
+@compiled_only
 def new_phase(pos, rules, p) -> None:
     if rules.penalty_per_phase:
         pos.paid_herbivore[p] = pos.paid_carnivore[p] = 0
 
 
-@njit(cache=True)
+@compiled_only
 def arrange_ranch(pos, rules, work, p) -> None:
     """Phase 4 for p: each fence from Holding onto a free edge, then the layout of the whole herd."""
     if pos.holding_fences[p]:
@@ -1185,7 +1181,7 @@ def arrange_ranch(pos, rules, work, p) -> None:
     enclose(pos, rules, work, p)
 
 
-@njit(cache=True)
+@compiled_only
 def to_lay_out(pos, rules, p) -> None:
     """The dinosaurs on the ranch, then in Holding: the basic ones by kind (in the order first seen), the unique
     ones one by one (`Ranch.to_lay_out`); no enclosure given yet."""
@@ -1208,7 +1204,7 @@ def to_lay_out(pos, rules, p) -> None:
             pos.unplaced[kind] += 1
 
 
-@njit(cache=True)
+@compiled_only
 def enclose(pos, rules, work, p) -> None:
     """Ask for the next enclosure while dinosaurs lack room and enclosures are free; else lay the ranch out."""
     wanting = False
@@ -1227,7 +1223,7 @@ def enclose(pos, rules, work, p) -> None:
     escape(pos, rules, work, p)
 
 
-@njit(cache=True)
+@compiled_only
 def sort_ascending(values, n) -> None:
     for i in range(1, n):
         v = values[i]
@@ -1238,7 +1234,7 @@ def sort_ascending(values, n) -> None:
         values[j + 1] = v
 
 
-@njit(cache=True)
+@compiled_only
 def unhoused(work, capacities, wanted) -> int:
     """The fewest dinosaurs left without room when the enclosures work.capacities[:capacities] (largest first) go
     each to one kind, the kinds wanting room for work.wanting[0, :wanted] dinosaurs (ascending, no zeros)
@@ -1294,7 +1290,7 @@ def unhoused(work, capacities, wanted) -> int:
         work.frame_at[depth] += 1
 
 
-@njit(cache=True)
+@compiled_only
 def free_capacities(pos, work, count, skip) -> int:
     """The sizes of the enclosures not given yet (but `skip`), largest first, into work.capacities; how many."""
     m = np.int64(0)
@@ -1308,7 +1304,7 @@ def free_capacities(pos, work, count, skip) -> int:
     return m
 
 
-@njit(cache=True)
+@compiled_only
 def enclosure_choices(pos, rules, work, p) -> int:
     """The (enclosure, kind) choices of Phase 4 that still let the layout house the most dinosaurs
     (`ranch.enclosure_choices`: "If you are able to place a dinosaur, you must do so"), into work.choices, by
@@ -1348,7 +1344,7 @@ def enclosure_choices(pos, rules, work, p) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def breeding_split(work, count, indexes, sizes, k, group) -> None:
     """Spread `count` dinosaurs of one kind over its k enclosures (sizes[:k], in the order given) to breed the most
     (`ranch.breeding_split`): whole groups first, largest enclosure first, then where the kind stands, then
@@ -1384,7 +1380,7 @@ def breeding_split(work, count, indexes, sizes, k, group) -> None:
                 left -= room
 
 
-@njit(cache=True)
+@compiled_only
 def fill(pos, rules, p, cells, kind, n) -> None:
     """Put n of `kind` on the free spaces of a region, in fill order."""
     for i in range(rules.cell_count):
@@ -1396,7 +1392,7 @@ def fill(pos, rules, p, cells, kind, n) -> None:
             n -= 1
 
 
-@njit(cache=True)
+@compiled_only
 def escaped_add(work, kind, n) -> None:
     if work.escaped[kind] == 0:
         work.escaped_order[work.escaped_size] = kind
@@ -1404,14 +1400,14 @@ def escaped_add(work, kind, n) -> None:
     work.escaped[kind] += n
 
 
-@njit(cache=True)
+@compiled_only
 def escaped_clear(work) -> None:
     for i in range(work.escaped_size):
         work.escaped[work.escaped_order[i]] = 0
     work.escaped_size = 0
 
 
-@njit(cache=True)
+@compiled_only
 def lay_out(pos, rules, work, p) -> None:
     """Clear p's ranch and place the herd as assigned (`Ranch.lay_out`): each kind fills its enclosures, spread to
     breed the most; the unique dinosaurs go to unenclosed spaces they may stand on, else alone into an empty
@@ -1485,7 +1481,7 @@ def lay_out(pos, rules, work, p) -> None:
 # escapes and their penalties
 
 
-@njit(cache=True)
+@compiled_only
 def escape(pos, rules, work, p) -> None:
     """The dinosaurs in work.escaped (already off the ranch) return to the supply; penalties follow."""
     if work.escaped_size == 0:
@@ -1502,7 +1498,7 @@ def escape(pos, rules, work, p) -> None:
     then(pos, PENALTIES, p, flags, 0)
 
 
-@njit(cache=True)
+@compiled_only
 def pay_penalties(pos, p, flags, b) -> None:
     """A herbivore escape costs a fence, a carnivore escape another dinosaur, each once a round (or phase);
     escaping omnivores count as either, the player's choice (`_step_penalties`)."""
@@ -1530,7 +1526,7 @@ def pay_penalties(pos, p, flags, b) -> None:
 # Phase 5: feed
 
 
-@njit(cache=True)
+@compiled_only
 def diet(pos, rules, p, kind, food) -> int:
     """One food (LEAF, MEAT or EITHER) a dinosaur of `kind` eats, after p's feed_less abilities (leaves first,
     then meat, then either food)."""
@@ -1545,7 +1541,7 @@ def diet(pos, rules, p, kind, food) -> int:
     return leaf if food == LEAF else (meat if food == MEAT else either)
 
 
-@njit(cache=True)
+@compiled_only
 def eat(pos, rules, p, leaf, meat, either) -> None:
     """Pay this food from p's stock (`feeding.food_left`; rule `either_food` for the units of either)."""
     have_leaf, have_meat = pos.resources[p, 0] - leaf, pos.resources[p, 1] - meat
@@ -1563,7 +1559,7 @@ def eat(pos, rules, p, leaf, meat, either) -> None:
     pos.resources[p, 0], pos.resources[p, 1] = have_leaf, have_meat
 
 
-@njit(cache=True)
+@compiled_only
 def feed_dinosaurs(pos, rules, work, p) -> None:
     """Phase 5 for p: the herd eats, or p chooses who is fed."""
     new_phase(pos, rules, p)
@@ -1581,7 +1577,7 @@ def feed_dinosaurs(pos, rules, work, p) -> None:
         ask(pos, FEED_PROMPT, p)
 
 
-@njit(cache=True)
+@compiled_only
 def maximal_plans(work, last) -> int:
     """`feeding.feedings`' depth-first search: how many of kind i (of the herd's order) are fed, from as many as
     fit down to none, keeping the choices where no unfed dinosaur could still be fed; the plans into work.plans;
@@ -1649,7 +1645,7 @@ def maximal_plans(work, last) -> int:
         work.fed[i] -= 1
 
 
-@njit(cache=True)
+@compiled_only
 def feedings(pos, rules, work, p) -> int:
     """Every maximal way to feed p's herd (`feeding.feedings`), most fed first, as FEED_PLAN actions; how many.
     work.plans[i, j] is how many of the herd's j-th kind (work.herd_order) plan i feeds."""
@@ -1658,7 +1654,7 @@ def feedings(pos, rules, work, p) -> int:
         kind = work.herd_order[j]
         a, b, c = diet(pos, rules, p, kind, LEAF), diet(pos, rules, p, kind, MEAT), diet(pos, rules, p, kind, EITHER)
         work.eats[j, 0], work.eats[j, 1], work.eats[j, 2] = a, b, a + b + c
-        work.wanted[j] = count_kind(pos, rules, p, kind)
+        work.wanted[j] = work.on_ranch[kind]
     work.have[0], work.have[1] = pos.resources[p, 0], pos.resources[p, 1]
     work.have[2] = pos.resources[p, 0] + pos.resources[p, 1]
     last = size - 1
@@ -1672,7 +1668,7 @@ def feedings(pos, rules, work, p) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def eat_plan(pos, rules, work, p, plan) -> None:
     """Feed as plan says (`_resolve_feed`); the unfed escape."""
     size = herd_on_ranch(pos, rules, work, p)
@@ -1684,7 +1680,7 @@ def eat_plan(pos, rules, work, p, plan) -> None:
         leaf += diet(pos, rules, p, kind, LEAF) * fed
         meat += diet(pos, rules, p, kind, MEAT) * fed
         either += diet(pos, rules, p, kind, EITHER) * fed
-        hungry = count_kind(pos, rules, p, kind) - fed
+        hungry = work.on_ranch[kind] - fed
         if hungry > 0:
             escaped_add(work, kind, hungry)
     eat(pos, rules, p, leaf, meat, either)
@@ -1698,7 +1694,7 @@ def eat_plan(pos, rules, work, p, plan) -> None:
 # Phase 6: breed
 
 
-@njit(cache=True)
+@compiled_only
 def breed_dinosaurs(pos, rules, work, p) -> None:
     """Every `breed_group` dinosaurs of a kind alone in an enclosure give one newborn (`Ranch.breeding`), placed at
     once (`Ranch.place_newborns`) or escaping."""
@@ -1730,7 +1726,7 @@ def breed_dinosaurs(pos, rules, work, p) -> None:
     escape(pos, rules, work, p)
 
 
-@njit(cache=True)
+@compiled_only
 def place_newborns(pos, rules, work, p, kind, n) -> int:
     """n newborns into their kind's enclosures, then the empty ones, largest first; how many escape."""
     count = enclosures(pos, rules, work, p)
@@ -1764,7 +1760,7 @@ def place_newborns(pos, rules, work, p, kind, n) -> int:
 # Phase 7: end of round
 
 
-@njit(cache=True)
+@compiled_only
 def end_round(pos, rules, bits, work) -> None:
     """Public contracts refilled, the face-up research discarded and new cards shown; the 4th rancher arrives;
     after the last round the game ends."""
@@ -1773,7 +1769,10 @@ def end_round(pos, rules, bits, work) -> None:
         # Variant: a private contract the ranch can pay is fulfilled at the end of the round.
         for i in range(n):
             p = (pos.first_player + i) % n
-            if pos.private[p] != NONE and pays(pos, rules, p, pos.private[p], NONE):
+            if pos.private[p] == NONE:
+                continue
+            herd_on_ranch(pos, rules, work, p)
+            if pays(rules, work, pos.private[p], NONE):
                 fulfil_private(pos, rules, work, p)
     refill_contracts(pos, rules)
     for i in range(pos.display_size):
@@ -1840,7 +1839,7 @@ def legal_actions(pos, rules, work) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled_only
 def fence_moves(pos, rules, work, n, p, source) -> int:
     """A fence from `source` to every free fence slot."""
     for i in range(rules.slot_count):

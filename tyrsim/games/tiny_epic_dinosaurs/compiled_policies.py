@@ -58,6 +58,9 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     PLACE_FENCE,
     PLACE_NOW,
     RESEARCH_REMOVE,
+    advance,
+    compiled_only,
+    deal,
     diet,
     enclosures,
     flood_fill,
@@ -67,8 +70,6 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     popcount,
     rule_tables,
     score_parts,
-    start_game,
-    take_action,
 )
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
 from tyrsim.games.tiny_epic_dinosaurs.policies import BreederPolicy, ContractorPolicy, GreedyPolicy, HunterPolicy
@@ -135,12 +136,12 @@ def choose_greedy(weights, pos, rules, bits, work) -> int:
     return n - 1
 
 
-@njit(cache=True)
+@compiled_only
 def diet_units(pos, rules, p, kind) -> int:
     return diet(pos, rules, p, kind, LEAF) + diet(pos, rules, p, kind, MEAT) + diet(pos, rules, p, kind, EITHER)
 
 
-@njit(cache=True)
+@compiled_only
 def dinosaur_value(w, pos, rules, p, herd, kind) -> float:
     """`GreedyPolicy.dinosaur_value`: its points less its food, a pairing bonus, a contract bonus."""
     value = rules.points[kind] * w.dinosaur_weight - w.food_cost * diet_units(pos, rules, p, kind)
@@ -158,7 +159,7 @@ def dinosaur_value(w, pos, rules, p, herd, kind) -> float:
     return value
 
 
-@njit(cache=True)
+@compiled_only
 def new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, kind, n, whole) -> float:
     """`GreedyPolicy.new_dinosaurs_value`: n new dinosaurs (`whole` of them for the food) worth their value, or
     -1 each when one more would find no room in Phase 4 (`room_for`) or the food in stock would not feed the
@@ -179,7 +180,7 @@ def new_dinosaurs_value(w, pos, rules, p, herd, room, kinds, held, enclosures, k
     return -1.0 * n
 
 
-@njit(cache=True)
+@compiled_only
 def card_value(w, pos, rules, p, herd, card) -> float:
     """`GreedyPolicy.card_value`: its points, less a unique dinosaur's food, plus its ability over the rounds
     left."""
@@ -201,7 +202,7 @@ def card_value(w, pos, rules, p, herd, card) -> float:
     return value * w.research_weight
 
 
-@njit(cache=True)
+@compiled_only
 def sort_in(values, n, value) -> None:
     """Put `value` into values[:n + 1], which holds n values largest first."""
     j = n
@@ -211,7 +212,7 @@ def sort_in(values, n, value) -> None:
     values[j] = value
 
 
-@njit(cache=True)
+@compiled_only
 def ranch_quality(w, rules, work, herd, fences) -> float:
     """`heuristics.ranch_quality` of the enclosures of this fence set for the herd's basic kinds (most numerous
     matched to largest), with `pair_value` per breeding group and 0.1 per enclosure."""
@@ -348,7 +349,7 @@ def greedy_values(w, pos, rules, work, n) -> None:
         work.values[i] = value
 
 
-@njit(cache=True)
+@compiled_only
 def contract_gain(w, pos, rules, p, herd, contract) -> float:
     """`GreedyPolicy._contract_gain`: its points less what its dinosaurs are worth on the ranch."""
     given = 0.0
@@ -374,14 +375,18 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
-        start_game(pos, rules, bits, work)
-        while not is_over(pos):
+        deal(pos, rules, bits)
+        answer = NONE  # nothing is asked before round 1 begins
+        while True:
+            advance(pos, rules, bits, work, answer)  # the one call: `advance` is compiled into this loop
+            if is_over(pos):
+                break
             which = (pos.prompt_player + game_id) % n
             if kinds[which] == RANDOM:  # here, not through `choose`: the extra call costs a random game time
-                i = choose_random(bits, work)
+                answer = choose_random(bits, work)
             else:
-                i = choose_greedy(weights[which], pos, rules, bits, work)
-            take_action(pos, rules, bits, work, i)
+                answer = choose_greedy(weights[which], pos, rules, bits, work)
+            pos.actions += 1
             if pos.actions > MAX_DECISIONS:
                 raise RuntimeError("tiny-epic-dinosaurs compiled engine: a game did not end")
         for p in range(n):
@@ -441,16 +446,14 @@ def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) ->
     score, a tie going to the tied player earliest in turn order (from the first player at the end)."""
     count, players = seats.shape[0], seats.shape[1]
     score = seats[:, :, 0]
-    won = np.zeros((count, players), dtype=bool)
-    rank = np.zeros((count, players), dtype=np.int64)
-    for g in range(count):
-        best = score[g].max()
-        order = [(int(games[g, 2]) + i) % players for i in range(players)]
-        winner = next(seat for seat in order if score[g, seat] == best)
-        won[g, winner] = True
-        for seat in range(players):
-            better = sum(1 for o in range(players) if o != winner and score[g, o] > score[g, seat])
-            rank[g, seat] = 1 if seat == winner else 2 + better
+    best = score.max(axis=1, keepdims=True)
+    # each seat's place in turn order from the first player; the winner is the best score earliest in it
+    turn_place = (np.arange(players)[None, :] - games[:, 2:3]) % players
+    winner = np.where(score == best, turn_place, players).argmin(axis=1)
+    won = np.arange(players)[None, :] == winner[:, None]
+    # the others rank 2 onwards by score: one more for each other player but the winner scoring more
+    beaten_by = (score[:, None, :] > score[:, :, None]) & ~won[:, None, :]
+    rank = np.where(won, 1, 2 + beaten_by.sum(axis=2))
     game_id = np.repeat(np.arange(first, first + count), players)
     seat = np.tile(np.arange(players), count)
     columns = {
