@@ -6,7 +6,7 @@ permutations, each round's deal the same multivariate hypergeometric draws (`dea
 own algorithm on the same bit generator), a bank swap the same `integers` draws, and the
 compiled policies (`compiled_policies.py`) draw their chance as the object policies do. Compiled
 code takes the generator's bit generator (`bits`: `rng.bit_generator`) and draws as numpy does
-(`tyrsim.core.compiled_chance`, and `hypergeometric` and `integers` here).
+(`tyrsim.core.compiled_chance`, and `hypergeometric` here).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element `np.recarray`;
 a function reads and writes `game[0]` in place). Spaces are numbered as on the board (Tyros 0),
@@ -45,12 +45,9 @@ from decimal import Decimal, getcontext
 import numpy as np
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own doubles
-from numba.np.random.random_methods import (  # numpy's own draws, compiled
-    buffered_bounded_lemire_uint32,
-    random_interval,
-)
+from numba.np.random.random_methods import random_interval  # numpy's own draw, compiled
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, shuffle
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, integers, shuffle
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyros.actions import (
     Accept,
@@ -276,12 +273,6 @@ def new_workspace() -> np.recarray:
 
 
 # --- chance: numpy's own algorithms on the generator's bit generator ----------------------------------------
-
-
-@njit(cache=True, inline="always")
-def integers(bits, high) -> int:
-    """`rng.integers(high)` (high > 0): numpy's bounded draw on 32 bits, no draw where there is one choice."""
-    return 0 if high == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(high - 1)))
 
 
 @njit(cache=True, inline="always")

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import turn_loop_calls, uniform
+from tyrsim.core.compiled_chance import integers, turn_loop_calls, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyros.board import TYROS
@@ -63,7 +63,6 @@ from tyrsim.games.tyros.compiled import (
     build_ship,
     current_player,
     empire_size,
-    integers,
     legal_actions,
     move_ship,
     new_position,
@@ -438,8 +437,9 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
         raise ValueError(problem)
     forms = compiled_forms(policy_texts)
     if forms is None:
-        raise ValueError(f"policies {policy_texts!r}: the compiled engine plays only the random, planner and "
-                         "greedy policies (the object engine plays every policy)")
+        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
+        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, planner and greedy "
+                         "policies (the object engine plays every policy)")
     tables = rule_tables(rules)
     seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
