@@ -23,6 +23,7 @@ from compiled_checks import check_cache_loads, check_pure_python
 
 from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.game import RandomPolicy
+from tyrsim.core.rng import task_rng, trial_rng
 from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex import compiled as C
@@ -105,7 +106,7 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
         state = game.new_state(object_rng)
         position = C.new_position().view(np.ndarray)
         C.layout(position, rules, players)
-        C.set_up(position, tables, compiled_rng)
+        C.set_up(position, tables, compiled_rng.bit_generator)
         work = new_workspace().view(np.ndarray)  # the uniform doubles of this game's generator
         while True:
             differ = C.differences(C.position_of(state), position)
@@ -136,6 +137,34 @@ def test_every_position_is_the_object_engines(name):
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_many_games(name):
     assert step_through(*rules_of(name), range(1000, 1000 + MANY_STEPPED_GAMES)) > MANY_STEPPED_GAMES * 20
+
+
+def test_paired_games_are_the_object_engines():
+    """Paired games (game g from its own generator, as the rulings studies play them): the object engine's."""
+    rules, task = Rules(), task_rng(8, 0, 0)
+    policies = ["random", "greedy", "random"]
+    compiled = play_chunk(rules, policies, 3, 12, task, game_rng=lambda g: trial_rng(task, g))
+    reference = object_chunk(make_game(rules, 3), policies, [SPEC.make_policy(p) for p in policies], 3, 12, task,
+                             game_rng=lambda g: trial_rng(task, g))
+    pd.testing.assert_frame_equal(compiled, reference)
+
+
+def test_chunks_one_after_another_from_one_generator():
+    """Chunks from one generator (as a task plays several blocks) draw on where the last chunk left off,
+    compiled or not: the random policy's uniform block is handed on from chunk to chunk."""
+    rules, policies = Rules(), ["random"] * 4
+    ours, theirs = np.random.default_rng(9), np.random.default_rng(9)
+    for first, engines in ((0, "cc"), (7, "co"), (14, "oc")):
+        for k, engine in enumerate(engines):
+            start = first + 3 * k
+            if engine == "c":
+                table = play_chunk(rules, policies, start, 3, ours)
+            else:
+                table = object_chunk(make_game(rules, 4), policies, [SPEC.make_policy(p) for p in policies], start, 3,
+                                     ours)
+            reference = object_chunk(make_game(rules, 4), policies, [SPEC.make_policy(p) for p in policies], start,
+                                     3, theirs)
+            pd.testing.assert_frame_equal(table, reference)
 
 
 def test_a_broken_rule_is_caught():

@@ -379,11 +379,12 @@ def track_start(space) -> int:
 
 
 @njit(cache=True, inline="always")
-def set_up(game, tables, rng) -> None:
-    """Set-up of a position holding only its layout (`layout`), drawing from `bits` what `TyrannoExState`
+def set_up(game, tables, bits) -> None:
+    """Set-up of a position holding only its layout (`layout`), drawing from the bit generator `bits` (a
+    generator's `rng.bit_generator`) what `TyrannoExState`
     draws, in its order: shuffle the animal cards (3 players set the top 4 aside) and deal 4 piles, draw an
     opening chip for each current space, fill each storage tray; then the first placement begins."""
-    pos, rules, bits = game[0], tables[0], rng.bit_generator
+    pos, rules = game[0], tables[0]
     n = rules.cards
     order = np.arange(n)  # bits.permutation(n)
     shuffle(bits, order, n)

@@ -5,7 +5,8 @@ reads only what its player may see (the board, the current chips, how many chips
 on each space, the face-up cards, its own tray, the bag's count):
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
   `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
-  block per generator, kept across the games of a chunk as the object engine keeps it);
+  block per generator: a chunk goes on with the block `uniform` holds for its generator and hands
+  the rest back, `compiled_chance.turn_loop_calls`, as the object engine's chunks do);
 - `greedy`, `aggressive`, `builder` (`GreedyPolicy` and its variants): the same valuation with
   the same named weights (`WEIGHTS`; a weights file of `tyrsim tune` applies unchanged), its
   values computed in the object policy's order of floating-point operations, ties going to the
@@ -20,12 +21,13 @@ space gains; the weights are a record too (`WEIGHT_RECORD`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, uniform
+from tyrsim.core.compiled_chance import UNIFORM_FIELDS, turn_loop_calls, uniform
 from tyrsim.core.game import RandomPolicy, make_policy
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.board import ROWS
@@ -78,7 +80,7 @@ GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a
 WORKSPACE = np.dtype([
     ("actions", np.int64, (max(MAX_ACTIONS, MAX_CHALLENGES + 1), 3)),  # rows of `compiled.legal_actions`
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
-    # one block per generator, kept across the games of a chunk)
+    # one block per generator, carried on across the games of a chunk and from chunk to chunk)
     *UNIFORM_FIELDS,
     # the greedy valuation's cards (`GreedyPolicy._cards`): their symbols and weights, spot order
     ("card_symbols", np.int64, (MAX_SPOTS, 3)), ("card_weights", np.float64, (MAX_SPOTS,)), ("card_count", np.int64),
@@ -96,6 +98,9 @@ WORKSPACE = np.dtype([
     ("after_count", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
     ("after_stamp", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
 ])
+# the combat odds of a chunk without a greedy player, which reads none (`chance_table` imports scipy.special)
+NO_ODDS = np.zeros((0, 0, 0, 0, 4))
+NO_ODDS.flags.writeable = False  # the type of the shared, read-only `chance_table`: one compilation
 # the rules' tables a greedy policy reads: `policies.future_points` and `_next_score` of every spot
 POLICY_TABLES = np.dtype([("future_points", np.float64, (MAX_SPOTS,)), ("next_score", np.float64, (MAX_SPOTS,))])
 
@@ -434,18 +439,19 @@ GAME_COLUMNS = ("actions", *GAME_COUNTERS)
 
 
 @njit(cache=True)
-def play_games(tables, ptables, chances, kinds, weights, first, count, rng, game, blank, workspace, seats,
+def play_games(tables, ptables, chances, kinds, weights, first, count, bits, game, blank, workspace, seats,
                games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(player + game) % n] with the record
     weights[same] for each player (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS]
-    and games[game, GAME_COLUMNS]. `game` and `blank` are one-position arrays (`blank` laid out by
-    `compiled.layout`, otherwise zeros), `workspace` a one-element WORKSPACE array (`new_workspace`)."""
-    pos, rules, ptable, work, bits = game[0], tables[0], ptables[0], workspace[0], rng.bit_generator
+    and games[game, GAME_COLUMNS], every draw from the bit generator `bits`. `game` and `blank` are
+    one-position arrays (`blank` laid out by `compiled.layout`, otherwise zeros), `workspace` a one-element
+    WORKSPACE array (`new_workspace`)."""
+    pos, rules, ptable, work = game[0], tables[0], ptables[0], workspace[0]
     actions = work.actions
     for g in range(count):
         game_id = first + g
         game[0] = blank[0]
-        set_up(game, tables, rng)
+        set_up(game, tables, bits)
         n = pos.num_players
         while pos.phase != OVER:
             which = (pos.player + game_id) % n
@@ -477,11 +483,13 @@ def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | N
     return None if any(form is None for form in forms) else forms
 
 
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
-               rng: np.random.Generator) -> pd.DataFrame:
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values). ValueError naming the rule or
-    policy the compiled engine cannot play."""
+    and seat, the same columns and, for the same generator, the same values). The games draw one after another
+    from `rng`, or game g from its own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws
+    (`compiled_chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
+    play."""
     forms = compiled_forms(policy_texts)
     if forms is None:
         missing = next(t for t in policy_texts if compiled_forms([t]) is None)
@@ -493,9 +501,13 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
     layout(blank, rules, n)
     seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.float64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    play_games(tables, policy_tables(rules), np.ascontiguousarray(chance_table(rules)),
-               np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray),
-               first, count, rng, new_position(), blank, new_workspace(), seats, games)
+    kinds = np.array([f[0] for f in forms])
+    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
+    chances = np.ascontiguousarray(chance_table(rules)) if GREEDY in kinds else NO_ODDS
+    game, workspace = new_position(), new_workspace()
+    for start, games_now, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
+        play_games(tables, policy_tables(rules), chances, kinds, weights, start, games_now, bits, game, blank,
+                   workspace, seats[rows], games[rows])
     return table(seats, games, first, policy_texts)
 
 
