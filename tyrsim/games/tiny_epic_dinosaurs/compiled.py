@@ -1293,14 +1293,17 @@ def unhoused(work, capacities, wanted) -> int:
 @compiled_only
 def free_capacities(pos, work, count, skip) -> int:
     """The sizes of the enclosures not given yet (but `skip`), largest first, into work.capacities; how many."""
-    m = np.int64(0)
+    capacities = work.capacities
+    m = 0
     for e in range(count):
         if pos.assignment[e] == NONE and e != skip:
-            work.capacities[m] = -popcount(work.enclosures[e])
+            size = popcount(work.enclosures[e])
+            j = m
+            while j > 0 and capacities[j - 1] < size:  # sorted in as they come
+                capacities[j] = capacities[j - 1]
+                j -= 1
+            capacities[j] = size
             m += 1
-    sort_ascending(work.capacities, m)
-    for i in range(m):
-        work.capacities[i] = -work.capacities[i]
     return m
 
 
