@@ -204,3 +204,17 @@ def test_a_summarising_task_hands_back_its_summary_not_its_rows():
     assert set(result) == set(ZOO.analyses["game"].task_summary.keys)
     _, _, rows = run_task(ZOO, "game", ZOO.rules(), args, 1, 0, 0, 0, 10)
     assert isinstance(rows, pd.DataFrame) and len(rows) == 20
+
+
+def test_the_manifest_says_what_the_tasks_handed_back(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from tyrsim.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", "zooloretto-duell", "--games", "6", "--policy", "random",
+                                       "--policy", "random", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    [point] = json.loads((tmp_path / "o" / "manifest.json").read_text())["points"]
+    assert point["task_results"] == "rows"  # --out writes games.csv, so the rows are kept

@@ -150,7 +150,9 @@ def manifest(report: Report) -> dict[str, Any]:
         "points": [
             {"index": r.point.index, "label": r.point.label, "rules": r.point.rules.as_dict(),
              "args": r.point.args, "trials": r.trials, "half_width": r.half_width, "precision_met": r.met,
-             "data_files_sha256": r.data_files}
+             "data_files_sha256": r.data_files,
+             # what the tasks handed back: "rows", or "summaries" (their sums, added up; the same tables)
+             "task_results": r.task_results}
             for r in report.results
         ],
         "versions": _versions(),
