@@ -78,8 +78,8 @@ def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per
         n = min(per_block - offset, first + count - trial)
         seats = list(seatings[block] if len(seatings) > 1 else seatings[0])
         block_rules = rules[block] if isinstance(rules, list) else rules
-        table = None if spec.compiled is None or paired else spec.compiled.play_games(block_rules, seats, offset, n,
-                                                                                      rng)
+        table = None if spec.compiled is None else spec.compiled.play_games(block_rules, seats, offset, n, rng,
+                                                                            game_rng)
         if table is None:
             table = play_chunk(spec.make_game(block_rules, len(seats)), seats, [spec.make_policy(s) for s in seats],
                                offset, n, rng, game_rng=game_rng)

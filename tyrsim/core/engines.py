@@ -113,8 +113,7 @@ class CompiledEngine:
         `runner.play_chunk` draws."""
         if self.refusal(rules, texts) is not None:
             return None
-        paired = {} if game_rng is None else {"game_rng": game_rng}
-        return self._policies().play_chunk(rules, list(texts), first, count, rng, **paired)
+        return self._policies().play_chunk(rules, list(texts), first, count, rng, game_rng)
 
     def with_engine(self, analysis: Analysis) -> Analysis:
         """The game analysis `analysis` (whose `run` plays the object engine) with the `engine` argument."""

@@ -1,7 +1,7 @@
 """Tiny Epic Dinosaurs: full game engine, ranch enclosures, policies, hunt and herd-growth analyses."""
 
 from tyrsim.core.game import GameSpec
-from tyrsim.games.tiny_epic_dinosaurs.analysis import ANALYSES
+from tyrsim.games.tiny_epic_dinosaurs.analysis import ANALYSES, COMPILED
 from tyrsim.games.tiny_epic_dinosaurs.game import make_game
 from tyrsim.games.tiny_epic_dinosaurs.policies import POLICIES
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
@@ -15,4 +15,5 @@ SPEC = GameSpec(
     policies=POLICIES,
     analyses=ANALYSES,
     package=__name__,
+    compiled=COMPILED,
 )

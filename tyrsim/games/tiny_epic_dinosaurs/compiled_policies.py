@@ -20,12 +20,13 @@ marker and the round; never the decks or another player's private contract.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from numba import njit
-from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's bounded draw, compiled
 
-from tyrsim.core.compiled_chance import uniform
+from tyrsim.core.compiled_chance import integers, turn_loop_calls, uniform
 from tyrsim.core.game import RandomPolicy
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
@@ -127,7 +128,7 @@ def choose_greedy(weights, pos, rules, bits, work) -> int:
             ties += 1
     # the k-th of the best actions, as rng.integers(len(ties)) in GreedyPolicy.choose: numpy's bounded draw on 32
     # bits, none for a single best action
-    k = 0 if ties == 1 else np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(ties - 1)))
+    k = integers(bits, ties)
     for i in range(n):
         if values[i] >= best - 1e-9:
             if k == 0:
@@ -420,24 +421,27 @@ def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | No
     return forms
 
 
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int,
-               rng: np.random.Generator) -> pd.DataFrame:
+def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values). ValueError naming the policy
-    the compiled engine cannot play (`compiled.supported` names a rule)."""
+    and seat, the same columns and, for the same generator, the same values), drawing one after another from
+    `rng` or game g from `game_rng(g)` (`compiled_chance.turn_loop_calls`). ValueError naming the policy the
+    compiled engine cannot play (`compiled.supported` names a rule)."""
     players = len(policy_texts)
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"Tiny Epic Dinosaurs is for 2 to 4 players, not {players}")
     forms = compiled_forms(policy_texts)
     if forms is None:
-        raise ValueError(f"policies {policy_texts}: the compiled engine plays only the random policy here "
-                         "(the object engine plays every policy)")
+        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
+        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy, hunter, breeder "
+                         "and contractor policies (the object engine plays every policy)")
     tables = rule_tables(rules, players)
     seats = np.zeros((count, players, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
     weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
-    play_games(tables, np.array([f[0] for f in forms]), weights, first, count, rng.bit_generator, new_position(),
-               new_position(), new_workspace(), seats, games)
+    kinds, game, blank, workspace = np.array([f[0] for f in forms]), new_position(), new_position(), new_workspace()
+    for start, n, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
+        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats[rows], games[rows])
     return table(seats, games, first, policy_texts)
 
 

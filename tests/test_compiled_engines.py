@@ -1,0 +1,54 @@
+"""What every compiled engine plays the way the object engine does, beyond one chunk from a fresh generator:
+paired games (each game from its own generator, `game_rng`, as the rulings and tune studies play them) and
+chunks that follow one another on one generator, compiled and object mixed (as a study's task plays its
+blocks: rate's pairings, a ladder's rungs), so that the uniform doubles drawn ahead carry over."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tyrsim.core.rng import task_rng, trial_rng
+from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.games import get_game
+
+SEATINGS = {
+    "zooloretto-duell": [["random", "random"], ["heuristic", "greedy"]],
+    "tyranno-ex": [["random"] * 4, ["greedy", "aggressive", "builder"]],
+    "tyros": [["random"] * 4, ["planner", "greedy", "random"]],
+    "tiny-epic-dinosaurs": [["random", "random"], ["hunter", "breeder", "contractor"]],
+}
+
+
+def engines(name: str, seats: list[str]):
+    spec = get_game(name)
+    rules, policies = spec.rules(), [spec.make_policy(s) for s in seats]
+    game = spec.make_game(rules, len(seats))
+
+    def compiled(first, count, rng, game_rng=None):
+        return spec.compiled.play_games(rules, seats, first, count, rng, game_rng)
+
+    def objects(first, count, rng, game_rng=None):
+        return object_chunk(game, seats, policies, first, count, rng, game_rng=game_rng)
+
+    return compiled, objects
+
+
+@pytest.mark.parametrize("name", SEATINGS)
+def test_paired_games_are_the_object_engines(name):
+    for seats in SEATINGS[name]:
+        compiled, objects = engines(name, seats)
+        task = task_rng(4, 2, 1)
+        pd.testing.assert_frame_equal(compiled(3, 12, task, lambda g: trial_rng(task, g)),
+                                      objects(3, 12, task, lambda g: trial_rng(task, g)))
+
+
+@pytest.mark.parametrize("name", SEATINGS)
+def test_chunks_that_follow_one_another_on_one_generator_draw_as_the_object_engines(name):
+    for seats in SEATINGS[name]:
+        compiled, objects = engines(name, seats)
+        rng = np.random.default_rng(7)
+        reference = [objects(0, 5, rng), objects(5, 4, rng), objects(9, 3, rng)]
+        rng = np.random.default_rng(7)
+        mixed = [compiled(0, 5, rng), objects(5, 4, rng), compiled(9, 3, rng)]
+        for got, expected in zip(mixed, reference, strict=True):
+            pd.testing.assert_frame_equal(got, expected)
