@@ -59,9 +59,8 @@ import itertools
 import numpy as np
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own draws
-from numba.np.random.random_methods import buffered_bounded_lemire_uint32  # numpy's own, compiled
 
-from tyrsim.core.compiled_chance import shuffle
+from tyrsim.core.compiled_chance import integers, shuffle
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
@@ -770,7 +769,7 @@ def change_living_conditions(pos, rules, space, bits) -> bool:
             if rules.majority_tie == CHOOSER:
                 pos.tie_space, pos.tied = space, tied
                 return True
-            pick = np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(count - 1)))  # rng.integers(len(tied))
+            pick = integers(bits, count)  # rng.integers(len(tied))
             symbol = first
             for s in range(NUM_SYMBOLS):
                 if tied >> s & 1:
@@ -1098,7 +1097,7 @@ def resolve_fight(pos, rules, attacker, defender, bits) -> int:
 @njit(cache=True, inline="always")
 def roll(bits, faces) -> int:
     """One die of `rng.integers(1, faces + 1, size)`: numpy's bounded draw (Lemire's, on 32 bits), one element."""
-    return 1 + np.int64(buffered_bounded_lemire_uint32(bits, np.uint32(faces - 1)))
+    return 1 + integers(bits, faces)
 
 
 @njit(cache=True, inline="always")
