@@ -375,7 +375,7 @@ SEED = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show
 @JOBS
 @click.option("--out", type=OutFolder(), help="Write the per-game CSV, the summary tables and figures here.")
 @click.option("--engine", type=click.Choice(["auto", "compiled", "object"]),
-              help="For a game with a compiled engine (zooloretto-duell): 'compiled' plays in compiled code "
+              help="For a game with a compiled engine (every bundled game has one): 'compiled' plays in compiled code "
                    "(policies with a compiled form only), 'object' plays the readable reference engine; 'auto' "
                    "(the default) the compiled engine wherever it can, and it says so when a policy or a rule "
                    "keeps it out. Both play the same games from the same seed.")

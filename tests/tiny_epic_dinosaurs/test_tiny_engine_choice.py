@@ -109,3 +109,21 @@ def test_same_seed_same_tables_whatever_the_jobs_or_backend():
     for raw in runs[1:]:
         pd.testing.assert_frame_equal(runs[0], raw)
     assert runs[0]["game_id"].nunique() == games
+
+
+def test_the_sensitivity_study_plays_its_rule_points_on_the_compiled_engine(monkeypatch):
+    from tyrsim.games.tiny_epic_dinosaurs import compiled_policies
+
+    played, real = [], compiled_policies.play_chunk
+
+    def play_chunk(rules, texts, first, count, rng, game_rng=None):
+        played.append(count)
+        return real(rules, texts, first, count, rng, game_rng)
+
+    monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
+    explore = SPEC.analyses["explore"]
+    args = explore.check_args({"points": 4, "games": 6, "params": ["breed_group=2:4"]})
+    assert explore.point_substitutions(Rules(), args) == ()
+    raw = explore.run(Rules(), args, 6, 6, np.random.default_rng(3))
+    assert played == [6] and set(raw["point"]) == {1} and raw["game_id"].nunique() == 6
+    assert COMPILED.play_games(CROWDED, ["hunter", "breeder"], 0, 2, np.random.default_rng(4)) is None

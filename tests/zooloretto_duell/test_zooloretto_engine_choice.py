@@ -114,9 +114,9 @@ def recorded_chunks(monkeypatch) -> list[int]:
 
     played, real = [], compiled_policies.play_chunk
 
-    def play_chunk(rules, texts, first, count, rng):
+    def play_chunk(rules, texts, first, count, rng, game_rng=None):
         played.append(count)
-        return real(rules, texts, first, count, rng)
+        return real(rules, texts, first, count, rng, game_rng)
 
     monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
     return played
@@ -129,8 +129,6 @@ def invoke(*args):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["tiny-epic-dinosaurs", "--engine", "compiled"],
-         "Tiny Epic Dinosaurs has no compiled engine yet; games with one: tyranno-ex, tyros, zooloretto-duell"),
         (["zooloretto-duell", "--engine", "compiled", "--policy", "mcts", "--policy", "heuristic"],
          "--engine: 'compiled' plays only the random, greedy and heuristic policies: the compiled engine has no form "
          "of policy 'mcts'"),
