@@ -53,6 +53,11 @@ def win_rates(raw: pd.DataFrame, by: str) -> pd.DataFrame:
             "sd_score": g["score"].std(ddof=1),
         }
     )
+    return with_intervals(table, by)
+
+
+def with_intervals(table: pd.DataFrame, by: str) -> pd.DataFrame:
+    """`win_rates`' table from its counts, wins, mean scores and sds (indexed by `by`): rates and intervals."""
     table["win_rate"] = table["wins"] / table["games"]
     table["win_low"], table["win_high"] = stats.wilson_interval(table["wins"], table["games"])
     table["score_low"], table["score_high"] = stats.t_interval(table["mean_score"], table["sd_score"], table["games"])
@@ -117,12 +122,7 @@ def win_rates_from_totals(totals: Totals, by: str) -> pd.DataFrame:
     mean, sd = moment_estimates(part["games"], part["score"], part["score_squares"])
     table = pd.DataFrame({"games": part["games"], "wins": part["wins"], "mean_score": mean, "sd_score": sd},
                          index=part.index)
-    table["win_rate"] = table["wins"] / table["games"]
-    table["win_low"], table["win_high"] = stats.wilson_interval(table["wins"], table["games"])
-    table["score_low"], table["score_high"] = stats.t_interval(table["mean_score"], table["sd_score"], table["games"])
-    return table.reset_index()[
-        [by, "games", "win_rate", "win_low", "win_high", "mean_score", "score_low", "score_high", "sd_score"]
-    ]
+    return with_intervals(table, by)
 
 
 def _counters_summary(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
