@@ -1,7 +1,8 @@
 """What every compiled engine plays the way the object engine does, beyond one chunk from a fresh generator:
 paired games (each game from its own generator, `game_rng`, as the rulings and tune studies play them) and
 chunks that follow one another on one generator, compiled and object mixed (as a study's task plays its
-blocks: rate's pairings, a ladder's rungs), so that the uniform doubles drawn ahead carry over."""
+blocks: rate's pairings, a ladder's rungs), paired ones among them, so that the uniform doubles drawn ahead
+carry over as `tyrsim.core.rng.uniform` carries them."""
 
 import functools
 
@@ -49,8 +50,9 @@ def test_chunks_that_follow_one_another_on_one_generator_draw_as_the_object_engi
     for seats in SEATINGS[name]:
         compiled, objects = engines(name, seats)
         rng = np.random.default_rng(7)
-        reference = [objects(0, 5, rng), objects(5, 4, rng), objects(9, 3, rng)]
+        own = functools.partial(trial_rng, task_rng(7, 0, 0))
+        reference = [objects(0, 5, rng), objects(5, 4, rng), objects(9, 3, rng, own), objects(12, 3, rng)]
         rng = np.random.default_rng(7)
-        mixed = [compiled(0, 5, rng), objects(5, 4, rng), compiled(9, 3, rng)]
+        mixed = [compiled(0, 5, rng), objects(5, 4, rng), compiled(9, 3, rng, own), compiled(12, 3, rng)]
         for got, expected in zip(mixed, reference, strict=True):
             pd.testing.assert_frame_equal(got, expected)

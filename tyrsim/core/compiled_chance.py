@@ -73,7 +73,8 @@ def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
     one-element work record array) continuing the one `tyrsim.core.rng.uniform` holds for `rng` and handed back
     to it after (so that the next chunk from `rng`, compiled or not, draws what the object engine's would); or,
     for paired games (`game_rng`, as in `tyrsim.core.runner.play_chunk`), one call per game g drawing from its
-    own generator `game_rng(g)`, the block begun afresh, as `uniform` begins one for a new generator."""
+    own generator `game_rng(g)`, the block begun afresh, as `uniform` begins one for a new generator (and left,
+    as `uniform` leaves it, with the last generator that drew one)."""
     if game_rng is None:
         work = workspace[0]
         held = held_doubles(rng)
@@ -84,6 +85,12 @@ def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
         if held or work.blocks_drawn:
             hold_doubles(rng, work.uniforms[:work.uniforms_left].tolist())
         return
+    work, last = workspace[0], None
     for g in range(count):
-        workspace[0].uniforms_left = 0
-        yield first + g, 1, game_rng(first + g).bit_generator, slice(g, g + 1)
+        work.uniforms_left, work.blocks_drawn = 0, 0
+        own = game_rng(first + g)
+        yield first + g, 1, own.bit_generator, slice(g, g + 1)
+        if work.blocks_drawn:
+            last = own, work.uniforms[:work.uniforms_left].tolist()
+    if last is not None:
+        hold_doubles(*last)

@@ -125,7 +125,7 @@ def prepare_blocks(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]]) ->
     if it plays any of the blocks, so that the workers load the cache rather than each compiling."""
     for block_rules, seats in blocks if spec.compiled is not None else ():
         if spec.compiled.refusal(block_rules, seats) is None:
-            spec.compiled.play_games(block_rules, list(seats), 0, 0, np.random.default_rng(0))
+            spec.compiled.prepare(block_rules, {"policies": seats})
             return
 
 
