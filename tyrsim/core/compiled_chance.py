@@ -10,13 +10,15 @@ algorithms as numba compiles them:
   out from the end of the block; the block lives in the engine's work record, as the fields
   `uniforms` (UNIFORM_BLOCK float64) and `uniforms_left` (int64);
 - `integers`: `Generator.integers(n)`, numpy's bounded draw (none when n is 1);
+- `uniform_block`: one compiled call continuing the uniform block Python holds for a generator;
 - `turn_loop_calls`: how a chunk's games are drawn, one after another from the task's generator
   or each from its own (paired games: the rulings and tune studies' common random numbers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from numba import njit
@@ -66,6 +68,21 @@ def uniform(bits, work) -> float:
 
 
 
+@contextmanager
+def uniform_block(rng: np.random.Generator, work) -> Iterator[None]:
+    """Around one compiled call drawing from `rng.bit_generator` with `work`'s uniform block (a work record with
+    UNIFORM_FIELDS): the block continues the one `tyrsim.core.rng.uniform` holds for `rng`, and what is left of
+    it is handed back after, so that Python and compiled code drawing in turn from `rng` draw what Python alone
+    would (a search called from the object engine, say)."""
+    held = held_doubles(rng)
+    for k, value in enumerate(held):
+        work.uniforms[k] = value
+    work.uniforms_left, work.blocks_drawn = len(held), 0
+    yield
+    if held or work.blocks_drawn:
+        hold_doubles(rng, work.uniforms[:work.uniforms_left].tolist())
+
+
 def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
                     game_rng: Callable[[int], np.random.Generator] | None, workspace: np.ndarray):
     """The calls a chunk's compiled turn loop makes, as (first game, games, bit generator, rows of the chunk's
@@ -76,14 +93,8 @@ def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
     own generator `game_rng(g)`, the block begun afresh, as `uniform` begins one for a new generator (and left,
     as `uniform` leaves it, with the last generator that drew one)."""
     if game_rng is None:
-        work = workspace[0]
-        held = held_doubles(rng)
-        for k, value in enumerate(held):
-            work.uniforms[k] = value
-        work.uniforms_left, work.blocks_drawn = len(held), 0
-        yield first, count, rng.bit_generator, slice(0, count)
-        if held or work.blocks_drawn:
-            hold_doubles(rng, work.uniforms[:work.uniforms_left].tolist())
+        with uniform_block(rng, workspace[0]):
+            yield first, count, rng.bit_generator, slice(0, count)
         return
     work, last = workspace[0], None
     for g in range(count):

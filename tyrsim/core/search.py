@@ -136,6 +136,19 @@ class IsmctsPolicy:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        chosen = self.compiled_choice(state, rng)
+        return self.reference_choice(state, rng) if chosen is None else chosen
+
+    def compiled_choice(self, state: Determinizable, rng: np.random.Generator) -> Action | None:
+        """The decision made by the game's compiled search (`tyrsim.core.compiled_search`), drawing what
+        `reference_choice` draws from `rng`, or None where the game has none for this state and these options.
+
+        This default has none; a game with a compiled engine overrides it."""
+        return None
+
+    def reference_choice(self, state: Determinizable, rng: np.random.Generator) -> Action:
+        """The decision of the search in Python: the readable reference the compiled search is tested against."""
+        actions = state.legal_actions()
         root = self.search(state, rng)
         return max(actions, key=lambda a: _visits_then_mean(root.children.get(a), state.current_player()))
 
