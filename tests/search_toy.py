@@ -136,7 +136,7 @@ def final_values(world, rules, out) -> None:
 
 
 @njit(cache=True)
-def even(world, rules, out) -> None:
+def even(world, rules, work, out) -> None:
     out[0] = out[1] = 0.5
 
 

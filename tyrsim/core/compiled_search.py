@@ -21,7 +21,7 @@ The game is passed in as its compiled functions, which the search calls by these
 - `apply_action(world, rules, work, i, bits)`: play the i-th listed action;
 - `is_over(world)`, `to_move(world)`: the game's end and the player to move;
 - `final_values(world, rules, out)`: each player's win share of a finished game into `out`;
-- `evaluate(world, rules, out)`: each player's value of an unfinished position into `out`;
+- `evaluate(world, rules, work, out)`: each player's value of an unfinished position into `out` (`work` free to use);
 - `rollout(world, rules, bits, work, n) -> i`: the rollout policy's choice among the n listed actions.
 
 A game's module calls `ismcts` from its own `@njit(cache=True)` function that names its functions
@@ -172,7 +172,7 @@ def leaf_values(world, rules, players, rollout_depth, bits, work, values, legal_
     if is_over(world):
         final_values(world, rules, values)
     else:
-        evaluate(world, rules, values)
+        evaluate(world, rules, work, values)
 
 
 @njit(cache=True)
