@@ -82,7 +82,7 @@ def new_position() -> np.recarray:
 
 
 @njit(cache=True)
-def determinize(real, world, observer, bits) -> None:
+def determinize(real, world, rules, observer, bits) -> None:
     world[0] = real[0]
     shuffle(bits, world[0].deck, world[0].size)
 

@@ -13,8 +13,8 @@ NODE record per node a search can add (one an iteration, and the root), each hol
 
 The game is passed in as its compiled functions, which the search calls by these names:
 
-- `determinize(real, world, observer, bits)`: write into `world` a full position consistent with
-  what `observer` has seen in `real`, the unseen drawn from `bits` (never read from `real`);
+- `determinize(real, world, rules, observer, bits)`: write into `world` a full position consistent with
+  what `observer` has seen in `real` under `rules`, the unseen drawn from `bits` (never read from `real`);
 - `legal_actions(world, rules, work) -> n`: list the n legal actions in the game's work record;
 - `action_key(work, i) -> int64`: the i-th listed action as a number, the same action the same
   number in every determinization;
@@ -105,7 +105,7 @@ def ismcts(real, world, rules, players, iterations, exploration, rollout_depth, 
         tree[0].totals[p] = 0.0
     size = np.int64(1)
     for _ in range(iterations):
-        determinize(real, world, observer, bits)
+        determinize(real, world, rules, observer, bits)
         depth, size = descend(world, rules, exploration, bits, work, tree, size, path, untried, legal_actions,
                               action_key, apply_action, is_over, to_move)
         leaf_values(world, rules, players, rollout_depth, bits, work, values, legal_actions, apply_action, is_over,
