@@ -25,8 +25,10 @@ The game is passed in as its compiled functions, which the search calls by these
 - `rollout(world, rules, bits, work, n) -> i`: the rollout policy's choice among the n listed actions.
 
 A game's module calls `ismcts` from its own `@njit(cache=True)` function that names its functions
-(numba caches that function with the search compiled in; a compiled function handed functions
-from Python would be compiled afresh in every process). The work record holds the uniform block
+through their module (`module.determinize`); numba caches that function with the search compiled in. The
+functions here that take a game's functions are not cached themselves: one cache index would then hold
+every game's signatures, naming functions of modules another process has not imported, and numba fails
+on saving such an index ("underlying object has vanished"). The work record holds the uniform block
 `tyrsim.core.compiled_chance.uniform` draws from: the untried action is chosen as
 `tyrsim.core.search` chooses it, `untried[floor(u * len(untried))]`.
 """
@@ -88,7 +90,7 @@ def bound(tree, child, mover, exploration) -> float:
     return node.totals[mover] / node.visits + exploration * np.sqrt(np.log(node.available) / node.visits)
 
 
-@njit(cache=True)
+@njit  # compiled into the game's cached search, not cached alone: see the module's docstring
 def ismcts(real, world, rules, players, iterations, exploration, rollout_depth, bits, work, tree, path, values,
            untried, determinize, legal_actions, action_key, apply_action, is_over, to_move, final_values, evaluate,
            rollout) -> np.int64:
@@ -118,7 +120,7 @@ def ismcts(real, world, rules, players, iterations, exploration, rollout_depth, 
     return most_visited(real, rules, observer, work, tree, legal_actions, action_key)
 
 
-@njit(cache=True)
+@njit  # compiled into the game's cached search, not cached alone: see the module's docstring
 def descend(world, rules, exploration, bits, work, tree, size, path, untried, legal_actions, action_key,
             apply_action, is_over, to_move):
     """Walk the tree in `world` (played on as it goes) down to one new node: (nodes on the path, tree size).
@@ -157,7 +159,7 @@ def descend(world, rules, exploration, bits, work, tree, size, path, untried, le
     return depth, size
 
 
-@njit(cache=True)
+@njit  # compiled into the game's cached search, not cached alone: see the module's docstring
 def leaf_values(world, rules, players, rollout_depth, bits, work, values, legal_actions, apply_action, is_over,
                 final_values, evaluate, rollout) -> None:
     """Play the rollout policy for at most `rollout_depth` decisions (-1: to the end) and value the position
@@ -175,7 +177,7 @@ def leaf_values(world, rules, players, rollout_depth, bits, work, values, legal_
         evaluate(world, rules, work, values)
 
 
-@njit(cache=True)
+@njit  # compiled into the game's cached search, not cached alone: see the module's docstring
 def most_visited(real, rules, observer, work, tree, legal_actions, action_key) -> np.int64:
     """The key of the real decision's action the search chose: most visits, then best mean for the observer,
     then the first listed (an action never tried is last)."""
