@@ -77,6 +77,21 @@ class Marker:
         return f"{self.points}{' + coin' if self.coin else ''}"
 
 
+ANIMALS = 24  # animal kinds: species * 4 + symbol
+FINAL_CARD = ANIMALS + len(COLOURS) * len(STAND_SYMBOLS)  # the kind of the final-round card (36)
+
+
+def card_kind(card: Card) -> int:
+    """A card's kind as a number (`Card.kind` counted out): an animal `species * 4 + symbol` (an offspring plays
+    like a plain animal), a vending stand `ANIMALS + colour * 3 + symbol`, the final-round card FINAL_CARD. The
+    compiled engine holds cards as these numbers, and determinizations deal the unseen cards in this order."""
+    if card.species == FINAL_ROUND:
+        return FINAL_CARD
+    if card.species == STAND:
+        return ANIMALS + card.colour * len(STAND_SYMBOLS) + card.symbol
+    return card.species * 4 + (0 if card.offspring else card.symbol)
+
+
 def _card(id_: int, species: int, symbol: int, colour: int = -1, offspring: bool = False) -> Card:
     kind = (species, 0 if offspring else symbol, colour)
     return Card(id_, species, symbol, colour, offspring, kind)

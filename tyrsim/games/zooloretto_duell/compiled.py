@@ -49,7 +49,7 @@ from numba import njit
 
 from tyrsim.core.compiled_chance import shuffle
 from tyrsim.core.numba_cache import keep_fresh
-from tyrsim.games.zooloretto_duell.cards import COLOURS, FINAL_ROUND, SPECIES, STAND, STAND_SYMBOLS, Card
+from tyrsim.games.zooloretto_duell.cards import ANIMALS, COLOURS, FINAL_CARD, SPECIES, card_kind
 from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
     COUNTERS,
@@ -85,8 +85,6 @@ from tyrsim.games.zooloretto_duell.rules import Rules
 
 keep_fresh(__file__)
 
-ANIMALS = 24  # animal kinds: species * 4 + symbol
-FINAL_CARD = ANIMALS + len(COLOURS) * len(STAND_SYMBOLS)  # the kind of the final-round card (36)
 NO_SYMBOL, LIGHTNING, HEART, SQUARE = 0, 1, 2, 3
 NO_CARD = -1
 NOT_TAKEN, EMPTY_HANDED = -2, -1  # `taken[p]`: no truck yet this round; quit without one
@@ -149,6 +147,7 @@ RULES = np.dtype([
     ("dispose_without_minus", np.int64), ("symbol_once", np.int64),
     ("expert", np.int64), ("expert_discard_cost", np.int64), ("majority_points", np.int64),
     ("coins_per_point", np.int64),
+    ("discard_pile_open", np.int64),  # what the players may see, for the search's determinizations
     ("deck", np.int8, (DECK,)),  # the kinds of the animals and stands in the object engine's deck order
     # the scoring markers in the file's order (points replaced by the rule `marker_points`)
     ("marker_points", np.int64, (MARKERS,)), ("marker_coin", np.int8, (MARKERS,)),
@@ -169,18 +168,9 @@ PLAYED = (
     "majority_points", "coins_per_point", "symbols_file", "stands_file", "markers_file", "marker_order",
     "marker_points",
     "dispose_without_minus", "symbol_once",
-    # changes only what search policies may know; no compiled policy searches
+    # changes only what a search may know (`compiled_search.determinize`)
     "discard_pile_open",
 )
-
-
-def card_kind(card: Card) -> int:
-    """The kind of one of the object engine's cards (an offspring plays like a plain animal)."""
-    if card.species == FINAL_ROUND:
-        return FINAL_CARD
-    if card.species == STAND:
-        return ANIMALS + card.colour * len(STAND_SYMBOLS) + card.symbol
-    return card.species * 4 + (0 if card.offspring else card.symbol)
 
 
 def supported(rules: Rules, players: int = 2) -> str | None:
@@ -214,7 +204,7 @@ def rule_tables(rules: Rules) -> np.recarray:
     r.targets[:] = rules.target_values
     for name in ("starting_coins", "final_round_card_depth", "money_action_cost", "steal_triggers_symbols",
                  "one_square_per_turn", "symbol_before_scoring", "expert", "expert_discard_cost",
-                 "majority_points", "coins_per_point", "dispose_without_minus", "symbol_once"):
+                 "majority_points", "coins_per_point", "dispose_without_minus", "symbol_once", "discard_pile_open"):
         setattr(r, name, int(getattr(rules, name)))
     r.deck[:] = [card_kind(c) for c in game.deck]
     for i, m in enumerate(game.markers):

@@ -44,6 +44,7 @@ from tyrsim.games.zooloretto_duell.cards import (
     STAND,
     Card,
     Marker,
+    card_kind,
     load_markers,
     load_stands,
     load_symbols,
@@ -389,13 +390,15 @@ class ZooState:
         during the game, and only the top card is visible." The unseen cards (every other card is on the
         table or in a zoo) are dealt at random to the places nobody sees, the discard pile's hidden places
         first, the sizes of both piles kept; the final-round card keeps its known depth. The sample is built
-        from the unseen cards sorted into a canonical order, never from the real places. The state has no
-        chance generator to replace: all chance is drawn at set-up.
+        from the unseen cards sorted into a canonical order (by kind, `card_kind`, then by card: the compiled
+        search, which holds cards as kinds, deals the same kinds from the same draws), never from the real
+        places. The state has no chance generator to replace: all chance is drawn at set-up.
         """
         new = self.clone()
         looks = self.rules.discard_pile_open or (self.phase == DONATION and self.to_move == player)
         hidden = 0 if looks else max(len(new.discard) - 1, 0)  # the discard pile's places below its top card
-        unseen = sorted([c for c in new.pile if c.species != FINAL_ROUND] + new.discard[:hidden], key=lambda c: c.id)
+        unseen = [c for c in new.pile if c.species != FINAL_ROUND] + new.discard[:hidden]
+        unseen.sort(key=lambda c: (card_kind(c), c.id))
         order = rng.permutation(len(unseen))
         shuffled = [unseen[i] for i in order]
         new.discard[:hidden] = shuffled[:hidden]
