@@ -85,6 +85,10 @@ WORKSPACE = np.dtype([
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
     # one block per generator, kept across the games of a chunk)
     *UNIFORM_FIELDS,
+    # the search's (`compiled_search`): the legal actions' numbers, the leaf evaluation's copy of the position, the
+    # heuristic's default weights (the evaluation's and the heuristic rollout's) and the search policy's options
+    ("keys", np.int64, (MAX_ACTIONS,)), ("finish", POSITION, (1,)), ("weights", WEIGHT_RECORD),
+    ("rollout", np.int64), ("finish_round", np.int64), ("scale", np.float64),
 ])
 
 
@@ -231,6 +235,13 @@ def choose_heuristic(weights, pos, rules, work, n) -> int:
                 best, best_value = i, value
         return best
     return heuristic_turn(weights, pos, rules, work, n)
+
+
+@njit(cache=True)
+def heuristic_choice(weights, pos, rules, work, n) -> int:
+    """`choose_heuristic` as a function of its own, for callers in other modules (the search's rollouts and leaf
+    evaluation): a function inlined from another module keeps its caller out of numba's cache."""
+    return choose_heuristic(weights, pos, rules, work, n)
 
 
 @njit(cache=True)

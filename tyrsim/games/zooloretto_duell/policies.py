@@ -239,6 +239,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
         if not self.scale > 0:
             raise ValueError(f"scale must be above 0, got {self.scale}")
 
+    def compiled_choice(self, state: ZooState, rng: np.random.Generator):
+        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
+        from tyrsim.games.zooloretto_duell import compiled_search  # which imports this module's policies
+
+        return compiled_search.choose(self, state, rng)
+
     def evaluate(self, state: ZooState) -> list[float]:
         if self.finish_round:
             state = state.clone()
