@@ -1,13 +1,18 @@
 """Search on one core: clone() against copy.deepcopy, and ismcts's strength against its time per decision.
 
 Run: python benchmarks/bench_search.py [--game NAME ...] [--games N] [--multiples 0.25,0.5,1,2,4] [--out DIR]
+     [--times-only] [--python-positions N]
 
 1. clone: the median time of `state.clone()` over positions from random games (every
    decision from the 20th on), beside the baseline `copy.deepcopy(state)` (sharing the
    state's game and rules objects, which never change) on the same positions: the
    search clones once per determinization.
-2. The trade-off curve: `ismcts` at multiples of its default budget in one seat against
-   the game's strongest hand-written policy in the others (the issue's strength test:
+2. The search's time per decision at its default budget, in compiled code (where the game has a
+   compiled search) against the baseline, the Python search making the same decisions from the
+   same seeds: the median and 90th percentile of CPU time per decision on decisions of random
+   games (the first call, which compiles or loads numba's cache, left out).
+3. The trade-off curve: `ismcts` at multiples of its default budget in one seat against
+   the game's strongest other policy in the others (the issue's strength test:
    two-player games head to head, four-player games one against three), N games per
    budget with seats rotating. Each row gives the median and 90th percentile CPU time
    of one ismcts decision (forced moves left out) and its win rate with a Wilson
@@ -34,8 +39,9 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.core.runner import play, rotation
 from tyrsim.games import get_game
 
-# the strongest hand-written policy of each game, and the table the strength target is set at
-OPPONENTS = {"zooloretto-duell": ("heuristic", 2), "tiny-epic-dinosaurs": ("hunter", 2),
+# the strongest other policy of each game as measured so far, and the table the strength target is set at
+# (Zooloretto Duell: the flat search `mcts` beats `heuristic` about 84% of the time, docs/performance.md)
+OPPONENTS = {"zooloretto-duell": ("mcts", 2), "tiny-epic-dinosaurs": ("hunter", 2),
              "tyranno-ex": ("builder", 4), "tyros": ("planner", 4)}
 TARGETS = {2: 0.60, 4: 0.40}  # the win rate the search must reach at its default budget, by table size
 
@@ -102,6 +108,34 @@ def clone_rows(names: list[str], count: int) -> list[dict]:
     return rows
 
 
+def search_time_rows(names: list[str], count: int, python_count: int) -> list[dict]:
+    """The default ismcts's time per decision in compiled code (`compiled_choice`) and in Python
+    (`reference_choice`, the baseline: the same decisions from the same seeds) on decisions of random games, for
+    the games whose search has a compiled form."""
+    rows = []
+    for name in names:
+        spec = get_game(name)
+        policy = spec.make_policy("ismcts")
+        states = [s for s in positions(spec, OPPONENTS[name][1], 4 * count, seed=3) if len(s.legal_actions()) > 1]
+        if not states or policy.compiled_choice(states[0].clone(), np.random.default_rng(0)) is None:
+            continue  # (that first call also compiles, or loads numba's cache)
+        timed = {}
+        for how, choose, n in (("compiled", policy.compiled_choice, count),
+                               ("python", policy.reference_choice, python_count)):
+            times = []
+            for k, state in enumerate(states[:n]):
+                start = time.process_time()
+                choose(state.clone(), np.random.default_rng(k))
+                times.append(time.process_time() - start)
+            timed[how] = times
+        fast, slow = (1e3 * float(np.median(timed[h])) for h in ("compiled", "python"))
+        rows.append({"game": name, "iterations": policy.iterations, "compiled_ms": fast,
+                     "compiled_p90_ms": 1e3 * float(np.percentile(timed["compiled"], 90)), "python_ms": slow,
+                     "python_p90_ms": 1e3 * float(np.percentile(timed["python"], 90)), "speedup": slow / fast,
+                     "decisions": f"{len(timed['compiled'])} / {len(timed['python'])}"})
+    return rows
+
+
 def strength_rows(name: str, multiples: list[float], games: int) -> list[dict]:
     spec = get_game(name)
     opponent, players = OPPONENTS[name]
@@ -165,6 +199,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games per budget")
     parser.add_argument("--multiples", default="0.25,0.5,1,2,4", help="budgets as multiples of the default")
     parser.add_argument("--positions", type=int, default=300, help="positions for the clone timing")
+    parser.add_argument("--python-positions", type=int, default=20, help="decisions timed in the Python search")
+    parser.add_argument("--times-only", action="store_true", help="stop after the time per decision")
     parser.add_argument("--out", type=Path, help="write search.csv and the trade-off figures here")
     args = parser.parse_args()
     names = args.game or sorted(OPPONENTS)
@@ -173,7 +209,12 @@ def main() -> None:
     clones = pd.DataFrame(clone_rows(names, args.positions))
     print("clone() against copy.deepcopy (median over positions of random games):")
     print(clones.to_string(index=False, float_format=lambda v: f"{v:,.1f}"))
-    print("\nismcts at multiples of its default budget against the strongest hand-written policy:")
+    print("\nthe default ismcts per decision, compiled against the Python search (CPU time, one core):")
+    times = pd.DataFrame(search_time_rows(names, args.positions // 3, args.python_positions))
+    print(times.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
+    if args.times_only:
+        return
+    print("\nismcts at multiples of its default budget against the strongest other policy:")
     curves = pd.DataFrame([row for name in names for row in strength_rows(name, multiples, args.games)])
     print(curves.to_string(index=False, float_format=lambda v: f"{v:,.3f}"))
     if args.out:
