@@ -7,6 +7,9 @@
 `games` is a list of (policies, games) played under `Rules(**rules)`, from seed 2, by the compiled
 engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.runner.play_chunk`): the
 two tables must be equal.
+
+A compiled search's tests run their own script the same two ways (`check_search_script`): it prints numba's
+(cache hits, misses) of the search function, or None without the JIT.
 """
 
 from __future__ import annotations
@@ -53,4 +56,24 @@ def check_cache_loads(cache: Path, package: str, rules: dict, games: list) -> No
     same_games(package, rules, games, env)
     assert list(cache.rglob("*compiled_policies*.nbi")) and list(cache.rglob("*compiled.*.nbi"))
     hits, misses = (int(v) for v in same_games(package, rules, games, env).strip("()").split(","))
+    assert hits > 0 and misses == 0
+
+
+def run_in_folder(script: str, folder: Path, env: dict[str, str]) -> str:
+    """What `script` prints, run in a fresh process in the test folder `folder` (importable, with the shared test
+    modules) with `env` added."""
+    path = os.pathsep.join(dict.fromkeys([str(folder), str(Path(__file__).parent)]))
+    done = subprocess.run([sys.executable, "-c", script], env=os.environ | env | {"PYTHONPATH": path},
+                          cwd=folder, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def check_search_script(script: str, folder: Path, cache: Path) -> None:
+    """`script` runs as plain Python (NUMBA_DISABLE_JIT=1), and a second process loads its search from the cache
+    the first one filled, compiling nothing."""
+    assert run_in_folder(script, folder, {"NUMBA_DISABLE_JIT": "1"}) == "None"
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    run_in_folder(script, folder, env)
+    hits, misses = (int(v) for v in run_in_folder(script, folder, env).strip("()").split(","))
     assert hits > 0 and misses == 0

@@ -1,14 +1,12 @@
 """The compiled search (`tyrsim.core.compiled_search`) is the Python search (`tyrsim.core.search`) step for step:
 on a small game written both ways (tests/search_toy.py) it makes the same decisions from the same seeds."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import search_toy as toy
+from compiled_checks import check_search_script
 from numba import njit
 
 from tyrsim.core.compiled_search import ismcts, new_tree
@@ -89,21 +87,7 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 """
 
 
-def run_script(env: dict[str, str]) -> str:
-    folder = str(Path(__file__).parent)
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=os.environ | env | {"PYTHONPATH": folder}, cwd=folder,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
-
-
-def test_the_search_runs_as_plain_python_too():
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
-
-
-def test_a_game_search_loads_from_the_cache_with_the_functions_it_passes(tmp_path):
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
     """The game's functions are passed through its own cached function: a later process loads it, search
     and game compiled in, and compiles nothing."""
-    run_script({"NUMBA_CACHE_DIR": str(tmp_path)})
-    hits, misses = (int(v) for v in run_script({"NUMBA_CACHE_DIR": str(tmp_path)}).strip("()").split(","))
-    assert hits > 0 and misses == 0
+    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)

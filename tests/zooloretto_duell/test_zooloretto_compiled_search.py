@@ -6,13 +6,11 @@ the JIT and loads from numba's cache."""
 from __future__ import annotations
 
 import dataclasses
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from compiled_checks import check_search_script
 from numba import njit
 
 from tyrsim.core.compiled_search import ismcts
@@ -150,20 +148,5 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 """
 
 
-def run_script(env: dict[str, str]) -> str:
-    folder = str(Path(__file__).parent)
-    path = os.pathsep.join([folder, str(Path(folder).parent)])  # this module and the shared test modules
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=os.environ | env | {"PYTHONPATH": path}, cwd=folder,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.strip()
-
-
-def test_the_search_runs_as_plain_python_too():
-    assert run_script({"NUMBA_DISABLE_JIT": "1"}) == "None"
-
-
-def test_the_search_loads_from_the_cache(tmp_path):
-    run_script({"NUMBA_CACHE_DIR": str(tmp_path)})
-    hits, misses = (int(v) for v in run_script({"NUMBA_CACHE_DIR": str(tmp_path)}).strip("()").split(","))
-    assert hits > 0 and misses == 0
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
+    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)
