@@ -126,7 +126,7 @@ def to_move(world) -> np.int64:
 
 
 @njit(cache=True)
-def final_values(world, rules, out) -> None:
+def final_values(world, rules, work, out) -> None:
     s0 = world[0].totals[0] if world[0].totals[0] <= LIMIT else 0
     s1 = world[0].totals[1] if world[0].totals[1] <= LIMIT else 0
     if s0 == s1:

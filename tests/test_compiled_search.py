@@ -59,19 +59,10 @@ def test_the_same_decisions_and_visits_as_the_python_search(iterations, explorat
         key, tree = compiled_choice(state, iterations, exploration, depth, k)
         assert key == policy.choose(state.clone(), np.random.default_rng(k)), k
         visits = {int(tree[c]["key"]): int(tree[c]["visits"]) for c in range(1, iterations + 1)
-                  if tree[c]["visits"] and _parent_is_root(tree, c)}
+                  if tree[c]["visits"] and tree[c]["parent"] == 0}
         assert visits == {a: n.visits for a, n in root.children.items() if n.visits}, k
         chosen.append(key)
     assert 0 < sum(chosen) < len(chosen)  # both actions are chosen somewhere: the decisions mean something
-
-
-def _parent_is_root(tree, node):
-    child = tree[0]["first_child"]
-    while child != -1:
-        if child == node:
-            return True
-        child = tree[child]["next_sibling"]
-    return False
 
 
 SCRIPT = """

@@ -1,15 +1,17 @@
 """Information-set Monte Carlo tree search in compiled code: `tyrsim.core.search`'s single-observer
 ISMCTS, the same search step for step, over any compiled engine.
 
-The tree lives in preallocated arrays, not objects: `new_tree(iterations, players)` gives one
-NODE record per node a search can add (one an iteration, and the root), each holding
+The tree lives in preallocated arrays, not objects: `new_tree(iterations)` gives one NODE record per node a
+search can add (one an iteration, and the root) and as many again, each holding
 
 - `visits`, `available`: how often the node was passed, and how often its action was legal when
   its parent was passed (the availability count of Cowling, Powley and Whitehouse 2012);
 - `totals[p]`: the sum of player p's values over the visits (max-n: every player chooses for
   itself, values on the win-share scale [0, 1]);
-- `key`: the action that leads to it from its parent (the game's `action_key`), and `first_child`
-  and `next_sibling`: its children as a list (-1 ends it), in the order they were added.
+- `parent`, `key`: the node it hangs from and the action that leads to it (the game's `action_key`);
+- `index`: the tree's hash index of its nodes by (parent, key), open addressing in the `index` fields of
+  all the records (NO_NODE: a free slot), so that finding a node's child costs the same however many
+  actions a decision offers.
 
 The game is passed in as its compiled functions, which the search calls by these names:
 
@@ -20,7 +22,8 @@ The game is passed in as its compiled functions, which the search calls by these
   number in every determinization;
 - `apply_action(world, rules, work, i, bits)`: play the i-th listed action;
 - `is_over(world)`, `to_move(world)`: the game's end and the player to move;
-- `final_values(world, rules, out)`: each player's win share of a finished game into `out`;
+- `final_values(world, rules, work, out)`: each player's win share of a finished game into `out` (`work` free
+  to use);
 - `evaluate(world, rules, work, out)`: each player's value of an unfinished position into `out` (`work` free to use);
 - `rollout(world, rules, bits, work, n) -> i`: the rollout policy's choice among the n listed actions.
 
@@ -46,40 +49,63 @@ keep_fresh(__file__)
 MAX_PLAYERS = 8
 NO_NODE = np.int64(-1)
 NODE = np.dtype([("visits", np.int64), ("available", np.int64), ("totals", np.float64, (MAX_PLAYERS,)),
-                 ("key", np.int64), ("first_child", np.int64), ("next_sibling", np.int64)])
+                 ("parent", np.int64), ("key", np.int64), ("index", np.int64)])
+SPREAD = 1_000_003  # a prime spreading the parents: parent * SPREAD + key stays in int64 for keys below 2**62
 
 
 def new_tree(iterations: int) -> np.recarray:
-    """Room for a search of `iterations` descents: the root and one node an iteration (a recarray, whose
-    fields plain Python reads as attributes too, under NUMBA_DISABLE_JIT)."""
-    return np.zeros(iterations + 1, NODE).view(np.recarray)
+    """Room for a search of `iterations` descents: the root and one node an iteration, in a table at least twice
+    as long (a prime length, the hash index's) (a recarray, whose fields plain Python reads as attributes too,
+    under NUMBA_DISABLE_JIT)."""
+    size = 2 * (iterations + 1) + 1
+    while any(size % d == 0 for d in range(2, int(size**0.5) + 1)):
+        size += 1
+    tree = np.zeros(size, NODE).view(np.recarray)
+    tree.index[:] = NO_NODE
+    return tree
+
+
+@njit(cache=True)
+def slot_of(tree, parent, key) -> np.int64:
+    """Where the hash index begins looking for the child of `parent` reached by `key`."""
+    return np.int64((parent * SPREAD + key) % len(tree))
 
 
 @njit(cache=True)
 def add_child(tree, size, parent, key) -> np.int64:
-    """A new node under `parent` for the action `key`, appended to its children; its index."""
+    """A new node (number `size`) under `parent` for the action `key`, entered in the index; its number."""
     node = tree[size]
-    node.visits, node.available, node.key = 0, 1, key
-    node.first_child, node.next_sibling = NO_NODE, NO_NODE
+    node.visits, node.available, node.parent, node.key = 0, 1, parent, key
     for p in range(MAX_PLAYERS):
         node.totals[p] = 0.0
-    last = tree[parent].first_child
-    if last == NO_NODE:
-        tree[parent].first_child = size
-    else:
-        while tree[last].next_sibling != NO_NODE:
-            last = tree[last].next_sibling
-        tree[last].next_sibling = size
+    slot = slot_of(tree, parent, key)
+    while tree[slot].index != NO_NODE:
+        slot = (slot + 1) % len(tree)
+    tree[slot].index = size
     return np.int64(size)
 
 
 @njit(cache=True)
 def child_of(tree, parent, key) -> np.int64:
     """The child of `parent` reached by the action `key`, or NO_NODE."""
-    child = tree[parent].first_child
-    while child != NO_NODE and tree[child].key != key:
-        child = tree[child].next_sibling
-    return child
+    slot = slot_of(tree, parent, key)
+    while tree[slot].index != NO_NODE:
+        child = tree[slot].index
+        if tree[child].parent == parent and tree[child].key == key:
+            return child
+        slot = (slot + 1) % len(tree)
+    return NO_NODE
+
+
+@njit(cache=True)
+def clear(tree) -> None:
+    """An empty tree: the root alone (no visits), and an empty index."""
+    for slot in range(len(tree)):
+        tree[slot].index = NO_NODE
+    root = tree[0]
+    root.visits, root.available, root.parent, root.key = 0, 0, NO_NODE, NO_NODE
+    for p in range(MAX_PLAYERS):
+        root.totals[p] = 0.0
 
 
 @njit(cache=True)
@@ -97,14 +123,11 @@ def ismcts(real, world, rules, players, iterations, exploration, rollout_depth, 
     """The search's decision at `real` (the observer to move, more than one legal action): the key of the
     root's most visited action, ties to the best mean for the observer, then to the first listed.
 
-    `world` is a scratch position, `tree` a `new_tree(iterations)`, `path` an int64 array of at least the
-    longest game's decisions plus one, `values` a float64 array of MAX_PLAYERS, `untried` an int64 array as
-    long as the longest action list."""
+    `world` is a scratch position, `tree` a `new_tree(iterations)`, `path` an int64 array of iterations + 2
+    (a descent passes no more nodes than the tree holds, and the new one), `values` a float64 array of
+    MAX_PLAYERS, `untried` an int64 array as long as the longest action list."""
     observer = to_move(real)
-    tree[0].visits, tree[0].available = 0, 0
-    tree[0].first_child, tree[0].next_sibling, tree[0].key = NO_NODE, NO_NODE, NO_NODE
-    for p in range(MAX_PLAYERS):
-        tree[0].totals[p] = 0.0
+    clear(tree)
     size = np.int64(1)
     for _ in range(iterations):
         determinize(real, world, rules, observer, bits)
@@ -172,7 +195,7 @@ def leaf_values(world, rules, players, rollout_depth, bits, work, values, legal_
     for p in range(MAX_PLAYERS):
         values[p] = 0.0
     if is_over(world):
-        final_values(world, rules, values)
+        final_values(world, rules, work, values)
     else:
         evaluate(world, rules, work, values)
 

@@ -75,7 +75,6 @@ KINDS = FINAL_CARD + 1  # card kinds, the final-round card the last
 ACTION_ARGUMENTS = 64  # more than an action's first argument can be: a truck (up to 8) or a card kind (up to 36)
 TRUCK_ORDERS = (MAX_PLACES + 1) * KINDS**MAX_PLACES  # more than `action_number` gives a truck's cards
 ROLLOUT_KINDS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}  # IsmctsPolicy.rollout's policies
-LONGEST_GAME = 1_000  # decisions: far above any game's (about 140 actions), the room of the search's path
 
 
 
@@ -114,8 +113,9 @@ def search_work(rollout: str, finish_round: bool, scale: float) -> np.recarray:
 
 @functools.lru_cache(maxsize=8)
 def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path, values and untried actions of a search of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(LONGEST_GAME + 2, np.int64), np.zeros(MAX_PLAYERS),
+    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
+    of `iterations` descents, made once a process."""
+    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
             np.zeros(MAX_ACTIONS, np.int64))
 
 
@@ -222,7 +222,7 @@ def to_move(world) -> np.int64:
 
 
 @njit(cache=True)
-def final_values(world, rules, out) -> None:
+def final_values(world, rules, work, out) -> None:
     """Win shares of a finished game: the higher score wins, on a tie the more coins, still tied: shared."""
     share_out(world[0], rules, out)
 
