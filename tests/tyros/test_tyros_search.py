@@ -75,9 +75,12 @@ def test_determinize_samples_the_hidden_and_reads_none_of_it():
     assert changed >= 10  # another seed, another sample
 
 
-def test_determinize_draws_from_a_new_chance_generator():
+def test_determinize_draws_its_chance_from_the_search_generator():
+    """A determinization's deals and swaps come from the search's generator, never the real game's."""
     state = positions(1)[0]
-    world = state.determinize(state.current_player(), np.random.default_rng(0))
+    search = np.random.default_rng(0)
+    world = state.determinize(state.current_player(), search)
+    assert world.rng is search
     draws = [int(world.rng.integers(1_000_000)) for _ in range(5)]
     assert draws != [int(state.clone().rng.integers(1_000_000)) for _ in range(5)]
     assert draws != [int(state.rng.integers(1_000_000)) for _ in range(5)]
@@ -87,7 +90,8 @@ def test_ismcts_chooses_the_same_whatever_it_cannot_see():
     for k, state in enumerate(positions(20)):
         player = state.current_player()
         other = scrambled(state, player, np.random.default_rng(100 + k))
-        assert SEARCH.choose(state, np.random.default_rng(k)) == SEARCH.choose(other, np.random.default_rng(k))
+        chosen = SEARCH.reference_choice(state, np.random.default_rng(k))  # the Python search: the reference
+        assert chosen == SEARCH.reference_choice(other, np.random.default_rng(k))
 
 
 def test_a_peeking_determinization_is_caught(monkeypatch):
@@ -98,7 +102,8 @@ def test_a_peeking_determinization_is_caught(monkeypatch):
     for k, state in enumerate(positions(20)):
         player = state.current_player()
         other = scrambled(state, player, np.random.default_rng(100 + k))
-        differ += SEARCH.choose(state, np.random.default_rng(k)) != SEARCH.choose(other, np.random.default_rng(k))
+        chosen = SEARCH.reference_choice(state, np.random.default_rng(k))
+        differ += chosen != SEARCH.reference_choice(other, np.random.default_rng(k))
     assert differ >= 1
 
 

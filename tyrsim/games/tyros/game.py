@@ -239,7 +239,8 @@ class TyrosState:
         return self.copy_with_chance(self.rng)
 
     def copy_with_chance(self, source: np.random.Generator | int) -> TyrosState:
-        """A copy whose generator is spawned from `source` (a generator) or seeded with it (an integer).
+        """A copy whose generator is spawned from `source` (a generator) or seeded with it (an integer)
+        (`copy_drawing_from` gives one drawing from a generator itself).
 
         The game, its board and rules are shared (never changed in play); everything a move changes is copied.
         """
@@ -264,6 +265,12 @@ class TyrosState:
         other.offer = None if self.offer is None else self.offer.copy()
         return other
 
+    def copy_drawing_from(self, rng: np.random.Generator) -> TyrosState:
+        """A copy whose chance events are drawn from `rng` itself."""
+        other = self.copy_with_chance(rng)
+        other._rng, other._rng_source = rng, None
+        return other
+
     def determinize(self, player: int, rng: np.random.Generator) -> TyrosState:
         """A full state consistent with what `player` may see (`view`), the rest sampled from `rng`.
 
@@ -274,10 +281,13 @@ class TyrosState:
         sorted order, so they never depend on where the hidden things really are. A trade offer
         on the table shows its cards: they stay in the offering player's hand, and the cards asked
         for stay in the hands of the players who accepted it. What play revealed
-        earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered. The
-        copy's chance generator is seeded from `rng`, so it cannot foresee the real draws.
+        earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered.
+
+        Ruling: the copy draws its chance (deals, bank swaps) from `rng` itself, the search's own
+        generator, so it cannot foresee the real game's draws (they come from this state's generator),
+        and the compiled search (`compiled_search`), which cannot make a generator, draws the same.
         """
-        other = self.copy_with_chance(int(rng.integers(2**63)))
+        other = self.copy_drawing_from(rng)
         rules, n = self.rules, self.n
         # the cards: unseen = full deck - own hand - discard; an offer's cards are known to be in the offerer's hand
         unseen = full_deck(rules.cards_per_colour, rules.wild_cards)
