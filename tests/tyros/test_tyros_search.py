@@ -12,7 +12,7 @@ from tyrsim.core.game import RandomPolicy
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.components import CARD_KINDS, full_deck
 from tyrsim.games.tyros.game import OFFER, TyrosGame, TyrosState
-from tyrsim.games.tyros.policies import IsmctsPolicy, PlannerPolicy, Position
+from tyrsim.games.tyros.policies import PLANNER, IsmctsPolicy, PlannerPolicy, Position
 from tyrsim.games.tyros.rules import Rules
 
 SEARCH = IsmctsPolicy(iterations=30, rollout_depth=2)
@@ -126,12 +126,12 @@ def test_clone_is_independent_and_draws_its_own_cards():
 def test_leaf_evaluation_is_win_shares_led_by_the_best_placed_player():
     for state in positions(8):
         values = SEARCH.evaluate(state)
-        planner = PlannerPolicy().values(state)
+        planner = PLANNER.values(state)  # the search's planner: the tuned weights
         assert len(values) == 4 and all(0 < v < 1 for v in values) and sum(values) == pytest.approx(1)
         assert np.argmax(values) == np.argmax(planner)
         # the player's own value here is what the planner would value with its own view
         p = state.current_player()
-        assert planner[p] == pytest.approx(PlannerPolicy().value(state, Position.of(state, p), p))
+        assert planner[p] == pytest.approx(PLANNER.value(state, Position.of(state, p), p))
 
 
 def test_ismcts_is_registered_reproducible_and_validated():
@@ -150,3 +150,10 @@ def test_planner_declares_its_tunable_weights():
     assert set(PlannerPolicy.tunable) == {"city_hope", "tyros_ship", "needed_card", "spare_card", "bonus_hope"}
     for name, (low, high) in PlannerPolicy.tunable.items():
         assert isinstance(fields[name], float) and 0 <= low < fields[name] < high
+
+
+def test_the_search_plans_with_the_tuned_weights():
+    """The search's planner (leaf evaluation and planner rollouts) is the planner with the bundled tuned weights."""
+    tuned = SPEC.make_policy("planner:weights=bundled:planner_tuned.toml")
+    assert PLANNER == tuned and PLANNER != PlannerPolicy()
+    assert IsmctsPolicy.rollouts["planner"]() is PLANNER

@@ -14,11 +14,11 @@ compiled form of what the Python search does through the object engine:
   one for one; `action_key` packs a row into one number (`key_of`), so equal actions have equal keys.
 - `final_values`: win shares of the object engine's winners (highest total, then points in the largest
   empire, else shared).
-- `evaluate`: every player's planner value (default weights; each with their own, sampled, hand) as win shares
-  by a softmax with `temperature` points.
-- `rollout`: the random, greedy or planner policy (`compiled_policies.decide`, default weights).
+- `evaluate`: every player's planner value (the search's planner, `policies.PLANNER`; each with their own,
+  sampled, hand) as win shares by a softmax with `temperature` points.
+- `rollout`: the random, greedy or planner policy (`compiled_policies.decide`; the planner `policies.PLANNER`).
 
-The search's "rules" are a tuple (rule tables, the planner's default weights, the policy's options), the work
+The search's "rules" are a tuple (rule tables, the search's planner's weights, the policy's options), the work
 record the compiled engine's (`compiled.WORKSPACE`: the action list, the policies' scratch position and the
 uniform block). `choose` is the search as `IsmctsPolicy` calls it.
 """
@@ -57,7 +57,7 @@ from tyrsim.games.tyros.compiled import apply_action as play
 from tyrsim.games.tyros.compiled import legal_actions as list_actions
 from tyrsim.games.tyros.compiled_policies import GREEDY, PLANNER, RANDOM, compiled_form, decide, prospects
 from tyrsim.games.tyros.components import CARD_KINDS, WILD
-from tyrsim.games.tyros.policies import PlannerPolicy
+from tyrsim.games.tyros.policies import PLANNER as PLANNER_POLICY
 from tyrsim.games.tyros.rules import Rules
 
 keep_fresh(__file__)
@@ -75,7 +75,7 @@ def choose(policy, state, rng: np.random.Generator):
     drawing what the Python search draws from `rng`; None where the compiled engine does not play the rules."""
     if plays(state.rules, state.n) is not None:
         return None
-    tables, weights = rules_of(state.rules), default_weights()
+    tables, weights = rules_of(state.rules), planner_weights()
     options = options_of(policy.rollout, policy.temperature)
     work = search_work()
     tree, path, values, untried = room(policy.iterations)
@@ -100,9 +100,9 @@ def rules_of(rules: Rules) -> np.recarray:
 
 
 @functools.lru_cache(maxsize=1)
-def default_weights() -> np.recarray:
-    """The planner's default weights (the leaf evaluation's and the rollouts' weights, as `policies.PLANNER`)."""
-    return compiled_form(PlannerPolicy())[1]
+def planner_weights() -> np.recarray:
+    """The search's planner's weights (`policies.PLANNER`: the leaf evaluation's and the planner rollouts')."""
+    return compiled_form(PLANNER_POLICY)[1]
 
 
 @functools.lru_cache(maxsize=8)

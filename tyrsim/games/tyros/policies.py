@@ -19,6 +19,7 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import Policy, RandomPolicy
+from tyrsim.core.weights import read_weights
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -35,7 +36,7 @@ from tyrsim.games.tyros.actions import (
 )
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import CARD_KINDS, WILD, Cards, colour_payment, full_deck
-from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, PARTNER, TyrosState, place_chip
+from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, NAME, OFFER, PARTNER, TyrosState, place_chip
 from tyrsim.games.tyros.scoring import empire_sizes, score_game, size_ranks
 
 
@@ -380,18 +381,19 @@ class PlannerPolicy:
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS (`tyrsim.core.search`) with the planner's values as the leaf evaluation.
 
-    A cut-off position is valued by every player's `PlannerPolicy.values` (score if the game ended
-    now, hoped-for cities, ships in Tyros, bonus progress, cards), turned into win shares by a
+    The search's planner (`PLANNER`, the leaf evaluation and the planner rollouts) plays with the tuned
+    weights (`SEARCH_WEIGHTS`). A cut-off position is valued by every player's `PlannerPolicy.values`
+    (score if the game ended now, hoped-for cities, ships in Tyros, bonus progress, cards), turned into win shares by a
     softmax with `temperature` points: a player `temperature` points ahead of another is e times
     as likely to win.
     """
 
-    iterations: int = 50  # the smallest budget measured to reach the strength target (docs/tyros.md)
+    iterations: int = 1000  # on the compiled search about 6 ms a decision (docs/tyros.md: "Budget and strength")
     rollout: str = "planner"
     rollout_depth: int = 0  # the leaf evaluation straight after the new node (docs/tyros.md: "Search")
     temperature: float = 4.0
     rollouts: ClassVar[Mapping[str, Callable[[], Policy]]] = {
-        "random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy,
+        "random": RandomPolicy, "greedy": GreedyPolicy, "planner": lambda: PLANNER,
     }
 
     def __post_init__(self) -> None:
@@ -413,6 +415,9 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return [w / total for w in weights]
 
 
-PLANNER = PlannerPolicy()  # the leaf evaluation's weights: the planner's defaults
+# the search's planner (its leaf evaluation and its planner rollouts): the planner with the weights `tyrsim tune`
+# found, the strongest policy that does not search (docs/performance.md, "The compiled search")
+SEARCH_WEIGHTS = "bundled:planner_tuned.toml"
+PLANNER = PlannerPolicy(**read_weights(SEARCH_WEIGHTS, NAME, "planner", PlannerPolicy))
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "ismcts": IsmctsPolicy}
