@@ -132,14 +132,15 @@ def test_ismcts_decides_alike_when_only_hidden_things_differ(two_player_position
 
 def test_a_peeking_search_would_be_caught(two_player_positions, monkeypatch):
     # the check above can fail: a "determinization" that copies the true state decides differently (rarely: the
-    # forecast at the cut-off depends little on the dice and cards the search draws)
+    # forecast at the cut-off depends little on the dice and cards the search draws); the Python search's, which
+    # reads the patched method (the compiled search's own check is in test_ted_compiled_search.py)
     monkeypatch.setattr(TinyEpicDinosaursState, "determinize", lambda self, player, rng: self.clone())
     policy = IsmctsPolicy(iterations=30)
     differ = 0
     for index, state in enumerate(two_player_positions):
         other = hidden_changed(state, seed=index)
         rng_a, rng_b = np.random.default_rng(index), np.random.default_rng(index)
-        differ += policy.choose(state, rng_a) != policy.choose(other, rng_b)
+        differ += policy.reference_choice(state, rng_a) != policy.reference_choice(other, rng_b)
     assert differ > 0
 
 

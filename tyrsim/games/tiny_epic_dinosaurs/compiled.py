@@ -62,6 +62,7 @@ from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.components import ACTIONS, EFFECTS, GROUPS, RESOURCES
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame, TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
+from tyrsim.games.tiny_epic_dinosaurs.policies import GreedyPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import EITHER_FOODS, Rules
 
 keep_fresh(__file__)
@@ -85,6 +86,7 @@ MAX_HOLDING = 128
 MAX_STEPS = 64  # steps waiting to run
 MAX_ACTIONS = 4096
 MAX_DECISIONS = 100_000  # a safety limit far above any game (about 100)
+MAX_FEEDS = 4096  # different feeding plans a search meets (`compiled_search`: each gets its number)
 # Every integer a compiled function is passed is an int64: the record fields, and the constants, numpy scalars
 # (a Python int passed is a literal type, a compilation of the callee of its own), as are the counters that start
 # at a literal 0 and are passed on (`n = np.int64(0)`).
@@ -192,7 +194,16 @@ RULES = np.dtype([
     ("open_bits", np.int64, (MAX_CELLS,)), ("grass_bits", np.int64), ("permanent_bits", np.int64),
     ("edges", np.int64), ("slots", np.int64, (MAX_EDGES,)), ("slot_count", np.int64),
     ("fill_order", np.int64, (MAX_CELLS,)), ("remove_order", np.int64, (MAX_CELLS,)),
+    # every name an action holds (dinosaur kinds, research cards, edges, "draw", "holding", "herbivore",
+    # "carnivore") as its place in their sorted list (`names`): the search tells actions apart as the object
+    # engine's named tuples compare, by what they hold, and the forecast orders kinds by name
+    ("kind_name", np.int64, (MAX_KINDS,)), ("card_name", np.int64, (MAX_RESEARCH,)),
+    ("edge_name", np.int64, (MAX_EDGES,)), ("draw_name", np.int64), ("holding_name", np.int64),
+    ("herbivore_name", np.int64), ("carnivore_name", np.int64), ("names", np.int64),
 ])
+
+# the greedy policies' weights by the object policy's names (a record: `weights.hunt_weight`)
+WEIGHT_RECORD = np.dtype([(name, np.float64) for name in GreedyPolicy.tunable])
 
 WORKSPACE = np.dtype([
     ("actions", np.int64, (MAX_ACTIONS, 6)), ("count", np.int64),  # the legal actions (`legal_actions`)
@@ -229,6 +240,18 @@ WORKSPACE = np.dtype([
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
     # one block per generator, kept across the games of a chunk)
     *UNIFORM_FIELDS,
+    # a search's (compiled_search.py): each listed action's number (`keys`); at the root decision (the position
+    # of `root_actions` decisions) with `pruning`, the actions `offered` (by their places in the full list); the
+    # rollout policy (a compiled_policies kind) and its weights; hunter's weights (the pruning's values, the
+    # forecast's fences); the leaf evaluation's values, scratch position (`ahead`), escaped kinds (`gone`) and
+    # each player's prospect; the feeding plans numbered so far, as (kind, number fed) pairs
+    ("keys", np.int64, (MAX_ACTIONS,)), ("offered", np.int8, (MAX_ACTIONS,)), ("pruning", np.int64),
+    ("root_actions", np.int64), ("rollout", np.int64), ("rollout_weights", WEIGHT_RECORD),
+    ("hunter_weights", WEIGHT_RECORD),
+    ("resource_value", np.float64), ("rancher_value", np.float64), ("breed_value", np.float64),
+    ("scale", np.float64), ("ahead", POSITION, (1,)), ("gone", np.int64, (MAX_KINDS,)),
+    ("prospects", np.float64, (MAX_PLAYERS,)),
+    ("feeds", np.int8, (MAX_FEEDS, MAX_KINDS, 2)), ("feed_pairs", np.int64, (MAX_FEEDS,)), ("feed_count", np.int64),
 ])
 
 # the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
@@ -340,7 +363,22 @@ def rule_tables(rules: Rules, players: int) -> np.ndarray:
     r["slots"][: len(layout.fence_slots)] = layout.fence_slots
     r["fill_order"][: len(layout.fill_order)] = layout.fill_order
     r["remove_order"][: len(layout.remove_order)] = layout.remove_order
+    name_actions(r, comp, layout)
     return out
+
+
+def name_actions(r, comp, layout) -> None:
+    """The names actions hold, each as its place in their sorted list (RULES' `kind_name` ... `names`)."""
+    groups = ("draw", "holding", "herbivore", "carnivore")
+    card_names = [card.name for card in comp.research]
+    names = sorted({*comp.dinosaurs, *card_names, *layout.edge_names, *groups})
+    place = {name: i for i, name in enumerate(names)}
+    r["kind_name"][: len(comp.dinosaurs)] = [place[name] for name in comp.dinosaurs]
+    r["card_name"][: len(card_names)] = [place[name] for name in card_names]
+    r["edge_name"][: len(layout.edge_names)] = [place[name] for name in layout.edge_names]
+    for name in groups:
+        r[name + "_name"] = place[name]
+    r["names"] = len(names)
 
 
 def new_position() -> np.recarray:
@@ -536,6 +574,13 @@ def play_action(game, tables, bits, workspace, i) -> None:
     pos = game[0]
     pos.actions += 1
     advance(pos, tables[0], bits, workspace[0], i)
+
+
+@njit(cache=True)
+def answer(pos, rules, bits, work, i) -> None:
+    """`play_action` on the records (a search's): the i-th legal action, then on to the next decision."""
+    pos.actions += 1
+    advance(pos, rules, bits, work, i)
 
 
 @njit(cache=True, inline="always")
@@ -1840,6 +1885,12 @@ def legal_actions(pos, rules, work) -> int:
         n = feedings(pos, rules, work, p)
     work.count = n
     return n
+
+
+@njit(cache=True)
+def options(pos, rules, work) -> int:
+    """`legal_actions` as a function of its own (a search's, which lists them from another module)."""
+    return legal_actions(pos, rules, work)
 
 
 @compiled_only

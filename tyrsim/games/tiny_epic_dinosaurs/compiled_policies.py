@@ -59,6 +59,7 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     PLACE_FENCE,
     PLACE_NOW,
     RESEARCH_REMOVE,
+    WEIGHT_RECORD,
     advance,
     compiled_only,
     deal,
@@ -80,9 +81,8 @@ keep_fresh(__file__)
 
 RANDOM, GREEDY = 0, 1
 GREEDY_POLICIES = (GreedyPolicy, HunterPolicy, BreederPolicy, ContractorPolicy)
-# the greedy policies' weights by the object policy's names (a record: `weights.hunt_weight`)
+# the greedy policies' weights by the object policy's names (the fields of a `WEIGHT_RECORD`)
 WEIGHTS = tuple(GreedyPolicy.tunable)
-WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
 # per game and seat: score, the four point sources, the counters, dinosaurs and fences on the ranch
 SOURCES = ("contracts", "dinosaurs", "unique", "research")
 SEAT_COLUMNS = ("score", *(f"points_{s}" for s in SOURCES), *COUNTERS, "dinosaurs", "fences")
@@ -348,6 +348,12 @@ def greedy_values(w, pos, rules, work, n) -> None:
         else:  # STOP_REARRANGING: the baseline a fence move must beat
             value = 0.0
         work.values[i] = value
+
+
+@njit(cache=True)
+def action_values(w, pos, rules, work, n) -> None:
+    """`greedy_values` as a function of its own (a search's root pruning, from another module)."""
+    greedy_values(w, pos, rules, work, n)
 
 
 @compiled_only

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tyrsim.core.rng import copy_generator, new_generator, uniform
+from tyrsim.core.rng import copy_generator, uniform
 from tyrsim.games.tiny_epic_dinosaurs import feeding
 from tyrsim.games.tiny_epic_dinosaurs import narration as words
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
@@ -298,10 +298,14 @@ class TinyEpicDinosaursState:
         should another player be choosing among cards just drawn, those cards. Each pool is built from
         the data's cards minus the ones seen, in the data's order, and dealt out again in a random order
         into the places it fills (who holds a private contract and how many cards each deck holds are
-        public). The copy gets a new chance generator drawn from `rng`, so the hunt dice and reshuffles
-        it will see are not the real ones.
+        public).
+
+        Ruling: the copy draws its chance (hunt dice, reshuffles of the research discard pile) from `rng`
+        itself, the search's own generator, so it still cannot foresee the real game's draws (they come from
+        this state's generator), and the compiled search (`compiled_search`), which cannot make a generator,
+        draws exactly what this one draws.
         """
-        new = self._copy(new_generator(rng))
+        new = self._copy(rng)
         comp = self.game.components
         seen = {c.name for c in self.public_contracts}
         seen.update(c.name for p in self.players for c in p.contracts)

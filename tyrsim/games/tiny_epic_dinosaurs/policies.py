@@ -300,13 +300,31 @@ class IsmctsPolicy(search.IsmctsPolicy):
     breed_value: float = 0.5  # points a breeding pair is worth for each round after this one
     scale: float = 6.0  # a lead of this many points, in prospect, is worth about 0.88 of a win
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+    def prunes(self, actions: int) -> bool:
+        """Whether a decision of this many legal actions weighs only hunter's best few (`candidates`)."""
+        return 0 < self.candidates < actions
+
+    def offered(self, values: np.ndarray) -> list[int]:
+        """The places (in the decision's order) of the `candidates` actions hunter values most (`values`, of the
+        legal actions; among equal values the earlier listed)."""
+        return sorted(int(i) for i in np.argsort(-values, kind="stable")[: self.candidates])
+
+    def compiled_choice(self, state: Any, rng: np.random.Generator) -> Any:
+        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
+        from tyrsim.games.tiny_epic_dinosaurs import compiled_search  # which imports this module's policies
+
+        return compiled_search.choose(self, state, rng)
+
+    def reference_choice(self, state: Any, rng: np.random.Generator) -> Any:
+        """The Python search, over hunter's best few actions where the decision offers more (heuristic pruning
+        at the root: hunter's values come from what the player sees, `view`)."""
         actions = state.legal_actions()
-        if 0 < self.candidates < len(actions):
-            # heuristic pruning at the root: hunter's values come from what the player sees (`view`)
-            ranked = np.argsort(-HunterPolicy().values(state), kind="stable")
-            state = search.RootCandidates(state, [actions[i] for i in sorted(ranked[: self.candidates])])
-        return super().choose(state, rng)
+        if self.prunes(len(actions)):
+            offered = self.offered(HunterPolicy().values(state))
+            if len(offered) == 1:
+                return actions[offered[0]]
+            state = search.RootCandidates(state, [actions[i] for i in offered])
+        return super().reference_choice(state, rng)
 
     def prospect(self, state: Any, seat: int) -> float:
         """The points `seat` will have at the end of this round (`forecast`: the rest of the round played out on a
