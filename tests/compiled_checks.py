@@ -9,7 +9,8 @@ engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.runn
 two tables must be equal.
 
 A compiled search's tests run their own script the same two ways (`check_search_script`): it prints numba's
-(cache hits, misses) of the search function, or None without the JIT.
+(cache hits, misses) of the search function, or None without the JIT; `same_choice` checks that a compiled
+search decides as the Python search (`reference_choice`) does from the same seed and draws what it draws.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
+
+from tyrsim.core.rng import held_doubles
 
 SCRIPT = """
 import numpy as np, pandas as pd
@@ -77,3 +82,15 @@ def check_search_script(script: str, folder: Path, cache: Path) -> None:
     run_in_folder(script, folder, env)
     hits, misses = (int(v) for v in run_in_folder(script, folder, env).strip("()").split(","))
     assert hits > 0 and misses == 0
+
+
+def same_choice(policy, state, seed: int):
+    """Both searches' choices from generators of the same seed, and what each generator draws next: the compiled
+    search's (`policy.compiled_choice`) must equal the Python search's (`policy.reference_choice`)."""
+    fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
+    chosen = policy.compiled_choice(state.clone(), fast)
+    left = held_doubles(fast), fast.bit_generator.state  # (the block Python holds is one generator's at a time)
+    expected = policy.reference_choice(state.clone(), slow)
+    assert chosen == expected, (seed, state)
+    assert left == (held_doubles(slow), slow.bit_generator.state), seed
+    return chosen

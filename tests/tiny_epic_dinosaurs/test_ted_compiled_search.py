@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from compiled_checks import check_search_script
+from compiled_checks import check_search_script, same_choice
 from numba import njit
+from test_ted_search import hidden_changed
 
 from tyrsim.core.compiled_search import ismcts
 from tyrsim.core.rng import held_doubles, uniform
@@ -33,16 +34,6 @@ def decisions(players: int, count: int, seed: int) -> list[TinyEpicDinosaursStat
             state.apply(policies[state.current_player()].choose(state, rng))
     return out
 
-
-def same_choice(policy: IsmctsPolicy, state: TinyEpicDinosaursState, seed: int):
-    """Both searches' choices from generators of the same seed, and what each generator draws next."""
-    fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
-    chosen = policy.compiled_choice(state.clone(), fast)
-    left = held_doubles(fast), fast.bit_generator.state  # (the block Python holds is one generator's at a time)
-    expected = policy.reference_choice(state.clone(), slow)
-    assert chosen == expected, (seed, state.prompt)
-    assert left == (held_doubles(slow), slow.bit_generator.state), seed
-    return chosen
 
 
 OPTIONS = [
@@ -94,21 +85,6 @@ def test_the_forecast_values_every_position_as_the_python_one():
             checked += 1
     assert checked >= 1500
 
-
-def hidden_changed(state: TinyEpicDinosaursState, seed: int) -> TinyEpicDinosaursState:
-    """The same position but for what the player to move cannot see: the other players' private contracts swapped
-    with contracts of the deck, both decks reordered, the chance generator reseeded."""
-    me = state.current_player()
-    other = state.clone()
-    rng = np.random.default_rng(seed)
-    for seat, player in enumerate(other.players):
-        if seat != me and player.private is not None and other.contract_deck:
-            i = int(rng.integers(len(other.contract_deck)))
-            player.private, other.contract_deck[i] = other.contract_deck[i], player.private
-    rng.shuffle(other.contract_deck)
-    rng.shuffle(other.research_deck)
-    other.rng = np.random.default_rng(seed + 1)
-    return other
 
 
 HIDING = [s for s in decisions(2, 40, seed=11) if s.contract_deck and len(s.research_deck) > 2]

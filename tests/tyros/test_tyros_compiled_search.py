@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from compiled_checks import check_search_script
+from compiled_checks import check_search_script, same_choice
 from numba import njit
 from tyros_positions import scrambled
 
 from tyrsim.core.compiled_search import ismcts
 from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import held_doubles, uniform
+from tyrsim.core.rng import uniform
 from tyrsim.games.tyros import compiled_search
 from tyrsim.games.tyros.compiled import (
     action_of,
@@ -53,16 +53,6 @@ def decisions(rules: Rules, players: int, count: int, seed: int) -> list[TyrosSt
             state.apply(seats[state.current_player()].choose(state, rng))
     return out
 
-
-def same_choice(policy: IsmctsPolicy, state: TyrosState, seed: int):
-    """Both searches' choices from generators of the same seed, and what each generator draws next."""
-    fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
-    chosen = policy.compiled_choice(state.clone(), fast)
-    left = held_doubles(fast), fast.bit_generator.state  # (the block Python holds is one generator's at a time)
-    expected = policy.reference_choice(state.clone(), slow)
-    assert chosen == expected, (seed, state.phase)
-    assert left == (held_doubles(slow), slow.bit_generator.state), seed
-    return chosen
 
 
 OPTIONS = [

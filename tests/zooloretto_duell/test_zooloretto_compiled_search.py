@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from compiled_checks import check_search_script
+from compiled_checks import check_search_script, same_choice
 from numba import njit
 
 from tyrsim.core.compiled_search import ismcts
 from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import held_doubles, uniform
+from tyrsim.core.rng import uniform
 from tyrsim.games.zooloretto_duell import compiled_search
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
 from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState
@@ -41,16 +41,6 @@ def decisions(rules: Rules, count: int, seed: int) -> list[ZooState]:
             state.apply(players[state.current_player()].choose(state, rng))
     return out
 
-
-def same_choice(policy: IsmctsPolicy, state: ZooState, seed: int):
-    """Both searches' choices from generators of the same seed, and what each generator draws next."""
-    fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
-    chosen = policy.compiled_choice(state.clone(), fast)
-    left = held_doubles(fast), fast.bit_generator.state  # (the block Python holds is one generator's at a time)
-    expected = policy.reference_choice(state.clone(), slow)
-    assert chosen == expected, (seed, state)
-    assert left == (held_doubles(slow), slow.bit_generator.state), seed
-    return chosen
 
 
 OPTIONS = [
