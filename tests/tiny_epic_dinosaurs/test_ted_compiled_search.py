@@ -17,6 +17,7 @@ from test_ted_search import hidden_changed
 from tyrsim.core.compiled_search import ismcts
 from tyrsim.core.rng import held_doubles, uniform
 from tyrsim.games.tiny_epic_dinosaurs import SPEC, compiled_search
+from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import compiled_form
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.policies import IsmctsPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
@@ -85,6 +86,15 @@ def test_the_forecast_values_every_position_as_the_python_one():
             checked += 1
     assert checked >= 1500
 
+
+
+def test_the_compiled_guide_and_hunter_rollout_play_the_tuned_weights():
+    """The ruling in compiled form: the work record's guide (root candidates) and hunter rollout hold the tuned
+    hunter's weights, not the default hunter's."""
+    tuned, default = (compiled_form(SPEC.make_policy(text))[1][0]
+                      for text in ("hunter:weights=bundled:hunter_tuned.toml", "hunter"))
+    record = compiled_search.search_work("hunter", 0.3, 0.8, 0.5, 6.0)[0]
+    assert record.hunter_weights == tuned and record.rollout_weights == tuned != default
 
 
 HIDING = [s for s in decisions(2, 40, seed=11) if s.contract_deck and len(s.research_deck) > 2]

@@ -9,7 +9,7 @@ import pytest
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.player import Player
-from tyrsim.games.tiny_epic_dinosaurs.policies import IsmctsPolicy
+from tyrsim.games.tiny_epic_dinosaurs.policies import GUIDE, IsmctsPolicy
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
@@ -169,17 +169,30 @@ def test_ismcts_is_registered_and_plays_a_game():
     assert state.round == 6
 
 
-def test_the_decision_weighs_only_hunters_best_actions(two_player_positions):
-    hunter = SPEC.make_policy("hunter")
+TUNED_HUNTER = "hunter:weights=bundled:hunter_tuned.toml"
+
+
+def test_the_guide_is_hunter_with_the_tuned_weights():
+    """The ruling: the root's candidates and the hunter rollout are hunter with the bundled tuned weights."""
+    tuned = SPEC.make_policy(TUNED_HUNTER)
+    assert GUIDE == tuned != SPEC.make_policy("hunter")
+    assert IsmctsPolicy.rollouts["hunter"]() == tuned
+
+
+def test_the_decision_weighs_only_the_tuned_hunters_best_actions(two_player_positions):
+    """Every choice is among the tuned hunter's 3 best actions, and some is not among the default hunter's: the
+    candidates are the tuned hunter's, not the default one's."""
+    tuned, default = SPEC.make_policy(TUNED_HUNTER), SPEC.make_policy("hunter")
     pruned = IsmctsPolicy(iterations=20, candidates=3)
-    checked = 0
+    checked, outside_default = 0, 0
     for index, state in enumerate(two_player_positions):
         actions = state.legal_actions()
         if len(actions) <= 3:
             continue
-        values = hunter.values(state)
-        third_best = sorted(values, reverse=True)[2]
-        choice = pruned.choose(state, np.random.default_rng(index))
-        assert values[actions.index(choice)] >= third_best
+        choice = actions.index(pruned.choose(state, np.random.default_rng(index)))
+        values = tuned.values(state)
+        assert values[choice] >= sorted(values, reverse=True)[2]
+        values = default.values(state)
+        outside_default += values[choice] < sorted(values, reverse=True)[2]
         checked += 1
-    assert checked >= 3
+    assert checked >= 3 and outside_default >= 1

@@ -215,6 +215,12 @@ def sort_in(values, n, value) -> None:
 
 @compiled_only
 def ranch_quality(w, rules, work, herd, fences) -> float:
+    """`GreedyPolicy.ranch_quality`: `fence_set_quality` with 0.5 + breed_bonus / 2 per breeding group."""
+    return fence_set_quality(0.5 + w.breed_bonus / 2, rules, work, herd, fences)
+
+
+@compiled_only
+def fence_set_quality(pair_value, rules, work, herd, fences) -> float:
     """`heuristics.ranch_quality` of the enclosures of this fence set for the herd's basic kinds (most numerous
     matched to largest), with `pair_value` per breeding group and 0.1 per enclosure."""
     flood_fill(rules, work, fences)
@@ -232,7 +238,6 @@ def ranch_quality(w, rules, work, herd, fences) -> float:
         h = min(sizes[i], counts[i])
         held += h
         pairs += h // rules.breed_group
-    pair_value = 0.5 + w.breed_bonus / 2
     return held + pair_value * pairs + 0.1 * count
 
 

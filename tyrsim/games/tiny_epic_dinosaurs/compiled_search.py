@@ -11,8 +11,9 @@ compiled form of what the Python search does through the object engine:
   holds are read, never the hidden ones. The chance of play after it (hunt dice, reshuffles) comes from the
   search's own generator, as the object engine's determinization draws it (the ruling in `game.py`).
 - `legal_actions`, `apply_action`: the compiled engine's (`compiled.options`, `compiled.answer`); at the root
-  decision (the position of `root_actions` decisions) with root pruning only the actions `offered`, hunter's best
-  `candidates` (`IsmctsPolicy.offered`), as `search.RootCandidates` offers them. `action_number` numbers an action
+  decision (the position of `root_actions` decisions) with root pruning only the actions `offered`, the guide's
+  best `candidates` (`IsmctsPolicy.offered`; the guide is `policies.GUIDE`, hunter with the tuned weights, in the
+  work record's `hunter_weights`), as `search.RootCandidates` offers them. `action_number` numbers an action
   as the object engine's actions compare: they are named tuples, equal when what they hold is equal, whatever
   their type (`PlaceFence(e)` equals `LoseFence(e)`, `PickResearch(x)` equals `LoseDinosaur(x)` for a unique
   dinosaur's card), so names are numbered by one sorted list of every name (RULES' `*_name`); an enclosure is
@@ -20,7 +21,8 @@ compiled form of what the Python search does through the object engine:
 - `final_values`: the winner (highest score, a tie to the tied player earliest in turn order) takes 1.
 - `evaluate`: `IsmctsPolicy.evaluate`, each player's prospect (`forecast`, the rest of the round played out on
   the work record's scratch position `ahead` as `forecast.py` plays it) against the best other one's, logistic.
-- `rollout`: the random, greedy or hunter policy (`compiled_policies.choose`, the object policy's weights).
+- `rollout`: the random, greedy or hunter policy (`compiled_policies.choose`, the object policy's weights: the
+  `hunter` rollout is `policies.GUIDE`'s, the tuned weights).
 
 `choose` is the search as `IsmctsPolicy.compiled_choice` calls it; it returns None (the Python search then
 decides) where the compiled engine does not play the rules (`compiled.supported`) or the player count. Every
@@ -95,9 +97,9 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     to_lay_out,
 )
 from tyrsim.games.tiny_epic_dinosaurs.compiled import is_over as game_over
-from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import action_values, compiled_form, ranch_quality
+from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import action_values, compiled_form, fence_set_quality
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose as policy_choice
-from tyrsim.games.tiny_epic_dinosaurs.policies import HunterPolicy, IsmctsPolicy
+from tyrsim.games.tiny_epic_dinosaurs.policies import GUIDE, IsmctsPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 keep_fresh(__file__)
@@ -155,7 +157,7 @@ def search_work(rollout: str, resource_value: float, rancher_value: float, breed
     record = work[0]
     kind, weights = compiled_form(IsmctsPolicy.rollouts[rollout]())
     record.rollout, record.rollout_weights = kind, weights[0]
-    record.hunter_weights = compiled_form(HunterPolicy())[1][0]
+    record.hunter_weights = compiled_form(GUIDE)[1][0]  # the guide: hunter with the tuned weights (the ruling)
     record.resource_value, record.rancher_value, record.breed_value = resource_value, rancher_value, breed_value
     record.scale = scale
     return work
@@ -171,8 +173,8 @@ def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 @njit(cache=True)
 def hunter_values(real, tables, work) -> np.int64:
-    """The legal actions of the one-position array `real` listed in `work` with hunter's value of each
-    (`work.values`, as `HunterPolicy.values`); how many."""
+    """The legal actions of the one-position array `real` listed in `work` with the guide's value of each
+    (`work.values`, as `GUIDE.values`: hunter with the tuned weights); how many."""
     n = legal_actions(real, tables[0], work[0])
     action_values(work[0].hunter_weights, real[0], tables[0], work[0], n)
     return n
@@ -469,14 +471,14 @@ def forecast(pos, ahead, rules, work, seat):
 def fenced(rules, work, bits, fences, herd) -> np.int64:
     """`forecast._fenced`: the fence set after `fences` fences from Holding, each on the free slot (the first of the
     best) where the enclosures would hold the most of the herd (`herd`: basic kinds' counts), as hunter values it
-    (`ranch_quality`, no breeding bonus)."""
+    with no breeding bonus (`fence_set_quality`, 0.5 a breeding group, whatever the guide's `breed_bonus`)."""
     for _ in range(fences):
         best, best_bits = -np.inf, np.int64(-1)
         for i in range(rules.slot_count):
             edge = rules.slots[i]
             if not (bits >> edge) & 1:
                 fenced_in = bits | (np.int64(1) << edge)
-                quality = ranch_quality(work.hunter_weights, rules, work, herd, fenced_in)
+                quality = fence_set_quality(0.5, rules, work, herd, fenced_in)
                 if quality > best:
                     best, best_bits = quality, fenced_in
         if best_bits < 0:

@@ -6,7 +6,8 @@ the public table, their own private contract and their own decision, never the
 decks or another player's private contract) and the best one is taken, ties
 broken at random. `IsmctsPolicy` searches (`tyrsim.core.search`) over
 determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`),
-valuing a cut-off position by a forecast of the round's end (`forecast.py`).
+valuing a cut-off position by a forecast of the round's end (`forecast.py`), guided by hunter with
+the weights `tyrsim tune` found (`GUIDE`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import RandomPolicy
+from tyrsim.core.weights import read_weights
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -34,6 +36,7 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
 from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
 from tyrsim.games.tiny_epic_dinosaurs.feeding import fits, food_needed
 from tyrsim.games.tiny_epic_dinosaurs.forecast import forecast
+from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
 from tyrsim.games.tiny_epic_dinosaurs.heuristics import enclosure_value, fed_points, ranch_quality
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
 
@@ -284,15 +287,20 @@ class ContractorPolicy(GreedyPolicy):
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS over hunter's best few actions; a cut-off position is valued by each player's points
-    at the end of this round, forecast by playing the round out on a scratch ranch, and what is left for later."""
+    at the end of this round, forecast by playing the round out on a scratch ranch, and what is left for later.
 
-    iterations: int = 10
+    Ruling (the search's hunter): the hunter that picks the root's candidates (`offered`) and plays the `hunter`
+    rollout is `GUIDE`, hunter with the tuned weights (`GUIDE_WEIGHTS`), in the Python search and the compiled one
+    alike; the forecast's own hunter-like choices (`forecast.py`) take no weights and stay as they are.
+    """
+
+    iterations: int = 400  # compiled, a median 5.7 ms a decision (docs/tiny_epic_dinosaurs.md: "Budget")
     rollout: str = "hunter"
-    rollout_depth: int = 2
+    rollout_depth: int = 4
     rollouts: ClassVar[Mapping[str, Any]] = {
         "random": RandomPolicy,
         "greedy": GreedyPolicy,
-        "hunter": HunterPolicy,
+        "hunter": lambda: GUIDE,
     }
     candidates: int = 5  # the decision weighs only the actions hunter values most, this many (0: every action)
     resource_value: float = 0.3  # points one leaf, meat or supply left after feeding is worth at a cut-off
@@ -301,12 +309,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
     scale: float = 6.0  # a lead of this many points, in prospect, is worth about 0.88 of a win
 
     def prunes(self, actions: int) -> bool:
-        """Whether a decision of this many legal actions weighs only hunter's best few (`candidates`)."""
+        """Whether a decision of this many legal actions weighs only the guide's best few (`candidates`)."""
         return 0 < self.candidates < actions
 
     def offered(self, values: np.ndarray) -> list[int]:
-        """The places (in the decision's order) of the `candidates` actions hunter values most (`values`, of the
-        legal actions; among equal values the earlier listed)."""
+        """The places (in the decision's order) of the `candidates` actions the guide values most (`values`, of
+        the legal actions; among equal values the earlier listed)."""
         return sorted(int(i) for i in np.argsort(-values, kind="stable")[: self.candidates])
 
     def compiled_choice(self, state: Any, rng: np.random.Generator) -> Any:
@@ -316,11 +324,11 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return compiled_search.choose(self, state, rng)
 
     def reference_choice(self, state: Any, rng: np.random.Generator) -> Any:
-        """The Python search, over hunter's best few actions where the decision offers more (heuristic pruning
-        at the root: hunter's values come from what the player sees, `view`)."""
+        """The Python search, over the guide's best few actions where the decision offers more (heuristic pruning
+        at the root: the guide's values come from what the player sees, `view`)."""
         actions = state.legal_actions()
         if self.prunes(len(actions)):
-            offered = self.offered(HunterPolicy().values(state))
+            offered = self.offered(GUIDE.values(state))
             if len(offered) == 1:
                 return actions[offered[0]]
             state = search.RootCandidates(state, [actions[i] for i in offered])
@@ -347,6 +355,12 @@ class IsmctsPolicy(search.IsmctsPolicy):
             values.append(1.0 / (1.0 + math.exp(-2.0 * (own - best_other) / self.scale)))
         return values
 
+
+# the search's guide (its root candidates and its hunter rollouts): hunter with the weights `tyrsim tune` found, the
+# strongest policy that does not search (docs/performance.md, "The compiled search"; docs/tiny_epic_dinosaurs.md,
+# "Search")
+GUIDE_WEIGHTS = "bundled:hunter_tuned.toml"
+GUIDE = HunterPolicy(**read_weights(GUIDE_WEIGHTS, TinyEpicDinosaursGame.name, HunterPolicy.name, HunterPolicy))
 
 POLICIES = {
     "random": RandomPolicy,
