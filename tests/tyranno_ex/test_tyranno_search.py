@@ -228,14 +228,15 @@ def test_the_determinization_never_reads_what_the_player_cannot_see():
 
 
 def test_the_search_chooses_alike_whatever_the_player_cannot_see(monkeypatch):
-    policy = IsmctsPolicy(iterations=30)
+    """The Python search (the compiled one's reference; `test_tyranno_compiled_search` checks the compiled one)."""
+    choose = IsmctsPolicy(iterations=30).reference_choice
     twins = hidden_twins()
     for state, twin in twins:
-        assert policy.choose(state, np.random.default_rng(3)) == policy.choose(twin, np.random.default_rng(3))
+        assert choose(state, np.random.default_rng(3)) == choose(twin, np.random.default_rng(3))
     # the check can fail: a determinization that peeks (a plain copy of the true state) chooses differently
     monkeypatch.setattr(TyrannoExState, "determinize", lambda self, player, rng: self._copy(rng))
     assert any(
-        policy.choose(state, np.random.default_rng(3)) != policy.choose(twin, np.random.default_rng(3))
+        choose(state, np.random.default_rng(3)) != choose(twin, np.random.default_rng(3))
         for state, twin in twins
     )
 
@@ -261,7 +262,8 @@ def test_candidates_keep_passing_and_the_guides_best_settings():
     candidates = policy.candidates(state)
     assert len(actions) > 4 and len(candidates) == 4 and candidates[0] == actions[0]
     assert all(a in actions for a in candidates) and any(isinstance(a, SetChips) for a in candidates)
-    assert SPEC.make_policy("greedy").choose(state, np.random.default_rng(0)) in candidates
+    guide = SPEC.make_policy("greedy:weights=bundled:greedy_tuned.toml")  # the search's guide
+    assert guide.choose(state, np.random.default_rng(0)) in candidates
 
 
 def test_ismcts_plays_whole_games_reproducibly():
@@ -280,14 +282,27 @@ def test_ismcts_plays_whole_games_reproducibly():
     assert records[0] == records[1]
 
 
-def test_the_search_ranks_the_decisions_options_once(monkeypatch):
-    state = positions(games=1, every=5)[1]
-    assert state.phase == "environment"
-    calls = []
-    ranked = IsmctsPolicy.candidates
-    monkeypatch.setattr(IsmctsPolicy, "candidates", lambda self, s: calls.append(repr(s)) or ranked(self, s))
-    IsmctsPolicy(iterations=40).search(state, np.random.default_rng(0))
-    assert calls.count(repr(state)) == 1 and 1 < len(calls) < 40
+def test_every_determinization_has_the_searched_decisions_own_candidates():
+    """The guide ranks afresh in each determinization, and reads only what the player to move sees: at the
+    decision searched, every determinization weighs the same actions."""
+    policy = IsmctsPolicy()
+    checked = 0
+    for k, state in enumerate(positions()):
+        if len(state.legal_actions()) <= policy.width or state.phase not in ("environment", "five", "combat"):
+            continue
+        player, own = state.current_player(), policy.candidates(state)
+        for seed in range(3):
+            assert policy.candidates(state.determinize(player, np.random.default_rng(seed))) == own, k
+        checked += 1
+    assert checked > 5
+
+
+def test_candidates_are_listed_in_the_games_order():
+    policy = IsmctsPolicy()
+    for state in positions():
+        actions = list(state.legal_actions())
+        places = [actions.index(a) for a in policy.candidates(state)]
+        assert places == sorted(places) and len(places) == min(len(actions), policy.width)
 
 
 @pytest.mark.parametrize("rollout", ["random", "greedy", "builder"])

@@ -33,8 +33,11 @@ etc. hold what is printed on it); what a card on the board carries is kept per c
   `seat_counters[k, p]` (game.SEAT_COUNTERS), `leaders` (a bit per player; -1 before the first
   scoring), `actions` (actions applied).
 
-What the object engine keeps only for search (who laid which face-down chip, the chips everyone
-saw, the cards out of the game and set aside) is not held: no rule reads it.
+What the object engine keeps only for search, which no rule reads but a determinization needs
+(`compiled_search.py`): `known[sp, s]`, the face-down chips everyone saw turned face up, and
+`laid[p, sp, s]`, those player p laid since the space was last turned face up (`Environment.known`,
+`.laid`); `out[:out_count]`, the cards out of the game in the order they left (`TyrannoExState.out`);
+`set_aside[:set_aside_count]`, the cards a 3-player game sets aside.
 
 The rules and the deck file become one record of the dtype `RULES`, made once per rule set by
 `rule_tables(rules)`: every number and every ruling as a code, the cards' symbols, the special
@@ -168,6 +171,9 @@ POSITION = np.dtype([
     ("piles", np.int64, (PILES, MAX_PILE)), ("pile_size", np.int64, (PILES,)),
     ("bag", np.int64, (NUM_SYMBOLS,)), ("current", np.int64, (SPACES,)), ("current_count", np.int64, (SPACES,)),
     ("potential", np.int64, (SPACES, NUM_SYMBOLS)),
+    ("known", np.int64, (SPACES, NUM_SYMBOLS)), ("laid", np.int64, (MAX_PLAYERS, SPACES, NUM_SYMBOLS)),
+    ("out", np.int64, (MAX_DECK,)), ("out_count", np.int64), ("set_aside", np.int64, (4,)),
+    ("set_aside_count", np.int64),
     ("hands", np.int64, (MAX_PLAYERS, NUM_SYMBOLS)), ("five", np.int64, (MAX_PLAYERS,)),
     ("five_round", np.int64, (MAX_PLAYERS,)),
     ("num_players", np.int64), ("column_owner", np.int64, (COLUMNS,)),
@@ -390,6 +396,10 @@ def set_up(game, tables, bits) -> None:
     aside = 4 if pos.num_players == 3 else 0
     for i in range(PILES):
         pos.pile_size[i] = 0
+    pos.set_aside_count = aside
+    for k in range(aside):
+        pos.set_aside[k] = order[k]
+    pos.out_count = 0
     for k in range(aside, n):  # piles[i] = rest[i::4], the face-up card a pile's last
         i = (k - aside) % PILES
         pos.piles[i, pos.pile_size[i]] = order[k]
@@ -398,6 +408,8 @@ def set_up(game, tables, bits) -> None:
         pos.spots[spot] = NO_CARD
     for s in range(NUM_SYMBOLS):
         pos.bag[s] = rules.chips_per_symbol
+        for space in range(SPACES):
+            reveal(pos, space)  # nothing face down yet: nothing seen, nothing laid
     opening = np.zeros(NUM_SYMBOLS, np.int64)
     draw_chips(pos, bits, OPENING_CHIPS, opening)
     space = 0
@@ -712,6 +724,7 @@ def set_chips(pos, rules, setting, bits) -> None:
         s, space = rules.settings[setting, k, 0], rules.settings[setting, k, 1]
         hand[s] -= 1
         pos.potential[space, s] += 1
+        pos.laid[pos.player, space, s] += 1
     pos.seat_counters[CHIPS_SET, pos.player] += rules.setting_size[setting]
     pos.passes = 0
     pos.mask_before = present(pos)
@@ -750,6 +763,8 @@ def change_living_conditions(pos, rules, space, bits) -> bool:
     simple majority becomes current (a rapid change when it happens again). Rulings `majority` and
     `majority_tie` (see there); True when the chooser must pick among the tied symbols (`tied`)."""
     pot = pos.potential[space]
+    if pot[0] + pot[1] + pot[2] + pot[3] > pos.current_count[space]:  # turned face up, whatever the majority
+        reveal(pos, space)
     while True:
         revealed = pot[0] + pot[1] + pot[2] + pot[3]
         if revealed <= pos.current_count[space]:
@@ -792,6 +807,17 @@ def change(pos, space, symbol) -> None:
     pos.current[space] = symbol
     pos.current_count[space] = pos.potential[space, symbol]
     pos.potential[space, symbol] = 0
+    reveal(pos, space)
+
+
+@njit(cache=True, inline="always")
+def reveal(pos, space) -> None:
+    """`Environment.reveal`: the space's face-down chips are turned face up (and the rest face down again):
+    everyone has seen them."""
+    for s in range(NUM_SYMBOLS):
+        pos.known[space, s] = pos.potential[space, s]
+        for p in range(MAX_PLAYERS):
+            pos.laid[p, space, s] = 0
 
 
 @njit(cache=True, inline="always")
@@ -941,7 +967,16 @@ def eliminate(pos, spot) -> None:
 
 @njit(cache=True)
 def retire(pos, card) -> None:
-    """A card leaves the game: what it scored is counted by the row it entered."""
+    """A card leaves the game (eliminated, or pushed off the special track): it is out of the game (`out`)
+    and counted (`count_card`)."""
+    pos.out[pos.out_count] = card
+    pos.out_count += 1
+    count_card(pos, card)
+
+
+@njit(cache=True)
+def count_card(pos, card) -> None:
+    """What a card scored in the game, by the row it entered (counted when it leaves, or at the end)."""
     owner, points = pos.owner[card], pos.card_points[card]
     row = 0 if pos.entry_row[card] == 0 else 1
     pos.seat_counters[ENTERED + row, owner] += 1
@@ -1382,7 +1417,7 @@ def game_end(pos, rules) -> None:
     """Unused "5" markers score; every card still on the board is counted in the statistics."""
     for spot in range(rules.spot_count):
         if pos.spots[spot] != NO_CARD:
-            retire(pos, pos.spots[spot])
+            count_card(pos, pos.spots[spot])
     for p in range(pos.num_players):
         if pos.five[p]:
             pos.points[FIVE_POINTS, p] += rules.five_points
@@ -1455,6 +1490,12 @@ def apply_action(pos, rules, kind, a, b, bits) -> None:
 
 
 @njit(cache=True)
+def carry_out(pos, rules, kind, a, b, bits) -> None:
+    """`apply_action` as a function of its own, for the compiled search (`compiled_search.py`)."""
+    apply_action(pos, rules, kind, a, b, bits)
+
+
+@njit(cache=True)
 def advance(pos, rules, bits) -> None:
     """Run the steps between decisions (`SURVIVAL`, `ROUND_END`, `NEXT_ROUND`) up to the next decision or the
     game's end."""
@@ -1507,7 +1548,11 @@ def position_of(state: TyrannoExState) -> np.recarray:
         pos["pile_size"][i] = len(pile)
     env = state.env
     pos["bag"], pos["current"], pos["current_count"] = state.bag.chips, env.current, env.current_count
-    pos["potential"] = env.potential
+    pos["potential"], pos["known"] = env.potential, env.known
+    pos["laid"][: len(env.laid)] = env.laid
+    pos["out_count"], pos["set_aside_count"] = len(state.out), len(state.set_aside)
+    pos["out"][: len(state.out)] = [index[card.name] for card in state.out]
+    pos["set_aside"][: len(state.set_aside)] = [index[card.name] for card in state.set_aside]
     n = state.num_players
     pos["num_players"] = n
     pos["hands"][:n], pos["five"][:n] = state.hands, state.five
@@ -1553,6 +1598,8 @@ def tidy(game: np.ndarray) -> np.ndarray:
         pos[name][off_board] = 0
     for i in range(PILES):
         pos["piles"][i, pos["pile_size"][i]:] = 0
+    pos["out"][pos["out_count"]:] = 0
+    pos["set_aside"][pos["set_aside_count"]:] = 0
     head, end = int(pos["queue_head"]), int(pos["queue_end"])
     if pos["phase"] in (PLACE, FIVE_PHASE, COMBAT):
         for name in ("queue_player", "queue_column"):

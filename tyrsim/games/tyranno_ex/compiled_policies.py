@@ -14,8 +14,9 @@ on each space, the face-up cards, its own tray, the bag's count):
   as a table.
 
 What a chunk of games works in is one record of the dtype `WORKSPACE` (`new_workspace`): the list
-of legal actions, the uniform doubles drawn ahead, and the greedy valuation's cards and cached
-space gains; the weights are a record too (`WEIGHT_RECORD`).
+of legal actions, the uniform doubles drawn ahead, the greedy valuation's cards and cached
+space gains, and what the compiled search keeps (`compiled_search.py`); the weights are a record too
+(`WEIGHT_RECORD`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tyrsim.games.tyranno_ex.compiled import (
     KEEP,
     MAX_ACTIONS,
     MAX_CHALLENGES,
+    MAX_PLAYERS,
     MAX_SPOTS,
     MAX_STEPS,
     NO_CARD,
@@ -77,8 +79,9 @@ WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
 UNCHANGED, NO_DIE_GAIN = np.int64(0), np.False_
 GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a setting lays at most 3)
 
+ACTION_ROWS = max(MAX_ACTIONS, MAX_CHALLENGES + 1)  # the most actions a decision offers
 WORKSPACE = np.dtype([
-    ("actions", np.int64, (max(MAX_ACTIONS, MAX_CHALLENGES + 1), 3)),  # rows of `compiled.legal_actions`
+    ("actions", np.int64, (ACTION_ROWS, 3)),  # rows of `compiled.legal_actions`
     # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
     # one block per generator, carried on across the games of a chunk and from chunk to chunk)
     *UNIFORM_FIELDS,
@@ -97,6 +100,12 @@ WORKSPACE = np.dtype([
     ("after_value", np.float64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
     ("after_count", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
     ("after_stamp", np.int64, (NUM_SYMBOLS, NUM_SYMBOLS, 4)),
+    # the compiled search's (`compiled_search.py`): the listed actions' numbers and which are candidates, how many
+    # a decision weighs and the guide's weights that rank them, the rollout policy, the leaf evaluation's
+    # temperature and each player's standing
+    ("keys", np.int64, (ACTION_ROWS,)), ("kept", np.int64, (ACTION_ROWS,)), ("width", np.int64),
+    ("guide_weights", WEIGHT_RECORD), ("rollout", np.int64), ("rollout_weights", WEIGHT_RECORD),
+    ("temperature", np.float64), ("standings", np.float64, (MAX_PLAYERS,)),
 ])
 # the combat odds of a chunk without a greedy player, which reads none (`chance_table` imports scipy.special)
 NO_ODDS = np.zeros((0, 0, 0, 0, 4))
@@ -389,16 +398,23 @@ def greedy_challenge(weights, pos, rules, ptables, chances, work, n) -> int:
         if work.actions[i, 0] != CHALLENGE:
             continue
         attacker, defender = work.actions[i, 1], work.actions[i, 2]
-        a, d = pos.spots[attacker], pos.spots[defender]
-        odds = chances[strength(pos.die[a]), dice(pos, rules, a), strength(pos.die[d]), dice(pos, rules, d)]
-        a_clean, a_close, d_close, d_clean = odds[0], odds[1], odds[2], odds[3]
-        a_worth = 1.0 + ptables.future_points[attacker]
-        d_worth = 1.0 + ptables.future_points[defender]
-        a_now, d_now = ptables.next_score[attacker], ptables.next_score[defender]
-        value = (weights.attack_weight * (a_clean * d_worth + a_close * d_now) - d_clean * a_worth) - d_close * a_now
+        value = challenge_value(weights, pos, rules, ptables, chances, attacker, defender)
         if value > best_value:
             best, best_value = i, value
     return best
+
+
+@njit(cache=True)
+def challenge_value(weights, pos, rules, ptables, chances, attacker, defender) -> float:
+    """`GreedyPolicy.challenge_values`' expected point swing of the challenge of the card on spot `defender` by
+    the card on spot `attacker`."""
+    a, d = pos.spots[attacker], pos.spots[defender]
+    odds = chances[strength(pos.die[a]), dice(pos, rules, a), strength(pos.die[d]), dice(pos, rules, d)]
+    a_clean, a_close, d_close, d_clean = odds[0], odds[1], odds[2], odds[3]
+    a_worth = 1.0 + ptables.future_points[attacker]
+    d_worth = 1.0 + ptables.future_points[defender]
+    a_now, d_now = ptables.next_score[attacker], ptables.next_score[defender]
+    return (weights.attack_weight * (a_clean * d_worth + a_close * d_now) - d_clean * a_worth) - d_close * a_now
 
 
 @njit(cache=True, inline="always")
@@ -423,6 +439,12 @@ def decide(kind, weights, pos, rules, ptables, chances, bits, work) -> int:
     if n == 1:
         return 0
     return choose_greedy(weights, pos, rules, ptables, chances, work, n)
+
+
+@njit(cache=True)
+def decision(kind, weights, pos, rules, ptables, chances, bits, work) -> int:
+    """`decide`, as a function of its own: the compiled search's rollouts (`compiled_search.py`) call it."""
+    return decide(kind, weights, pos, rules, ptables, chances, bits, work)
 
 
 @njit(cache=True)

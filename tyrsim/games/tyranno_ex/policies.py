@@ -38,6 +38,7 @@ import numpy as np
 
 from tyrsim.core import search
 from tyrsim.core.game import Policy, RandomPolicy
+from tyrsim.core.weights import read_weights
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
@@ -356,43 +357,23 @@ def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
 
 
 class _Candidates:
-    """A determinization as the search sees it: the same game, with only the policy's candidate actions legal.
+    """A determinization as the search sees it: the same game, with only the policy's candidate actions legal,
+    ranked afresh at every decision in the position the determinization reached (the guide reads only what the
+    player to move sees there, so every determinization has the searched decision's own candidates)."""
 
-    Ranking a decision's actions costs more than the rest of a descent, so the search ranks them once
-    per tree node (the actions played since the decision searched: `path`) and mover's options (their
-    hand, or the fights open to them), and a later determinization reaching the node with the same
-    options reuses the ranking, even where hidden chips turned the conditions differently on the way.
-    At the decision searched nothing differs: the guide reads only what the searching player sees.
-    """
+    __slots__ = ("state", "policy")
 
-    __slots__ = ("state", "policy", "memo", "path")
-
-    def __init__(self, state: TyrannoExState, policy: IsmctsPolicy, memo: dict, path: tuple = ()) -> None:
+    def __init__(self, state: TyrannoExState, policy: IsmctsPolicy) -> None:
         self.state = state
         self.policy = policy
-        self.memo = memo  # the search's rankings: (path, options) -> candidates
-        self.path = path
 
     def current_player(self) -> int:
         return self.state.current_player()
 
     def legal_actions(self) -> list:
-        state = self.state
-        phase = state.phase
-        if phase == "environment" or phase == "five":
-            options = tuple(state.hands[state.player])
-        elif phase == "combat":
-            options = tuple(state.legal_actions())
-        else:  # placing and picking a tied symbol: a few actions, all of them candidates
-            return state.legal_actions()
-        key = (self.path, phase, options)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = self.policy.candidates(state)
-        return found
+        return self.policy.candidates(self.state)
 
     def apply(self, action) -> None:
-        self.path += (action,)
         self.state.apply(action)
 
     def is_terminal(self) -> bool:
@@ -405,7 +386,7 @@ class _Candidates:
         return self.state.scores()
 
     def determinize(self, player: int, rng: np.random.Generator) -> _Candidates:
-        return _Candidates(self.state.determinize(player, rng), self.policy, self.memo, self.path)
+        return _Candidates(self.state.determinize(player, rng), self.policy)
 
 
 @dataclass(frozen=True)
@@ -418,14 +399,17 @@ class _OnGame:
         return self.policy.choose(state.state, rng)
 
 
-_GUIDE = GreedyPolicy()  # ranks the candidate actions
+# the search's guide, which ranks the candidate actions: greedy with the weights `tyrsim tune` found, the strongest
+# policy that does not search (docs/performance.md, "The compiled search"); a ruling, as Tyros's planner
+GUIDE_WEIGHTS = "bundled:greedy_tuned.toml"
+_GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, "tyranno-ex", "greedy", GreedyPolicy))
 
 
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS over the guide's best few actions at each decision, valued by `standing`."""
 
-    iterations: int = 60  # the smallest budget measured to reach the strength target (docs/tyranno_ex.md)
+    iterations: int = 1000  # compiled, a median 8.5 ms a decision; the strength runs in docs/tyranno_ex.md
     rollout: str = "random"
     rollout_depth: int = 0
     width: int = 6  # actions the search considers at a decision: the guide's best, passing and not fighting
@@ -442,8 +426,14 @@ class IsmctsPolicy(search.IsmctsPolicy):
         if not self.temperature > 0:
             raise ValueError(f"temperature must be above 0, got {self.temperature}")
 
+    def compiled_choice(self, state: TyrannoExState, rng: np.random.Generator):
+        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
+        from tyrsim.games.tyranno_ex import compiled_search  # which imports this module's policies
+
+        return compiled_search.choose(self, state, rng)
+
     def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
-        return super().search(_Candidates(state, self, {}), rng)
+        return super().search(_Candidates(state, self), rng)
 
     def evaluate(self, state) -> list[float]:
         game = state.state if isinstance(state, _Candidates) else state
@@ -454,7 +444,9 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return [w / total for w in weights]
 
     def candidates(self, state: TyrannoExState) -> list:
-        """The actions the search weighs: all of them when few, else the guide's `width` best by its values."""
+        """The actions the search weighs, in the order the game lists them: all of them when few, else the
+        guide's `width` best by its values (ties to the first listed) with passing, not fighting or keeping
+        the "5" marker, and the guide's trade."""
         actions = state.legal_actions()
         width = self.width
         if len(actions) <= width:
@@ -475,7 +467,8 @@ class IsmctsPolicy(search.IsmctsPolicy):
             return actions
         ranked.sort(key=lambda pair: -pair[1])
         kept += [action for action, _ in ranked[: width - len(kept)]]
-        return kept
+        chosen = set(kept)
+        return [action for action in actions if action in chosen]
 
 
 POLICIES = {
