@@ -408,8 +408,8 @@ def set_up(game, tables, bits) -> None:
         pos.spots[spot] = NO_CARD
     for s in range(NUM_SYMBOLS):
         pos.bag[s] = rules.chips_per_symbol
-        for space in range(SPACES):
-            reveal(pos, space)  # nothing face down yet: nothing seen, nothing laid
+    for space in range(SPACES):
+        reveal(pos, space)  # nothing face down yet: nothing seen, nothing laid
     opening = np.zeros(NUM_SYMBOLS, np.int64)
     draw_chips(pos, bits, OPENING_CHIPS, opening)
     space = 0
