@@ -1,8 +1,9 @@
 """Tyranno Ex's information-set search in compiled code: `policies.IsmctsPolicy`, decision for decision.
 
 The search itself is `tyrsim.core.compiled_search.ismcts`; this module gives it the game's functions, each the
-compiled form of what the Python search does through the object engine. Their `rules` is the triple (rule tables,
-the greedy policy's tables, the combat odds) of one-element arrays and the odds table (`context`).
+compiled form of what the Python search does through the object engine. The `rules` they take is the triple (rule
+tables, the greedy policy's tables, the combat odds): the one-element arrays of `compiled.rule_tables` and
+`compiled_policies.policy_tables`, and `policies.chance_table`.
 
 - `determinize`: `TyrannoExState.determinize`, draw for draw. The cards nobody has seen (the deck less the cards on
   the board, out of the game and face up on the piles), in the deck's order, shuffled by `rng.permutation`'s swaps,
@@ -34,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled_chance import shuffle, uniform_block
+from tyrsim.core.compiled_search import MAX_PLAYERS as SEARCH_PLAYERS
 from tyrsim.core.compiled_search import ismcts, new_tree
 from tyrsim.core.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.board import PILES
@@ -116,7 +118,7 @@ def search_work(rollout: str, width: int, temperature: float) -> np.recarray:
 def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
     of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(8),
+    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(SEARCH_PLAYERS),
             np.zeros(ACTION_ROWS, np.int64))
 
 

@@ -54,7 +54,7 @@ from tyrsim.games.tyranno_ex.actions import (
 from tyrsim.games.tyranno_ex.board import ROWS, TRACK, track_space
 from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
-from tyrsim.games.tyranno_ex.game import PlayerView, TyrannoExState
+from tyrsim.games.tyranno_ex.game import PlayerView, TyrannoExGame, TyrannoExState
 from tyrsim.games.tyranno_ex.rules import Rules
 
 
@@ -402,14 +402,14 @@ class _OnGame:
 # the search's guide, which ranks the candidate actions: greedy with the weights `tyrsim tune` found, the strongest
 # policy that does not search (docs/performance.md, "The compiled search"); a ruling, as Tyros's planner
 GUIDE_WEIGHTS = "bundled:greedy_tuned.toml"
-_GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, "tyranno-ex", "greedy", GreedyPolicy))
+_GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, TyrannoExGame.name, GreedyPolicy.name, GreedyPolicy))
 
 
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS over the guide's best few actions at each decision, valued by `standing`."""
 
-    iterations: int = 1000  # compiled, a median 8.5 ms a decision; the strength runs in docs/tyranno_ex.md
+    iterations: int = 1000  # compiled, a median 9.0 ms a decision; the strength runs in docs/tyranno_ex.md
     rollout: str = "random"
     rollout_depth: int = 0
     width: int = 6  # actions the search considers at a decision: the guide's best, passing and not fighting
