@@ -47,3 +47,25 @@ def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path):
     assert f"[1/5] {scenarios[0].name}: {scenarios[0].title}" in said
     assert not any(line.startswith(("[4/5]", "[5/5]")) for line in said)
     assert not (tmp_path / "index.html").exists()
+
+
+def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_waited_on_forever(tmp_path):
+    """The failing scenario's lane shuts the shared pool down while the other lane waits on tasks queued in it:
+    the pool drops those without the notice a plain wait listens for, and the report used to hang there."""
+    from joblib import delayed
+
+    from tyrsim.core.sweep import Workers
+
+    scenarios = bundled()[:3]
+
+    def run(scenario, out, *, pool, label, page_lock):
+        if scenario is scenarios[0]:
+            time.sleep(1.5)  # the other lane's tasks are queued by now
+            raise ValueError("broken")
+        for _ in Workers("loky", None, 1, pool=pool).map([delayed(time.sleep)(1)] * 8):
+            pass
+
+    began = time.perf_counter()
+    with pytest.raises(ValueError, match="broken"):
+        run_report(scenarios, tmp_path, 1, run, lambda line: None, quick=True)
+    assert time.perf_counter() - began < 30  # the queued sleeps alone would take 8 s; a hang never ends

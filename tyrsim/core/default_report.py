@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,8 +42,9 @@ def run_report(scenarios: list[Scenario], out: Path, jobs: int, run: RunScenario
     then write OUT/index.html and index.md linking them; the seconds it all took.
 
     Each scenario is numbered k/N by `say` when it starts and when it finishes (with its time). A
-    scenario's error or an interruption cancels the scenarios still to come, stops the workers, and is
-    raised; each scenario's finished tasks stay in its folder's store.
+    scenario's error or an interruption cancels the scenarios still to come and the tasks not yet started,
+    and is raised once the workers have finished the tasks they hold; each scenario's finished tasks stay
+    in its folder's store.
     """
     page_lock = threading.Lock()
 
@@ -60,6 +61,12 @@ def run_report(scenarios: list[Scenario], out: Path, jobs: int, run: RunScenario
     with shared_pool(jobs) as pool, ThreadPoolExecutor(LANES) as lanes:
         running = [lanes.submit(run_one, k, scenario, pool) for k, scenario in enumerate(scenarios, 1)]
         try:
+            # the first scenario to fail stops the report, whichever lane it ran in and however long the
+            # scenarios before it still have to go
+            wait(running, return_when=FIRST_EXCEPTION)
+            for future in running:
+                if future.done():
+                    future.result()  # raises the error of the first failed scenario in the report's order
             entries = [future.result() for future in running]
         except BaseException:  # a scenario's error or an interruption stops the scenarios still to come
             for future in running:

@@ -39,7 +39,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -327,13 +327,26 @@ class Workers:
         self._dask = True
 
 
+# seconds between looks at a shared pool's futures for ones cancelled under the caller (see _pool_map)
+POOL_LOOK = 0.5
+
+
 def _pool_map(pool: Executor, calls: list) -> Iterator[Any]:
     """The results of joblib delayed `calls` run in `pool`, in the order they finish; the calls not yet
-    started are cancelled if the caller stops early (an error, an interruption)."""
+    started are cancelled if the caller stops early (an error, an interruption).
+
+    A call cancelled by the pool's shutdown (another scenario of the report failed) raises CancelledError
+    here. Such a future never wakes `as_completed` or `wait` (the pool drops it without the notice they
+    wait for), so the futures are looked at every POOL_LOOK seconds as well.
+    """
     futures = [pool.submit(function, *args, **kwargs) for function, args, kwargs in calls]
+    pending = set(futures)
     try:
-        for future in as_completed(futures):
-            yield future.result()
+        while pending:
+            wait(pending, timeout=POOL_LOOK, return_when=FIRST_COMPLETED)
+            for future in [f for f in futures if f in pending and f.done()]:
+                pending.discard(future)
+                yield future.result()
     finally:
         for future in futures:
             future.cancel()
