@@ -129,6 +129,18 @@ def test_precision_target_stops_at_the_same_point_for_any_jobs(tmp_path):
         assert a.raw.equals(b.raw)
 
 
+def test_a_precision_target_plays_at_least_its_minimum_even_when_met_sooner(tmp_path):
+    loose = PRECISION.replace("half_width = 0.002", "half_width = 0.05")
+    scenario = load_scenario(write(tmp_path, loose, "p.toml"), games=get_game)
+    size = scenario.analysis.trials_per_task(scenario.points[0].rules, scenario.points[0].args)
+    assert {r.trials for r in run_scenario(scenario)} == {size}  # met at once: one task
+    floor = loose.replace("[precision]\n", f"[precision]\nmin_trials = {2 * size + 1}\n")
+    at_least = load_scenario(write(tmp_path, floor, "q.toml"), games=get_game)
+    results = run_scenario(at_least, n_jobs=2)
+    assert all(r.met and r.trials == 3 * size for r in results)  # the tasks that hold the minimum
+    assert at_least.with_trials(size).precision.min_trials == size  # --quick caps the minimum too
+
+
 def test_precision_maximum_is_reported_when_not_met(tmp_path):
     text = PRECISION.replace("half_width = 0.002", "half_width = 0.0001").replace("3000000", "200000")
     result = run_cli("run", write(tmp_path, text, "p.toml"), "--out", tmp_path / "r", "--jobs", 1)

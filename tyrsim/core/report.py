@@ -182,8 +182,9 @@ def _run_lines(report: Report) -> list[str]:
         lines.append("Computed exactly (no sampling).")
     if s.precision is not None:
         missed = [r.point.title() for r in report.results if not r.met]
+        least = "" if s.precision.min_trials is None else f"at least {s.precision.min_trials:,} and "
         lines.append(f"Precision target: 95% half-width {s.precision.half_width} on `{s.precision.metric}`, "
-                     f"at most {s.precision.max_trials:,} {s.analysis.trial_unit}; "
+                     f"{least}at most {s.precision.max_trials:,} {s.analysis.trial_unit}; "
                      + ("met at every point." if not missed else f"NOT met (maximum reached) at: {', '.join(missed)}."))
     differs = {}
     for r in report.results:

@@ -8,7 +8,7 @@ The schema (documented with a full example in docs/scenarios.md):
     [sweep.rules]    rule -> list of values      } the run is the product of all lists
     [sweep.args]     argument -> list of values  }
     [compare]        baseline (a table picking one sweep point), metrics (list)
-    [precision]      half_width, max_trials (instead of a fixed trial count)
+    [precision]      half_width, min_trials, max_trials, metric (instead of a fixed trial count)
     [report]         title, tables, figures, quick_trials, quick_args (argument changes for --quick)
 
 Every problem is a `ScenarioError` naming the file, the key path and what is allowed.
@@ -43,7 +43,7 @@ TOP_KEYS = {
 SECTION_KEYS = {
     "sweep": {"rules": dict, "args": dict},
     "compare": {"baseline": dict, "metrics": list},
-    "precision": {"half_width": float, "max_trials": int, "metric": str},
+    "precision": {"half_width": float, "min_trials": int, "max_trials": int, "metric": str},
     "report": {"title": str, "tables": list, "figures": list, "quick_trials": int, "quick_args": dict},
 }
 REQUIRED = ("game", "analysis", "seed")
@@ -75,9 +75,13 @@ class Point:
 
 @dataclass(frozen=True)
 class Precision:
+    """Trials until the widest interval of `metric` is at most `half_width`: at least `min_trials` (None: one
+    task's), at most `max_trials`."""
+
     half_width: float
     max_trials: int
     metric: str
+    min_trials: int | None = None
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,8 @@ class Scenario:
         key = self.analysis.trials
         points = [Point(p.index, p.rules, {**p.args, key: min(trials, p.args[key])}, p.label) for p in self.points]
         precision = None if self.precision is None else Precision(
-            self.precision.half_width, min(trials, self.precision.max_trials), self.precision.metric
+            self.precision.half_width, min(trials, self.precision.max_trials), self.precision.metric,
+            None if self.precision.min_trials is None else min(trials, self.precision.min_trials),
         )
         return Scenario(**{**self.__dict__, "points": points, "precision": precision})
 
@@ -339,7 +344,11 @@ def _precision(data: dict[str, Any], analysis: Analysis, points: list[Point], fa
     max_trials = p.get("max_trials", 100 * max(analysis.trials_per_task(q.rules, q.args) for q in points))
     if not 1 <= max_trials <= MAX_TRIALS:
         fail("precision.max_trials", f"{max_trials} is out of range; from 1 to {MAX_TRIALS:,} trials per point")
-    return Precision(float(p["half_width"]), max_trials, metric)
+    min_trials = p.get("min_trials")
+    if min_trials is not None and not 1 <= min_trials <= max_trials:
+        fail("precision.min_trials", f"{min_trials} is out of range; from 1 to max_trials ({max_trials:,}) trials "
+             "per point")
+    return Precision(float(p["half_width"]), max_trials, metric, min_trials)
 
 
 def _report(report: dict[str, Any], analysis: Analysis, points: list[Point], precision: Precision | None,

@@ -21,9 +21,10 @@ the summary of its rows, made in the worker: small tables that the main process
 adds up per point (`TaskSummary.add_up`), so that it never holds the trials'
 rows (docs/scenarios.md, "What a task returns").
 
-A precision target replaces the fixed trial count: every point starts with one
-chunk; after each round the points whose headline interval is still too wide
-double their chunks, in index order, up to `max_trials`. The schedule depends
+A precision target replaces the fixed trial count: every point starts with the
+chunks that hold `min_trials` (one chunk without it); after each round the points
+whose headline interval is still too wide double their chunks, in index order, up
+to `max_trials`. The schedule depends
 only on the results, never on `--jobs`.
 """
 
@@ -549,7 +550,8 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callab
 
     target = scenario.precision
     max_chunks = {p.index: math.ceil(target.max_trials / size[p.index]) for p in scenario.points}
-    chunks = {p.index: 1 for p in scenario.points}
+    chunks = {p.index: min(max_chunks[p.index], math.ceil((target.min_trials or 1) / size[p.index]))
+              for p in scenario.points}
     finished: dict[int, PointResult] = {}
     shown = meter(0)
     while len(finished) < len(scenario.points):
