@@ -100,15 +100,41 @@ def test_game_g_is_the_same_game_in_every_chunk_and_reading(dice_game):
     analysis = get_game("dice").analyses["rulings"]
     rules = get_game("dice").rules()
     args = analysis.check_args({"games": 30})
-    whole = analysis.run(rules, args, 0, 150, task_rng(5, 0, 0))
+    # a task plays its games under every reading
+    whole = analysis.run(rules, args, 0, 30, task_rng(5, 0, 0))
+    assert (whole.groupby("block")["game_id"].unique().map(sorted) == [list(range(30))] * 6).all()
     split = pd.concat([analysis.run(rules, args, first, count, task_rng(5, 0, chunk))
-                       for chunk, (first, count) in enumerate([(0, 7), (7, 60), (67, 83)])], ignore_index=True)
-    pd.testing.assert_frame_equal(whole, split)
+                       for chunk, (first, count) in enumerate([(0, 7), (7, 16), (23, 7)])], ignore_index=True)
+    order = ["block", "game_id", "seat"]
+    pd.testing.assert_frame_equal(whole.sort_values(order, ignore_index=True),
+                                  split.sort_values(order, ignore_index=True))
     # the reading that changes nothing plays exactly the baseline's games
     idle = 1 + [name for name, _ in readings(rules, ("all",))].index("idle")
     base = whole[whole["block"] == 0].drop(columns="block").reset_index(drop=True)
     same = whole[whole["block"] == idle].drop(columns="block").reset_index(drop=True)
     pd.testing.assert_frame_equal(base, same)
+
+
+def test_a_precision_target_plays_every_reading_on_the_same_games_until_the_effects_are_precise(dice_game):
+    data = {"name": "r", "game": "dice", "analysis": "rulings", "seed": 11, "args": {"rulings": ["idle", "six_again"]},
+            "precision": {"half_width": 0.08, "min_trials": 300, "max_trials": 4000}}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    size = scenario.analysis.trials_per_task(scenario.rules, scenario.points[0].args)
+    result = run_scenario(scenario, n_jobs=1)[0]
+    assert result.met and 300 <= result.trials <= 4000 and result.trials % size == 0
+    games = result.raw.groupby("block")["game_id"].nunique()
+    assert list(games) == [result.trials] * 3  # the baseline and both readings, the same games
+    # the target is on the readings' effects on the answers, in baseline standard deviations
+    effects = scenario.analysis.metrics["answer_effect"].estimate(result.raw, scenario.rules, scenario.points[0].args)
+    assert effects["half_width"].max() <= 0.08 < 1.2 * effects["half_width"].max() * 2 ** 0.5  # not far past it
+    table = scenario.analysis.tables(result.raw, scenario.rules, scenario.points[0].args)["rulings"]
+    score = row(table, "six_again", "True", "mean_score")
+    effect = effects[(effects["ruling"] == "six_again") & (effects["measure"] == "mean_score")].iloc[0]
+    assert effect["estimate"] == pytest.approx(score["effect_size"])
+    idle = effects[effects["ruling"] == "idle"]
+    constant = idle["measure"] == "actions"  # the same in every game: no scale, so no effect size
+    assert idle[constant]["estimate"].isna().all() and not idle[~constant].empty
+    assert (idle[~constant]["estimate"] == 0).all() and (idle[~constant]["half_width"] == 0).all()  # it never fired
 
 
 def test_trial_streams():

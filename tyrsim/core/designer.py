@@ -72,21 +72,30 @@ def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per
     """
     parts = []
     trial = first
-    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
     while trial < first + count:
         block, offset = divmod(trial, per_block)
         n = min(per_block - offset, first + count - trial)
-        seats = list(seatings[block] if len(seatings) > 1 else seatings[0])
-        block_rules = rules[block] if isinstance(rules, list) else rules
-        table = None if spec.compiled is None else spec.compiled.play_games(block_rules, seats, offset, n, rng,
-                                                                            game_rng)
-        if table is None:
-            table = play_chunk(spec.make_game(block_rules, len(seats)), seats, [spec.make_policy(s) for s in seats],
-                               offset, n, rng, game_rng=game_rng)
+        seats = seatings[block] if len(seatings) > 1 else seatings[0]
+        table = play_games(spec, rules[block] if isinstance(rules, list) else rules, seats, offset, n, rng,
+                           paired=paired)
         table.insert(0, block_column, block)
         parts.append(table)
         trial += n
     return pd.concat(parts, ignore_index=True)
+
+
+def play_games(spec: GameSpec, rules: Any, seats: tuple[str, ...], first: int, count: int, rng: np.random.Generator,
+               *, paired: bool = False) -> pd.DataFrame:
+    """Games first..first+count-1 of one seating under `rules`, one row per game and seat (`runner.play_chunk`'s
+    table): on the game's compiled engine where it can play them, else on the object engine, the same games from
+    the same draws. `paired`: game g draws from its own stream `trial_rng(rng, g)`, else the games draw one
+    after another from `rng`."""
+    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
+    table = None if spec.compiled is None else spec.compiled.play_games(rules, list(seats), first, count, rng, game_rng)
+    if table is None:
+        table = play_chunk(spec.make_game(rules, len(seats)), list(seats), [spec.make_policy(s) for s in seats],
+                           first, count, rng, game_rng=game_rng)
+    return table
 
 
 def block_substitutions(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], unit: str) -> list[Substitution]:

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
-from tyrsim.core.designer import block_substitutions, block_task_size, play_blocks, prepare_blocks
+from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
+from tyrsim.core.designer import block_substitutions, block_task_size, play_games, prepare_blocks
 from tyrsim.core.findings import rulings_findings
 from tyrsim.core.game import GameSpec
 from tyrsim.core.metrics import per_game_measures
@@ -49,6 +49,9 @@ RESULT_COLUMNS = ("ruling", "alternative", "measure", "baseline", "value", "diff
                   "p_holm", "significant")
 ANSWER = "answer"  # a measure a designer asks about: win rates, score, seat balance, margin, game length
 COUNTER = "counter"  # one of the engine's own counters: how the game went, often the ruling's direct trace
+# games per reading in one task where the compiled engine plays every reading (each game is played under every
+# reading): a task of a few thousand games, small enough that a precision target's rounds spread over the workers
+COMPILED_TASK_GAMES = 250
 
 
 def measure_kind(measure: str) -> str:
@@ -149,6 +152,31 @@ def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> 
     return table.drop(columns=["_strength", "_size", "_rank", "_answer"]).reset_index(drop=True), ranking
 
 
+def answer_effects(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+    """Per reading and answer, the paired per-game difference (reading minus baseline) in standard deviations
+    of the answer under the baseline (the scale the ranking uses): its mean, sd and games, for `Metric`. An
+    answer that does not vary under the baseline has no such scale: NaN, so it never counts as precise."""
+    blocks = {b: group.drop(columns="block") for b, group in raw.groupby("block", sort=True)}
+    base = game_measures(blocks[0])
+    rows = []
+    for k, (name, value) in enumerate(readings(rules, args["rulings"]), start=1):
+        other = game_measures(blocks[k])
+        for measure in (m for m in base.columns if measure_kind(m) == ANSWER and m in other.columns):
+            b = base[measure]
+            scale = float(b.std(ddof=1)) if b.notna().sum() > 1 else math.nan
+            change = ((other[measure].reindex(base.index) - b) / scale if scale > 0 else b * math.nan).dropna()
+            rows.append({"ruling": name, "alternative": str(value), "measure": measure, "mean": float(change.mean()),
+                         "sd": float(change.std(ddof=1)), "n": len(change)})
+    return pd.DataFrame(rows, columns=["ruling", "alternative", "measure", "mean", "sd", "n"])
+
+
+ANSWER_EFFECT = Metric(
+    "mean", ("ruling", "alternative", "measure"), answer_effects,
+    "a reading's paired effect on an answer, in standard deviations of the answer under the baseline (a precision "
+    "target on it asks the widest such interval to be at most half_width)",
+)
+
+
 def _largest(moved: pd.DataFrame, prefix: str) -> dict[str, Any]:
     """The largest significant effect among `moved` as columns named `prefix`_measure, _size, ..."""
     top = moved.sort_values("_strength", ascending=False, kind="stable").head(1)
@@ -246,8 +274,12 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         return [rules] + [rules.replace({name: value}) for name, value in readings(rules, args["rulings"])]
 
     def run(rules, args, first, count, rng):
-        return play_blocks(spec, plan(rules, args), [tuple(args["policies"])], args["games"], first, count, rng,
-                           "block", paired=True)
+        # games first..first+count-1 under every reading (block k: reading k - 1, block 0 the baseline), game g
+        # from its own stream: whatever games a precision target has asked for so far, each reading has played
+        # the same ones, so they pair up
+        seats = tuple(args["policies"])
+        return pd.concat([play_games(spec, reading, seats, first, count, rng, paired=True).assign(block=k)
+                          for k, reading in enumerate(plan(rules, args))], ignore_index=True)
 
     def blocks(rules, args) -> list[tuple[Any, tuple[str, ...]]]:
         return [(reading, tuple(args["policies"])) for reading in plan(rules, args)]
@@ -269,9 +301,6 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
                 raise ArgumentError("rulings", f"argument 'rulings': {name!r} is not a ruling of "
                                     f"{spec.title}; the rulings are: {', '.join(known)} (or {ALL!r})")
 
-    def count(args):
-        return (1 + len(readings(spec.rules(), args["rulings"]))) * args["games"]
-
     return Analysis(
         name="rulings",
         summary="which readings of the rulebook change the answer: each alternative reading of every ruling "
@@ -281,10 +310,12 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
             Param("games", default_games, "games per reading (the same games under each)", low=2),
             Param("rulings", (ALL,), f"the rulings to play ({ALL!r}: every one)", item=str, validate=check_rulings),
         ),
-        run=run, tables=tables, figures=figures, trials="games", trial_unit="games",
-        chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20, count=count,
+        run=run, tables=tables, figures=figures, trials="games", trial_unit="games per reading",
+        chunk_size=GAMES_PER_CHUNK * 2, quick_trials=20,
         # paired games draw from their own streams, so the tables are the same whatever the task size
-        task_size=lambda rules, args: block_task_size(spec, blocks(rules, args), args["games"], GAMES_PER_CHUNK * 2),
+        task_size=lambda rules, args: block_task_size(
+            spec, blocks(rules, args), COMPILED_TASK_GAMES, max(1, GAMES_PER_CHUNK * 2 // len(blocks(rules, args)))),
+        metrics={"answer_effect": ANSWER_EFFECT}, headline="answer_effect",
         outputs=lambda args: (("findings", "ruling_ranking", "rulings"), ("rulings",)),
         findings=lambda tables_, rules, args: rulings_findings(tables_),
         substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "readings"),

@@ -40,7 +40,7 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core import stats, weights
-from tyrsim.core.designer import play_blocks
+from tyrsim.core.designer import play_games
 from tyrsim.core.game import GameSpec
 from tyrsim.core.output import atomic_folder, csv_text
 from tyrsim.core.progress import Progress
@@ -136,8 +136,7 @@ def play_candidate(spec: GameSpec, setup: TuneSetup, weights_: dict[str, float],
     game's compiled engine plays its games wherever it has a form of the policy and the pool's."""
     texts = [candidate_text(setup.policy, weights_)] + [setup.pool[i % len(setup.pool)]
                                                          for i in range(setup.players - 1)]
-    rows = play_blocks(spec, setup.rules, [tuple(texts)], first + count, first, count,
-                       task_rng(setup.seed, generation), "block", paired=True)
+    rows = play_games(spec, setup.rules, tuple(texts), first, count, task_rng(setup.seed, generation), paired=True)
     # the candidate's seat by the rotation, not by its text, which a pool's policy could share
     candidate = rotation(rows["game_id"], rows["seat"], setup.players) == 0
     rows["policy"] = np.where(candidate, CANDIDATE, rows["policy"])
