@@ -82,3 +82,17 @@ def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
     assert list(points_by_name({"by_policy": swept.iloc[:, 1:]}, "by_policy", "policy")) == [""]
     assert points_by_name({"by_policy": swept.iloc[:0]}, "by_policy", "policy") == {}
     assert points_by_name({}, "by_policy", "policy") == {}
+
+
+def test_every_finding_names_the_policies_that_produced_it():
+    from tyrsim.core.report import named_players
+
+    tuned = "hunter:weights=bundled:hunter_tuned.toml"
+    said = ["No evidence that any seat has an edge (chi-square p = 0.3): seat 0 wins 35.0% [32.0, 38.1].",
+            f"{tuned} scores 24.71 [24.46, 24.96] points a game"]
+    named = named_players(said, [{"policies": (tuned,) * 3}, {"policies": (tuned,) * 3}])
+    assert named[0] == said[0][:-1] + f" (played by three {tuned} players)."
+    assert named[1] == said[1]  # it names its policy already
+    # a sweep over the policies names each point's in its sentences
+    assert named_players(said, [{"policies": ("hunter", "breeder")}, {"policies": ("hunter", "contractor")}]) == said
+    assert named_players(said, [{"fights": 10}]) == said  # nobody played: computed odds

@@ -44,3 +44,11 @@ def test_counts_articles_and_listings():
         "a gorilla", "an antelope", "an Ice cream stand"]
     assert [words.listing(n) for n in ([], ["sun"], ["sun", "water"], ["sun", "water", "leaf"])] == [
         "nothing", "sun", "sun and water", "sun, water and leaf"]
+
+
+def test_who_played_in_a_sentence():
+    tuned = "greedy:weights=bundled:greedy_tuned.toml"
+    assert words.players([tuned] * 4) == f"four {tuned} players"
+    assert words.players(["heuristic", "greedy"]) == "heuristic against greedy"
+    assert words.players(["greedy", "aggressive", "builder", "greedy"]) == "2 greedy, aggressive and builder"
+    assert words.players(["ismcts"]) == "one ismcts player"

@@ -251,8 +251,9 @@ def trace_findings(tables: dict[str, pd.DataFrame], budget: str) -> list[str]:
     """A skill trace: its reading (does more thinking pay?), then each multiple against 1x."""
     trace, reading = tables["skill_trace"], tables.get("skill_trace_reading")
     out = [str(r) for r in reading["reading"]] if reading is not None and len(reading) else []
+    search = str(reading["policy"].iloc[0]) if reading is not None and len(reading) else "the search"
     for row in trace.sort_values("multiple").itertuples():
-        out.append(f"At {int(row.multiple)}x ({int(row.budget):,} {budget}) the search finished ahead of a "
+        out.append(f"At {int(row.multiple)}x ({int(row.budget):,} {budget}) {search} finished ahead of a "
                    f"1x seat {words.percent(row.seats_beaten, row.ci_low, row.ci_high)} of the time and won "
                    f"{words.percent(row.win_rate, row.win_low, row.win_high)} of {int(row.games)} games "
                    f"(par {words.percent(row.par)}).")

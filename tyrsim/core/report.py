@@ -16,6 +16,7 @@ import json
 import platform
 import re
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -25,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
+from tyrsim.core import words
 from tyrsim.core.findings import GAME_GLOSSARY, comparison_findings
 from tyrsim.core.output import atomic_folder, csv_text, markdown_table
 from tyrsim.core.plots import comparison_figures
@@ -113,6 +115,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     first = results[0].point
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)
+    own, compared = (named_players(sentences, [r.point.args for r in results]) for sentences in (own, compared))
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
     # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
     answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
@@ -198,6 +201,22 @@ def _run_lines(report: Report) -> list[str]:
     lines += [f"Played other than asked: {n.line(s.game.name)}." for n in report.substitutions]
     lines.append(f"Run time {report.wall_time:.1f} s.")
     return lines
+
+
+def named_players(findings: list[str], point_args: list[Mapping[str, Any]]) -> list[str]:
+    """The findings, each naming the policies that produced it: a sentence that names none of the points'
+    policies (a seat's edge, a game's length, a rule's Sobol' index) says who played, where every point
+    played the same table; a sweep over the policies names each point's in its sentences' opening."""
+    tables = {tuple(_as_list(args[key])) for args in point_args for key in ("policies", "policy") if key in args}
+    if len(tables) != 1:
+        return findings
+    (table,) = tables
+    named = []
+    for sentence in findings:
+        if not any(policy in sentence for policy in table):
+            sentence = f"{sentence.rstrip('.')} (played by {words.players(table)})."
+        named.append(sentence)
+    return named
 
 
 def _as_list(value: Any) -> list:

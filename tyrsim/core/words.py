@@ -105,6 +105,23 @@ def listing(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def players(policies: Sequence[str]) -> str:
+    """Who played, in a sentence: "four greedy players", "heuristic against greedy", "2 greedy, aggressive and
+    builder" (each policy as given, weights file and all)."""
+    counts: dict[str, int] = {}
+    for policy in policies:
+        counts[policy] = counts.get(policy, 0) + 1
+    if len(counts) == 1:
+        (policy, n), = counts.items()
+        return f"{NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} {policy} player{'s' if n > 1 else ''}"
+    if len(policies) == 2:
+        return f"{policies[0]} against {policies[1]}"
+    return listing([f"{n} {policy}" if n > 1 else policy for policy, n in counts.items()])
+
+
 def count(n: int, thing: str, things: str | None = None) -> str:
     """ "1 coin", "0 coins", "3 dice" (`things` for an irregular plural)."""
     return f"{n} {thing if n == 1 else things or thing + 's'}"
