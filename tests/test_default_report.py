@@ -1,10 +1,12 @@
 """The default report's scheduling (`tyrsim.core.default_report`): its order, and a failing scenario stops the rest."""
 
+import re
 import threading
 import time
 
 import pytest
 
+from tyrsim.core import default_report
 from tyrsim.core.default_report import report_scenarios, run_report
 from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios, load_scenario
 from tyrsim.games import get_game
@@ -29,7 +31,19 @@ def test_the_games_own_analyses_come_first_then_by_game_in_file_order():
                              (section, game)]
 
 
-def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path):
+def test_the_games_whose_studies_compile_are_compiled_first_side_by_side(tmp_path, monkeypatch):
+    monkeypatch.setattr(default_report, "compile_ahead", id)
+    scenarios = report_scenarios(bundled())
+    said = []
+    run_report(scenarios[:3] + scenarios[-8:], tmp_path, 1, lambda *args, **kwargs: None, said.append, quick=True)
+    studies = {s.game.name for s in scenarios[:3] + scenarios[-8:] if s.analysis.prepare is not None}
+    assert len(studies) >= 2
+    assert re.fullmatch(rf"the compiled engines and searches of {len(studies)} games ready in \d+\.\d s", said[0])
+    assert not any(line.startswith("the compiled") for line in said[1:])
+
+
+def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path, monkeypatch):
+    monkeypatch.setattr(default_report, "compile_ahead", id)
     scenarios = bundled()[:5]
     started, said, lock = [], [], threading.Lock()
 
@@ -49,7 +63,7 @@ def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path):
     assert not (tmp_path / "index.html").exists()
 
 
-def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_waited_on_forever(tmp_path):
+def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_waited_on_forever(tmp_path, monkeypatch):
     """The failing scenario's lane shuts the shared pool down while the other lane waits on tasks queued in it:
     the pool drops those without the notice a plain wait listens for, and the report used to hang there."""
     from joblib import delayed
@@ -57,6 +71,7 @@ def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_wai
     from tyrsim.core.sweep import Workers
 
     scenarios = bundled()[:3]
+    monkeypatch.setattr(default_report, "compile_ahead", id)  # (compiling is not what is tested here)
 
     def run(scenario, out, *, pool, label, page_lock):
         if scenario is scenarios[0]:

@@ -1,9 +1,11 @@
 """The default report (`tyrsim report`): every bundled scenario marked `default_report`, run two at a time.
 
-Two scenarios are under way at once (`LANES`), handing their tasks to one shared pool of worker
-processes: while one waits on its last tasks or writes its page, the next one's tasks keep the
-workers busy. Tables, figures and pages are made one scenario at a time (matplotlib's pyplot keeps
-global state). What a scenario plays is the same as when it runs alone: the same seeded tables.
+First the games' compiled engines and searches are compiled (or loaded from numba's cache) in the
+worker processes, a game each, side by side. Then two scenarios are under way at once (`LANES`),
+handing their tasks to one shared pool of worker processes: while one waits on its last tasks or
+writes its page, the next one's tasks keep the workers busy. Tables, figures and pages are made one
+scenario at a time (matplotlib's pyplot keeps global state). What a scenario plays is the same as
+when it runs alone: the same seeded tables.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
+from tyrsim.core.engines import compile_ahead
 from tyrsim.core.report import IndexEntry, index_entry, write_index
 from tyrsim.core.scenario import DEFAULT_SECTION, Scenario
 from tyrsim.core.sweep import shared_pool
+from tyrsim.core.words import count
 
 LANES = 2  # scenarios of the report under way at once
 
@@ -59,6 +63,15 @@ def run_report(scenarios: list[Scenario], out: Path, jobs: int, run: RunScenario
 
     start = time.perf_counter()
     with shared_pool(jobs) as pool, ThreadPoolExecutor(LANES) as lanes:
+        # the games whose studies compile (they `prepare`), compiled side by side in the workers, one game each:
+        # the first run after an install; later runs load numba's cache
+        games = list({s.game.name: s.game for s in scenarios
+                      if s.game.compiled is not None and s.analysis.prepare is not None}.values())
+        for compiled in [pool.submit(compile_ahead, game) for game in games]:
+            compiled.result()
+        if games:
+            say(f"the compiled engines and searches of {count(len(games), 'game')} ready in "
+                f"{time.perf_counter() - start:.1f} s")
         running = [lanes.submit(run_one, k, scenario, pool) for k, scenario in enumerate(scenarios, 1)]
         try:
             # the first scenario to fail stops the report, whichever lane it ran in and however long the

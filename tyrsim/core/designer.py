@@ -13,7 +13,7 @@ import pandas as pd
 
 from tyrsim.core import stats
 from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
-from tyrsim.core.engines import COMPILED
+from tyrsim.core.engines import COMPILED, compile_search
 from tyrsim.core.findings import rating_findings, sensitivity_findings
 from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
@@ -21,6 +21,7 @@ from tyrsim.core.playouts import seat_policy_check
 from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
 from tyrsim.core.rng import trial_rng
 from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
+from tyrsim.core.search import IsmctsPolicy
 from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 from tyrsim.core.substitutions import AUTO, Substitution, engine_refused, no_form_of
 
@@ -131,10 +132,17 @@ def block_task_size(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], p
 
 def prepare_blocks(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]]) -> None:
     """`Analysis.prepare` of a study: compile the game's engine (or load numba's cache) in the main process
-    if it plays any of the blocks, so that the workers load the cache rather than each compiling."""
-    for block_rules, seats in blocks if spec.compiled is not None else ():
+    if it plays any of the blocks, and its compiled search if a block seats it, so that the workers load the
+    cache rather than each compiling."""
+    if spec.compiled is None:
+        return
+    for block_rules, seats in blocks:
         if spec.compiled.refusal(block_rules, seats) is None:
             spec.compiled.prepare(block_rules, {"policies": seats})
+            break
+    for block_rules, seats in blocks:
+        if any(isinstance(spec.make_policy(s), IsmctsPolicy) for s in seats):
+            compile_search(spec, block_rules, len(seats))
             return
 
 

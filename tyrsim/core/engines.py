@@ -137,3 +137,20 @@ class CompiledEngine:
         return replace(analysis, params=(*analysis.params, self.param()), run=run, validate=check,
                        substitutions=self.substitutions, prepare=self.prepare, task_size=task_size)
 
+
+def compile_search(spec: Any, rules: Any, players: int) -> None:
+    """Compile the game `spec`'s compiled search (`ismcts`), or load it from numba's cache, by one decision of
+    one iteration (a game whose search has no compiled form for these rules compiles nothing)."""
+    state = spec.make_game(rules, players).new_state(np.random.default_rng(0))
+    spec.make_policy("ismcts:iterations=1").compiled_choice(state, np.random.default_rng(0))
+
+
+def compile_ahead(spec: Any) -> None:
+    """Compile the game `spec`'s compiled engine and its compiled search, or load them from numba's cache: what
+    the default report runs in its worker processes, one game each, before the first scenario, so that the
+    first run after an install compiles the games side by side instead of one after another in the main
+    process (a study's `prepare`)."""
+    rules, players = spec.rules(), spec.default_players
+    spec.compiled.prepare(rules, {"policies": ("random",) * players})
+    if "ismcts" in spec.policies:
+        compile_search(spec, rules, players)

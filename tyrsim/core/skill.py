@@ -219,6 +219,7 @@ def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
         outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
         findings=lambda tables_, rules, args: trace_findings(tables_, args["budget"]),
         substitutions=lambda rules, args: block_substitutions(spec, [(rules, s) for s in seatings(args)], "multiples"),
+        prepare=lambda rules, args: prepare_blocks(spec, [(rules, s) for s in seatings(args)]),
     )
 
 
