@@ -22,7 +22,7 @@ from tyrsim.core.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
 from tyrsim.games.tyros.compiled_policies import choose, compiled_form, play_chunk
-from tyrsim.games.tyros.game import TyrosGame
+from tyrsim.games.tyros.game import ACTIONS, TyrosGame
 from tyrsim.games.tyros.rules import Rules
 
 # the default and every ruling's alternative (a ruling declared later is covered at once)
@@ -149,6 +149,21 @@ def test_every_position_is_the_object_engines(name, players):
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_more_games(name, players):
     assert step_through(rules_of(name), players, range(1000, 1010)) > 10 * 100
+
+
+@pytest.mark.parametrize("players", (3, 4))
+def test_the_trade_cap_binds_in_the_games_stepped_through(players):
+    """Under `trades_per_round=1` (a ruling's alternative, so one of RULE_SETS) random players often reach the
+    cap: the positions compared above include many where it cuts a player's offers."""
+    game, policy = TyrosGame(rules_of("trades_per_round=1"), players), RandomPolicy()
+    cut = 0
+    for seed in range(STEPPED_GAMES):  # step_through's games
+        rng = np.random.default_rng(seed)
+        state = game.new_state(rng)
+        while not state.is_terminal():
+            cut += state.phase == ACTIONS and not state.offered and state.trades_used_up(state.actor)
+            state.apply(policy.choose(state, rng))
+    assert cut > 100
 
 
 def test_a_broken_rule_is_caught():

@@ -35,6 +35,7 @@ VARIANTS = {
     "rulebook": (Rules(), 4),
     "three players": (Rules(), 3),
     "first game, open ships": (Rules(setup="first-game", ships_pass_unclaimed=True), 4),
+    "one trade a round": (Rules(trades_per_round=1), 4),  # the cap binds in the searched games
 }
 
 

@@ -3,15 +3,16 @@
 import numpy as np
 import pytest
 from tyros_positions import cards, scripted
+from tyros_reference import reference_actions
 
 from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
-from tyrsim.games.tyros.actions import BuildCity, MoveShip
+from tyrsim.core.runner import GameTooLong, play
+from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, Refuse
 from tyrsim.games.tyros.board import TYROS, load_board
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW
 from tyrsim.games.tyros.expansion import _Expansion
-from tyrsim.games.tyros.game import TyrosGame, starting_empires
-from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
+from tyrsim.games.tyros.game import ACTIONS, TyrosGame, starting_empires
+from tyrsim.games.tyros.policies import GreedyPolicy, IsmctsPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules, variable_setup_can_stall
 from tyrsim.games.tyros.scoring import score_game
 
@@ -29,6 +30,7 @@ def test_every_reading_is_marked_with_its_alternatives():
         "ships_pass_crowded": (False,),
         "trade_offers": ("three-for-three",),
         "ship_limit_on_build": (False,),
+        "trades_per_round": (0, 1),
         "start_both_beside_tyros": (False,),
         "first_city_bonus": ("each-empire",),
     }
@@ -142,3 +144,72 @@ def test_the_engine_records_each_empires_first_city_and_scores_it_by_the_reading
         state.apply(BuildCity(26))
         assert state.first_cities == [-1, -1, -1, 0]
         assert [s.all_empires_bonus for s in state.final_scores()] == [bonus, 0, 0, 0]
+
+
+# ---- trades per round: a round ends only when all pass in a row ---------------------------
+def offers(state):
+    return [a for a in state.legal_actions() if isinstance(a, Offer)]
+
+
+def test_a_player_who_has_made_its_trades_this_round_offers_no_more_but_still_answers():
+    # default 3: player 0 has made two trades this round, and makes a third
+    hands = {0: cards(orange=3), 1: cards(green=2, yellow=1), 2: cards(violet=2), 3: cards(yellow=2)}
+    state = scripted(hands=hands, trades={0: 2})
+    state.apply(Offer((ORANGE,), (GREEN,)))
+    for answer in (Accept(), Refuse(), Refuse()):  # players 1, 2 and 3
+        state.apply(answer)
+    assert state.trades_this_round == [3, 0, 0, 0] and state.counters["trades_p0"] == 1
+    # the others still offer; player 0 still answers (and a trade it accepts is not its own)
+    assert state.current_player() == 1 and offers(state)
+    state.apply(Offer((YELLOW,), (ORANGE,)))
+    for answer in (Refuse(), Refuse(), Accept()):  # players 2, 3 and 0
+        state.apply(answer)
+    assert state.trades_this_round == [3, 1, 0, 0]
+    assert state.current_player() == 2 and offers(state)
+    state.apply(Pass())
+    state.apply(Pass())
+    # back to player 0, with cards of three kinds but no offer left; the reference agrees
+    assert state.current_player() == 0 and state.hands[0] == cards(orange=1, yellow=1, green=1)
+    actions = state.legal_actions()
+    assert Pass() in actions and not offers(state)
+    assert set(actions) == set(reference_actions(state))
+
+
+def test_a_new_round_gives_every_player_its_trades_again():
+    state = scripted(hands={0: cards(orange=3)}, trades={0: 3, 2: 1})
+    assert not offers(state)
+    for _ in range(4):
+        state.apply(Pass())  # all pass in a row: the round ends
+    while not (state.phase == ACTIONS and state.round == 2):  # keep cards, expand: the first choice each time
+        state.apply(state.legal_actions()[0])
+    assert state.trades_this_round == [0, 0, 0, 0] and offers(state)
+
+
+def test_with_no_limit_offers_are_never_cut():
+    unlimited = Rules(setup="first-game", trades_per_round=0)
+    assert offers(scripted(hands={0: cards(orange=2)}, trades={0: 20}, rules=unlimited))
+    one = Rules(setup="first-game", trades_per_round=1)
+    assert offers(scripted(hands={0: cards(orange=2)}, rules=one))
+    assert not offers(scripted(hands={0: cards(orange=2)}, trades={0: 1}, rules=one))
+    assert offers(scripted(hands={0: cards(orange=2)}, trades={1: 1}, rules=one))  # the count is the player's
+
+
+def test_clones_and_determinizations_keep_the_trades_made_this_round():
+    state = scripted(hands={0: cards(orange=2)}, trades={0: 3, 1: 2})
+    assert state.clone().trades_this_round == [3, 2, 0, 0]  # public: nothing to sample
+    world = state.determinize(0, np.random.default_rng(1))
+    assert world.trades_this_round == [3, 2, 0, 0] and not offers(world)
+    world.trades_this_round[1] += 1
+    assert state.trades_this_round == [3, 2, 0, 0]  # a copy, not the same list
+
+
+@pytest.mark.exhaustive
+def test_four_searching_players_end_the_round_they_swapped_cards_in_forever():
+    """Four `ismcts` players (the default 1,000 iterations: 100 to 500 do not fall into it) from seed 3 swap
+    violet for yellow back and forth in round 5 without end under the rulebook's letter (0: no limit); under
+    the default ruling the game ends in about 340 decisions."""
+    searchers = [IsmctsPolicy() for _ in range(4)]
+    record = play(TyrosGame(Rules(), 4), searchers, np.random.default_rng(3))
+    assert record.actions < 1_000 and record.stats["rounds"] == 5
+    with pytest.raises(GameTooLong):
+        play(TyrosGame(Rules(trades_per_round=0), 4), searchers, np.random.default_rng(3), max_actions=3_000)

@@ -13,15 +13,17 @@ def cards(**counts) -> list[int]:
     return [counts.get(name, 0) for name in names]
 
 
-def scripted(players=4, chips=None, ships=None, hands=None, cities=None, rules=None, seed=0):
+def scripted(players=4, chips=None, ships=None, hands=None, cities=None, rules=None, seed=0, trades=None):
     """A first-game state in the card-action phase with player 0 to act.
 
     chips: {space: colour} (replaces the board's chips); ships: {player: [coast labels]};
-    hands: {player: card counts}; cities: {space: owner}.
+    hands: {player: card counts}; cities: {space: owner}; trades: {player: trades made this round as the
+    offering player} (none by default).
     """
     game = TyrosGame(rules or Rules(setup="first-game"), players)
     state = game.new_state(np.random.default_rng(seed))
     state.phase, state.actor, state.passes_in_row, state.offered = ACTIONS, 0, 0, False
+    state.trades_this_round = [(trades or {}).get(p, 0) for p in range(players)]
     if chips is not None:
         state.chips = [-1] * game.board.size
         for space, colour in chips.items():

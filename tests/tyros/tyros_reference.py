@@ -7,7 +7,7 @@ and no shortcuts: ship moves by a fresh breadth-first search over the sea
 connections of each ship, limits by counting ships one by one, payments by
 enumerating hands. Where the rulebook leaves a choice to the engine's modelling
 (docs/tyros.md, "Rulings": which cards pay a colour cost, the trade offers
-modelled, keeping three cards), it follows that ruling as documented, not the
+modelled, how many trades a round, keeping three cards), it follows that ruling as documented, not the
 engine's code. Cards the rulebook lets the player choose ("any one of his
 commerce cards", "any colour(s)") are listed choice by choice.
 """
@@ -262,8 +262,13 @@ class Reference:
     # E. "If a trading partner is found, any number of cards may be traded, even unequal numbers": the
     # offers modelled (ruling `trade_offers`) are cards of one kind for cards of another kind, one or two
     # for one ("two-for-one") or one to three for one to three ("three-for-three"); one offer a turn.
+    # "The round ends when all players pass consecutively", and nothing bounds how often a player may trade:
+    # ruling `trades_per_round`, a player who has made that many trades this round offers no more (0: no limit).
     def offers(self, player: int) -> list:
         if self.state.offered:
+            return []
+        most = self.rules.trades_per_round
+        if most and self.state.trades_this_round[player] >= most:
             return []
         most_given, most_asked = {"two-for-one": (2, 1), "three-for-three": (3, 3)}[self.rules.trade_offers]
         hand = self.state.hands[player]

@@ -24,6 +24,8 @@ ships stand on coasts (`Board.coasts`), a card is its kind (orange, yellow, gree
   ships in space s (on any of its coasts), kept with them;
 - `round_number`, `start_player`, `phase` (EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER as in game.py),
   `expansion_pass`, `turn`, `actor`, `passes_in_row`, `offered` (as in game.py);
+- `trades_this_round[p]`: the trades player p made as the offering player since the round's card actions
+  began (game.py's `trades_this_round`; rule `trades_per_round`);
 - the open offer: `offer_give` cards of kind `offer_give_kind` for `offer_get` of `offer_get_kind`,
   `offer_answers` players already asked (the next is `(actor + 1 + offer_answers) % n`), those who
   accepted in `accepted[:accepted_count]`;
@@ -125,6 +127,7 @@ POSITION = np.dtype([
     ("space_ships", np.int64, (MAX_PLAYERS, MAX_SPACES)), ("space_total", np.int64, (MAX_SPACES,)),
     ("round_number", np.int64), ("start_player", np.int64), ("phase", np.int64), ("expansion_pass", np.int64),
     ("turn", np.int64), ("actor", np.int64), ("passes_in_row", np.int64), ("offered", np.int64),
+    ("trades_this_round", np.int64, (MAX_PLAYERS,)),
     ("offer_give_kind", np.int64), ("offer_give", np.int64), ("offer_get_kind", np.int64), ("offer_get", np.int64),
     ("offer_answers", np.int64), ("accepted", np.int64, (MAX_PLAYERS,)), ("accepted_count", np.int64),
     ("keepers", np.int64, (MAX_PLAYERS,)), ("keeper_next", np.int64), ("keeper_count", np.int64),
@@ -155,6 +158,7 @@ RULES = np.dtype([
     ("first_city_all_four", np.int64), ("ships_pass_unclaimed", np.int64), ("ships_change_coast", np.int64),
     ("tyros_extends_empire", np.int64), ("tyros_counts_for_size", np.int64), ("ships_pass_crowded", np.int64),
     ("most_given", np.int64), ("most_asked", np.int64), ("ship_limit_on_build", np.int64),
+    ("trades_per_round", np.int64),
     ("log_factorial", np.float64, (126,)),  # log(k!) to the last bit, as numpy's hypergeometric reads it
 ])
 
@@ -182,7 +186,7 @@ PLAYED = (
     "city_cost", "city_cost_two_ships", "bank_swap_max", "bank_buy_cost", "city_points", "ship_points",
     "all_empires_bonus", "most_cities_bonus", "start_both_beside_tyros", "first_city_bonus", "ships_pass_unclaimed",
     "ships_change_coast", "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "trade_offers",
-    "ship_limit_on_build",
+    "ship_limit_on_build", "trades_per_round",
 )
 
 
@@ -253,7 +257,8 @@ def rule_tables(rules: Rules) -> np.recarray:
                  "first_round_passes", "later_passes_3p", "later_passes_4p", "ships_per_space",
                  "tyros_ships_per_player", "city_cost", "city_cost_two_ships", "bank_swap_max", "bank_buy_cost",
                  "all_empires_bonus", "most_cities_bonus", "ships_pass_unclaimed", "ships_change_coast",
-                 "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "ship_limit_on_build"):
+                 "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "ship_limit_on_build",
+                 "trades_per_round"):
         r[name] = int(getattr(rules, name))
     r["city_points"], r["ship_points"] = rules.city_points, rules.ship_points
     r["first_city_all_four"] = rules.first_city_bonus == "all-four"
@@ -504,14 +509,22 @@ def skip_empty_hands(pos, rules) -> None:
             pos.turn = 0
             pos.expansion_pass += 1
         if pos.expansion_pass >= passes:
-            pos.phase = P_ACTIONS
-            pos.actor = pos.start_player
-            pos.passes_in_row = 0
-            pos.offered = 0
+            begin_card_actions(pos)
             return
         if pos.tile_hand_size[expanding_player(pos)]:
             return
         pos.turn += 1
+
+
+@njit(cache=True, inline="always")
+def begin_card_actions(pos) -> None:
+    """The card actions begin with the start player; nobody has traded yet this round."""
+    pos.phase = P_ACTIONS
+    pos.actor = pos.start_player
+    pos.passes_in_row = 0
+    pos.offered = 0
+    for p in range(pos.n):
+        pos.trades_this_round[p] = 0
 
 
 @njit(cache=True)
@@ -922,11 +935,21 @@ def bank_trades(pos, rules, work, p, n) -> int:
     return n
 
 
+@njit(cache=True, inline="always")
+def trades_used_up(pos, rules, p) -> bool:
+    """Whether player p has made as many trades as offering player this round as rule `trades_per_round` allows
+    (0: no limit). Ruling: the rulebook is silent on how often a player may trade, but a round ends only "when
+    all players pass consecutively", so without a bound a round can go on forever; a player may still answer
+    the others' offers."""
+    return rules.trades_per_round > 0 and pos.trades_this_round[p] >= rules.trades_per_round
+
+
 @njit(cache=True)
 def offers(pos, rules, work, p, n) -> int:
     """E. The offers modelled (rule `trade_offers`, a ruling): one to `most_given` cards of a kind for one to
-    `most_asked` of another kind; one offer a turn."""
-    if pos.offered:
+    `most_asked` of another kind; one offer a turn, and none once the player has made its trades of the round
+    (rule `trades_per_round`, a ruling)."""
+    if pos.offered or trades_used_up(pos, rules, p):
         return n
     for give in range(CARD_KINDS):
         for count in range(1, rules.most_given + 1):
@@ -1131,6 +1154,7 @@ def trade_with(pos, partner) -> None:
     pos.hands[partner, pos.offer_get_kind] -= pos.offer_get
     pos.hands[p, pos.offer_get_kind] += pos.offer_get
     pos.counts[p, TRADES] += 1
+    pos.trades_this_round[p] += 1
     pos.phase = P_ACTIONS
     action_done(pos)
 
@@ -1324,6 +1348,7 @@ def position_of(state: TyrosState) -> np.recarray:
     pos["round_number"], pos["start_player"], pos["phase"] = state.round, state.start_player, PHASES.index(state.phase)
     pos["expansion_pass"], pos["turn"], pos["actor"] = state.expansion_pass, state.turn, state.actor
     pos["passes_in_row"], pos["offered"] = state.passes_in_row, state.offered
+    pos["trades_this_round"][:n] = state.trades_this_round
     if state.offer is not None and state.phase in (OFFER, PARTNER):
         offer = state.offer
         pos["offer_give_kind"], pos["offer_give"] = offer.give[0], len(offer.give)

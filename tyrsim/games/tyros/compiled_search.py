@@ -150,7 +150,8 @@ def chosen_index(real, tables, work, key) -> np.int64:
 
 @njit(cache=True)
 def determinize(real, world, setting, observer, bits) -> None:
-    """`TyrosState.determinize` of `real` for `observer` into `world`."""
+    """`TyrosState.determinize` of `real` for `observer` into `world`: the unseen cards and tiles dealt afresh,
+    everything public copied as it is (the board, the open offer, the trades made this round)."""
     world[0] = real[0]
     pos, rules = world[0], setting[0]
     deal_unseen_cards(pos, rules, observer, bits)

@@ -174,6 +174,8 @@ class TyrosState:
     Phases: "expand" (tile play), "actions" (card actions), "offer" (another
     player answers a trade offer), "keep" (cards kept at the end of a round),
     "over". Per-player lists are indexed by seat; spaces by number, Tyros 0.
+    `trades_this_round[p]`: the trades player p made as the offering player since the round's card
+    actions began (rule `trades_per_round`; public, like the board).
 
     `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
     action appends what it caused (tolls, Tyros joining an empire, first cities, round ends and
@@ -183,7 +185,8 @@ class TyrosState:
     __slots__ = (
         "game", "_rng", "_rng_source", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
         "cities", "city_colours", "all_empires_first", "first_cities", "round", "start_player", "phase",
-        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "offer", "keepers", "counters", "narration",
+        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "trades_this_round", "offer", "keepers",
+        "counters", "narration",
     )
 
     # ---- set-up -------------------------------------------------------------
@@ -217,6 +220,7 @@ class TyrosState:
         self.offer = None
         self.keepers = []
         self.actor, self.passes_in_row, self.offered = 0, 0, False
+        self.trades_this_round = [0] * self.n
         self.begin_round(1)
         return self
 
@@ -262,6 +266,7 @@ class TyrosState:
         other.all_empires_first, other.round, other.start_player = self.all_empires_first, self.round, self.start_player
         other.phase, other.expansion_pass, other.turn = self.phase, self.expansion_pass, self.turn
         other.actor, other.passes_in_row, other.offered = self.actor, self.passes_in_row, self.offered
+        other.trades_this_round = self.trades_this_round[:]
         other.offer = None if self.offer is None else self.offer.copy()
         return other
 
@@ -278,7 +283,8 @@ class TyrosState:
         full deck minus their own hand and the discard pile, dealt by the public hand sizes), and
         the other players' tiles and the tile pile's order (the tiles not on the board and not in
         their own hand, dealt by the public tile counts). Both samples start from a canonical
-        sorted order, so they never depend on where the hidden things really are. A trade offer
+        sorted order, so they never depend on where the hidden things really are. The trades each player
+        made this round are public and kept (rule `trades_per_round` reads them). A trade offer
         on the table shows its cards: they stay in the offering player's hand, and the cards asked
         for stay in the hands of the players who accepted it. What play revealed
         earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered.
@@ -426,6 +432,7 @@ class TyrosState:
         self.actor = self.start_player
         self.passes_in_row = 0
         self.offered = False
+        self.trades_this_round = [0] * self.n
 
     def end_round(self) -> None:
         """The game ends here if a player has no tiles; otherwise players keep cards and a new round starts."""
@@ -550,6 +557,7 @@ class TyrosState:
         self.pay(self.actor, self.offer.give, to=self.hands[partner])
         self.pay(partner, self.offer.get, to=self.hands[self.actor])
         self.counters[f"trades_p{self.actor}"] += 1
+        self.trades_this_round[self.actor] += 1
         if self.narration is not None:
             self.narration.append(words.trade(self.actor, partner, self.offer))
         self.offer = None
@@ -706,11 +714,22 @@ class TyrosState:
 
     def offers(self, player: int) -> list[Offer]:
         """The offers modelled (rule `trade_offers`, a ruling): by default one or two cards of a kind for one
-        card of another kind; one offer a turn."""
-        if self.offered:
+        card of another kind; one offer a turn, and none once the player has made its trades of the round."""
+        if self.offered or self.trades_used_up(player):
             return []
         most_given, most_asked = TRADE_OFFERS[self.rules.trade_offers]
         return list(offers(tuple(min(count, most_given) for count in self.hands[player]), most_given, most_asked))
+
+    def trades_used_up(self, player: int) -> bool:
+        """Whether `player` has made as many trades as offering player this round as rule `trades_per_round`
+        allows (0: no limit).
+
+        Ruling: the rulebook is silent on how often a player may trade, but "The round ends when all players
+        pass consecutively" and trades conserve cards, so without a bound a round can go on forever (searching
+        players swap cards back and forth); a player may still answer the others' offers.
+        """
+        most = self.rules.trades_per_round
+        return most > 0 and self.trades_this_round[player] >= most
 
     def card_actions(self, player: int) -> list:
         return [

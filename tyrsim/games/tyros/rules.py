@@ -126,6 +126,16 @@ class Rules(RuleSet):
         "three cards of one kind for one to three of another)",
         choices=tuple(TRADE_OFFERS), ruling=True,
     )
+    # ruling (a case the rulebook does not cover): it is silent on how often a player may trade, but "The round
+    # ends when all players pass consecutively" and trades conserve cards, so without a bound a round can go on
+    # forever (searching players swap cards back and forth); 3 ends the search players' swaps and binds no greedy
+    # game (greedy never trades) and about one planner game in a hundred, where a planner offers again after
+    # its third trade of a round (docs/tyros.md, ruling 16)
+    trades_per_round: int = rule(
+        3, "most trades with another player (action E) a player may make as the offering player in one round; "
+        "0: no limit, the rulebook's letter ('The round ends when all players pass consecutively'), under which "
+        "searching players may never end a round", low=0, high=20, ruling=(0, 1),
+    )
     ship_limit_on_build: bool = rule(
         True, "building a ship must respect the ships-per-space limit, like the end of a move: 'at the end of a "
         "ship's movement, there can be at most 2 ships in a space'", ruling=True,
