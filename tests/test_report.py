@@ -103,3 +103,26 @@ def test_quick_report_in_a_real_browser(quick_report, browser):
                 "return e ? e.id : null;")
             assert first == "answer", page
             assert browser.find_element("id", "answer").text.startswith("Answer\n")
+
+
+def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise_no_warning(tmp_path):
+    """pyplot keeps every figure until it is closed: the figures a scenario's [report] leaves out used to
+    stay open, and a sweep's many figures made matplotlib warn (after twenty) on the terminal."""
+    import warnings
+
+    from tyrsim.core.report import build_report, write_report
+    from tyrsim.core.scenario import load_scenario
+    from tyrsim.core.sweep import run_scenario
+    from tyrsim.games import get_game
+
+    plt.close("all")
+    for name in ("dashboard_tyranno_ex_metrics", "zooloretto_duell_markers"):
+        scenario = load_scenario(ROOT / "scenarios" / f"{name}.toml", games=get_game).quick()
+        results = run_scenario(scenario)
+        others = [plt.figure() for _ in range(20)]  # another scenario's, under way in the other lane
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            report = build_report(scenario, results, 0.0)
+        write_report(report, tmp_path / name)
+        assert plt.get_fignums() == [fig.number for fig in others]
+        plt.close("all")

@@ -95,7 +95,11 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
                 table.insert(i, key, shown_value(value))
             stacked.setdefault(name, []).append(table)
         if analysis.figures is not None:
-            for name, fig in analysis.figures(tables, point.rules, point.args).items():
+            # every figure of a sweep is open until the page is written, which closes them: many points make
+            # many at once, and matplotlib's warning about that (after 20) would only alarm
+            with matplotlib.rc_context({"figure.max_open_warning": 0}):
+                made = analysis.figures(tables, point.rules, point.args)
+            for name, fig in made.items():
                 figures[name if len(results) == 1 else f"{name}__{_slug(point.title())}"] = fig
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in stacked.items()}
     computed = dict(tables)  # what the analysis's findings and files read: every table it made
@@ -109,7 +113,9 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
         order = [*scenario.tables, "precision"]
         tables = {k: tables[k] for k in order if k in tables}
     if scenario.figures is not None:
-        figures = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
+        shown = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
+        _close([fig for k, fig in figures.items() if k not in shown])  # made for every point, not asked for
+        figures = shown
     comparison = comparison_table(scenario, results)
     figures = {**comparison_figures(comparison, analysis.metrics), **figures}  # the variants overlaid come first
     first = results[0].point
@@ -379,11 +385,16 @@ def write_report(report: Report, out: Path, extra: dict[str, str] | None = None)
         (folder / "index.md").write_text("\n".join(md))
         (folder / "index.html").write_text(_page(s.title, body))
         (folder / "manifest.json").write_text(json.dumps(manifest(report), indent=1, default=str) + "\n")
+    _close(report.figures.values())
+    return out
+
+
+def _close(figures) -> None:
+    """Free matplotlib's figures (pyplot keeps each until it is closed)."""
     import matplotlib.pyplot as plt
 
-    for fig in report.figures.values():
+    for fig in figures:
         plt.close(fig)
-    return out
 
 
 @dataclass(frozen=True)
