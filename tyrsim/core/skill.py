@@ -249,7 +249,7 @@ def trace_reading(table: pd.DataFrame, policy: str) -> str:
         verdict = ("more thinking keeps paying up to the largest multiple: the game has depth left"
                    if keeps else f"more thinking pays from {int(paying.iloc[0]['multiple'])}x on, but the gain "
                    "stops growing within the multiples measured")
-    return f"{policy}: " + "; ".join(parts) + f". {verdict}."
+    return f"{policy}: " + "; ".join(parts) + f". {verdict[0].upper()}{verdict[1:]}."
 
 
 def trace_figure(table: pd.DataFrame, policy: str):
