@@ -33,6 +33,19 @@ def test_unbeaten_policy_still_gets_a_finite_rating():
     assert np.isfinite(fit["rating"]).all() and fit["policy"].iloc[0] == "x"
 
 
+def test_ratings_from_an_anchor_keep_the_differences_and_leave_out_an_unknown_strength():
+    # x never wins against y: its strength is pinned only by the prior, and centring on the mean policy
+    # carries that into every interval; measured from y, z's interval holds only what lies between y and z
+    rows = [("x", "y", 0, 12), ("y", "x", 12, 12), ("y", "z", 7, 12), ("z", "y", 5, 12)]
+    pairs = pd.DataFrame(rows, columns=["policy", "opponent", "wins", "games"])
+    mean, anchored = (fit_bradley_terry(pairs, anchor=a).set_index("policy") for a in (None, "y"))
+    assert anchored.loc["y", "rating"] == 0 and anchored.loc["y", "ci_low"] == anchored.loc["y", "ci_high"] == 0
+    for p in ("x", "z"):
+        assert anchored.loc[p, "rating"] == pytest.approx(mean.loc[p, "rating"] - mean.loc["y", "rating"])
+    width = lambda fit, p: fit.loc[p, "ci_high"] - fit.loc[p, "ci_low"]  # noqa: E731
+    assert width(anchored, "z") < 600 < 3_000 < width(mean, "z")
+
+
 def test_pairings_and_pairwise_results():
     assert pairings(["a", "b"], 3) == [("a", "b", "a"), ("b", "a", "b")]
     raw = pd.DataFrame({

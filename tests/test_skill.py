@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.findings import ladder_findings
 from tyrsim.core.scenario import scenario_from_data
 from tyrsim.core.skill import ladder_pairings, seats_ahead
 from tyrsim.core.sweep import run_scenario
@@ -48,6 +49,9 @@ def test_ladder_rates_the_always_roller_above_the_cautious(dice_game):
     # cautious rolls 30% of its turns, random 50%, the search and the roller always: intervals apart
     assert ladder.loc["roller", "ci_low"] > ladder.loc["cautious", "ci_high"]
     assert ladder.loc["random", "rating"] > ladder.loc["cautious", "rating"]
+    # ratings are measured from the middle rung
+    assert ladder.loc["ismcts", "rating"] == 0 and ladder.loc["ismcts", "ci_high"] == 0
+    assert "measured from ismcts, rated 0" in ladder_findings(tables, "ismcts")[0]
     # random never meets the roller (three rungs apart with span 2)
     pairs = tables["ladder_pairwise"]
     assert pairs[(pairs["policy"] == "random") & (pairs["opponent"] == "roller")].empty

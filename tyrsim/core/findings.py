@@ -211,12 +211,14 @@ def _pair(pairwise: pd.DataFrame, upper: str, lower: str) -> str | None:
             f"of their seat pairs ({int(row.games)} games): {reading}.")
 
 
-def _ranking(ratings: pd.DataFrame) -> str:
+def _ranking(ratings: pd.DataFrame, anchor: str | None = None) -> str:
     ranked = ratings.sort_values("rating", ascending=False)
     top = ranked.iloc[0]
     order = " > ".join(ranked["policy"])
+    scale = ("only differences between ratings mean anything" if anchor is None
+             else f"measured from {anchor}, rated 0")
     return (f"Strongest: {top.policy}, Bradley-Terry rating {words.number(top.rating, top.ci_low, top.ci_high)} "
-            f"(Elo scale: only differences between ratings mean anything); by rating: {order}.")
+            f"(Elo scale: {scale}); by rating: {order}.")
 
 
 def rating_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -231,13 +233,14 @@ def rating_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     return [s for s in out if s]
 
 
-def ladder_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """A skill ladder: the order by rating, then how each of the top rungs met the rung below it."""
+def ladder_findings(tables: dict[str, pd.DataFrame], anchor: str | None = None) -> list[str]:
+    """A skill ladder: the order by rating (measured from `anchor`), then how each of the top rungs met the rung
+    below it."""
     ladder, pairwise = tables["ladder"], tables["ladder_pairwise"]
     if ladder.empty:
         return []
     rungs = ladder.sort_values("rung")["policy"].tolist()
-    out = [_ranking(ladder)]
+    out = [_ranking(ladder, anchor)]
     for upper, lower in reversed(list(zip(rungs[1:], rungs[:-1], strict=True))):
         if len(out) >= MAX_POINTS + 1:
             break

@@ -11,8 +11,11 @@ fitted by maximum likelihood (scipy.optimize, Newton steps) with a tiny ridge
 prior on every strength alike, which keeps a policy that never loses finite and
 fixes the mean strength at 0 without singling out any policy; standard errors
 come from the inverse observed information matrix (plus the prior); ratings
-are reported on the Elo scale (400 / ln 10 per unit of r, centred on the mean
-policy).
+are reported on the Elo scale (400 / ln 10 per unit of r), centred on the mean
+policy, or measured from an `anchor` policy (the skill ladder's middle rung): a
+policy that never wins or never loses has a strength pinned only by the prior,
+and centring on the mean carries that uncertainty into every interval, while an
+interval from an anchor holds only what lies between the two policies.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def fit_bradley_terry(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games)."""
+def fit_bradley_terry(pairs: pd.DataFrame, anchor: str | None = None) -> pd.DataFrame:
+    """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games): centred on the
+    mean policy, or each measured from the policy `anchor` (whose rating is then 0, its interval [0, 0])."""
     from scipy import optimize, stats  # here, not at the top: see tyrsim.core.stats
 
     names = sorted(set(pairs["policy"]) | set(pairs["opponent"]))
@@ -87,8 +91,12 @@ def fit_bradley_terry(pairs: pd.DataFrame) -> pd.DataFrame:
     )
     r = fit.x
     cov = np.linalg.inv(information(r) + 2 * prior * np.eye(k))
-    # centre on the mean policy: r_c = C r with C = I - 11^T / k
-    centre = np.eye(k) - 1 / k
+    # centre on the mean policy: r_c = C r with C = I - 11^T / k; or on the anchor: C = I - 1 e_anchor^T
+    if anchor is None:
+        centre = np.eye(k) - 1 / k
+    else:
+        centre = np.eye(k)
+        centre[:, index[anchor]] -= 1
     rc = centre @ r
     se = np.sqrt(np.clip(np.diag(centre @ cov @ centre.T), 0, None))
     z = stats.norm.ppf(0.975)
@@ -112,8 +120,8 @@ def pairings(policies: list[str], seats: int) -> list[tuple[str, ...]]:
     return [tuple((a, b)[s % 2] for s in range(seats)) for a, b in itertools.permutations(policies, 2)]
 
 
-def rating_figure(table: pd.DataFrame):
-    """Ratings with their intervals, strongest on top."""
+def rating_figure(table: pd.DataFrame, anchor: str | None = None):
+    """Ratings with their intervals, strongest on top (measured from `anchor`, if the fit was)."""
     import matplotlib.pyplot as plt
 
     ordered = table.sort_values("rating")
@@ -123,6 +131,6 @@ def rating_figure(table: pd.DataFrame):
     ax.errorbar(ordered["rating"], y, xerr=[below, above], fmt="o", capsize=4)
     ax.set_yticks(y, ordered["policy"])
     ax.axvline(0, color="grey", linewidth=0.8, linestyle=":")
-    ax.set_xlabel("Bradley-Terry rating (Elo scale, 0 = the average policy)")
+    ax.set_xlabel(f"Bradley-Terry rating (Elo scale, 0 = {'the average policy' if anchor is None else anchor})")
     fig.tight_layout()
     return fig

@@ -6,7 +6,8 @@ tuned heuristic, search at 1x and 4x its budget). Each plays the rungs up to
 neighbours are where the ratings are uncertain, and a rung far above would win
 almost every game and teach little (a Bradley-Terry fit needs only a connected
 comparison graph, and gets its intervals from the games played). Comparisons,
-ratings and intervals are those of `tyrsim.core.ratings`.
+ratings and intervals are those of `tyrsim.core.ratings`, measured from the
+middle rung.
 
 `trace`: the skill trace, a measure of a game's depth used in automated game
 design: a search policy at 2x, 4x, 8x... its budget in one
@@ -65,6 +66,12 @@ def seats_ahead(raw: pd.DataFrame, policy: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def middle_rung(policies: tuple[str, ...]) -> str:
+    """The rung the ladder's ratings are measured from: the middle one, so that no rating's interval holds more
+    than half the ladder's steps (the bottom rung often never wins, and its strength is then all but unknown)."""
+    return policies[len(policies) // 2]
+
+
 def ladder_pairings(policies: list[str], span: int, seats: int) -> list[tuple[str, ...]]:
     """Seatings of the ladder: each rung against the `span` rungs above it, alternating round the table."""
     pairs = [(policies[i], policies[j]) for i in range(len(policies))
@@ -109,13 +116,13 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
 
     def tables(raw, rules, args):
         pairs = pairwise_table(raw)
-        ratings = fit_bradley_terry(pairs)
+        ratings = fit_bradley_terry(pairs, anchor=middle_rung(args["policies"]))
         rung = {p: i for i, p in enumerate(args["policies"])}
         ratings = ratings.assign(rung=ratings["policy"].map(rung)).sort_values("rung", ignore_index=True)
         return {"ladder": ratings[["rung"] + [c for c in ratings.columns if c != "rung"]], "ladder_pairwise": pairs}
 
     def figures(tables_, rules, args):
-        return {"ladder": rating_figure(tables_["ladder"])}
+        return {"ladder": rating_figure(tables_["ladder"], anchor=middle_rung(args["policies"]))}
 
     def validate(args: Mapping[str, Any]) -> None:
         if args["span"] >= len(args["policies"]):
@@ -138,7 +145,7 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
         metrics={"pair_win_rate": PAIR_WIN_RATE},
         headline="pair_win_rate",
         outputs=lambda args: (("ladder", "ladder_pairwise"), ("ladder",)),
-        findings=lambda tables_, rules, args: ladder_findings(tables_),
+        findings=lambda tables_, rules, args: ladder_findings(tables_, middle_rung(args["policies"])),
         substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "pairings"),
         prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )
