@@ -96,3 +96,17 @@ def test_every_finding_names_the_policies_that_produced_it():
     # a sweep over the policies names each point's in its sentences
     assert named_players(said, [{"policies": ("hunter", "breeder")}, {"policies": ("hunter", "contractor")}]) == said
     assert named_players(said, [{"fights": 10}]) == said  # nobody played: computed odds
+
+
+def test_a_rulings_sweep_speaks_of_each_point_by_its_swept_value():
+    ranking = pd.DataFrame({"players": [3, 3, 2, 2], "rank": [1, 2, 1, 2], "ruling": ["a", "b", "a", "b"],
+                            "alternative": ["x", "y", "x", "y"], "answers_moved": [1, 0, 0, 0]})
+    said = pd.DataFrame({"players": [3, 3, 2, 2], "rank": [1, 2, 1, 2],
+                         "finding": ["a = x moves", "b = y never fired", "a = x moved nothing", "b = y too"]})
+    found = findings.rulings_findings({"ruling_ranking": ranking, "findings": said})
+    assert found == ["With players = 3: 1 of 2 alternative readings of the rulebook moved an answer (win rates, "
+                     "score, seat balance, margin, length) significantly after the Holm correction: a = x.",
+                     "With players = 3: a = x moves.",
+                     "With players = 2: 0 of 2 alternative readings of the rulebook moved an answer (win rates, "
+                     "score, seat balance, margin, length) significantly after the Holm correction.",
+                     "With players = 2: a = x moved nothing."]

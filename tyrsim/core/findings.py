@@ -287,15 +287,20 @@ def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
 
 
 def rulings_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Which readings of the rulebook change the answer: how many moved one, then the top of the ranking."""
+    """Which readings of the rulebook change the answer: how many moved one, then the top of the ranking; per
+    sweep point (the first few), each sentence naming its point."""
     ranking, findings = tables["ruling_ranking"], tables["findings"]
     if ranking.empty:
         return []
-    moved = ranking[ranking["answers_moved"] > 0]
-    out = [f"{len(moved)} of {len(ranking)} alternative readings of the rulebook moved an answer (win rates, score, "
-           "seat balance, margin, length) significantly after the Holm correction"
-           + (": " + ", ".join(f"{r.ruling} = {r.alternative}" for r in moved.itertuples()) if len(moved) else "")
-           + "."]
-    out += [str(f) + ("" if str(f).endswith(".") else ".") for f in findings.sort_values("rank")["finding"].head(3)]
+    points = list(points_of(ranking, "rank"))[:MAX_POINTS]
+    sentences = dict(points_of(findings, "rank"))
+    out = []
+    for prefix, rows in points:
+        moved = rows[rows["answers_moved"] > 0]
+        out.append(prefix + f"{len(moved)} of {len(rows)} alternative readings of the rulebook moved an answer (win "
+                   "rates, score, seat balance, margin, length) significantly after the Holm correction"
+                   + (": " + ", ".join(f"{r.ruling} = {r.alternative}" for r in moved.itertuples()) if len(moved)
+                      else "") + ".")
+        top = sentences[prefix].sort_values("rank")["finding"].head(3 if len(points) == 1 else 1)
+        out += [prefix + str(f) + ("" if str(f).endswith(".") else ".") for f in top]
     return out
-
