@@ -65,9 +65,10 @@ def test_trace_shows_the_gain_of_a_bigger_budget(dice_game):
     assert list(trace["budget"]) == [2, 4]
     assert trace.loc[2, "significant"] and trace.loc[4, "significant"]
     assert trace.loc[2, "seats_beaten"] > 0.6
-    # 4x plays as 2x does, so the gain stops growing
+    # 4x plays as 2x does: the reading does not claim a growing gain
     reading = tables["skill_trace_reading"]["reading"].iloc[0]
-    assert "pays from 2x on, but the gain stops growing" in reading
+    assert "pays from 2x on; the smallest and largest multiples' intervals overlap" in reading
+    assert "keeps paying" not in reading
 
 
 def test_trace_of_a_budget_that_already_suffices_is_flat(dice_game):

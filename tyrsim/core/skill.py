@@ -253,9 +253,10 @@ def trace_reading(table: pd.DataFrame, policy: str) -> str:
         # keeps paying: the largest multiple is ahead of the smallest significantly (independent t intervals)
         first = table.iloc[0]
         keeps = top["ci_low"] > first["ci_high"] or (len(table) == 1 and bool(top["significant"]))
+        # not keeps: the gain may have stopped growing or may grow too slowly for these games to show it
         verdict = ("more thinking keeps paying up to the largest multiple: the game has depth left"
-                   if keeps else f"more thinking pays from {int(paying.iloc[0]['multiple'])}x on, but the gain "
-                   "stops growing within the multiples measured")
+                   if keeps else f"more thinking pays from {int(paying.iloc[0]['multiple'])}x on; the smallest and "
+                   "largest multiples' intervals overlap, so these games do not tell whether the gain still grows")
     return f"{policy}: " + "; ".join(parts) + f". {verdict[0].upper()}{verdict[1:]}."
 
 
