@@ -103,3 +103,29 @@ def test_a_trace_of_few_games_says_it_cannot_tell(dice_game):
     tables, _ = dice_tables("trace", multiples=[2], games=6)
     reading = tables["skill_trace_reading"]["reading"].iloc[0]
     assert "cannot tell whether more search pays" in reading and "shallow" not in reading
+
+
+def test_the_answer_of_a_full_trace_speaks_of_every_multiple_and_its_glossary_of_its_own_test(dice_game, tmp_path):
+    from tyrsim.core.report import build_report, write_report
+
+    data = {"name": "s", "game": "dice", "analysis": "trace", "seed": 5,
+            "args": {"policy": "ismcts:iterations=1", "multiples": [2, 4, 8, 16], "games": 20}}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    folder = write_report(build_report(scenario, run_scenario(scenario, n_jobs=1), 0.0), tmp_path / "trace")
+    text = (folder / "index.md").read_text()
+    answer = text.split("## Answer")[1].split("##")[0]
+    assert [f"At {m}x" in answer for m in (2, 4, 8, 16)] == [True] * 4
+    glossary = text.split("## Glossary")[1]
+    assert "lies wholly above 50%" in glossary and "Holm" not in glossary
+
+
+def test_a_trace_of_many_multiples_gives_a_sentence_to_the_largest_four():
+    from tyrsim.core.findings import MAX_MULTIPLES, trace_findings
+
+    trace = pd.DataFrame([{"multiple": m, "budget": 10 * m, "games": 50, "seats_beaten": 0.6, "ci_low": 0.55,
+                           "ci_high": 0.65, "win_rate": 0.6, "win_low": 0.5, "win_high": 0.7, "par": 0.5}
+                          for m in (2, 4, 8, 16, 32, 64)])
+    reading = pd.DataFrame([{"policy": "ismcts", "reading": "ismcts: the reading."}])
+    sentences = trace_findings({"skill_trace": trace, "skill_trace_reading": reading}, "iterations")
+    assert sentences[0] == "ismcts: the reading." and len(sentences) == 1 + MAX_MULTIPLES == 5
+    assert [s.split(" (")[0] for s in sentences[1:]] == ["At 8x", "At 16x", "At 32x", "At 64x"]

@@ -36,6 +36,7 @@ GAME_GLOSSARY = {
 }
 
 MAX_POINTS = 3  # sentences about separate sweep points before the comparison takes over
+MAX_MULTIPLES = 4  # a skill trace's multiples with a sentence each: the full trace's 2x, 4x, 8x and 16x
 
 
 def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame]]:
@@ -251,16 +252,17 @@ def ladder_findings(tables: dict[str, pd.DataFrame], anchor: str | None = None) 
 
 
 def trace_findings(tables: dict[str, pd.DataFrame], budget: str) -> list[str]:
-    """A skill trace: its reading (does more thinking pay?), then each multiple against 1x."""
+    """A skill trace: its reading (does more thinking pay?), then each multiple against 1x: the largest
+    `MAX_MULTIPLES` of them where there are more (the reading names every one)."""
     trace, reading = tables["skill_trace"], tables.get("skill_trace_reading")
     out = [str(r) for r in reading["reading"]] if reading is not None and len(reading) else []
     search = str(reading["policy"].iloc[0]) if reading is not None and len(reading) else "the search"
-    for row in trace.sort_values("multiple").itertuples():
+    for row in trace.sort_values("multiple").tail(MAX_MULTIPLES).itertuples():
         out.append(f"At {int(row.multiple)}x ({int(row.budget):,} {budget}) {search} finished ahead of a "
                    f"1x seat {words.percent(row.seats_beaten, row.ci_low, row.ci_high)} of the time and won "
                    f"{words.percent(row.win_rate, row.win_low, row.win_high)} of {int(row.games)} games "
                    f"(par {words.percent(row.par)}).")
-    return out[:MAX_POINTS + 1]
+    return out
 
 
 def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:

@@ -34,6 +34,17 @@ from tyrsim.core.game import GameSpec, PolicyError
 from tyrsim.core.plots import legend_outside
 from tyrsim.core.ratings import fit_bradley_terry, rating_figure
 
+# what the trace's columns mean, on its page (its `significant` is not the core's Holm-corrected test)
+TRACE_GLOSSARY = {
+    "multiple": "the searching seat's budget as a multiple of the default; the other seats play 1x",
+    "budget": "that budget in the policy's own unit (iterations)",
+    "seats_beaten": "the share of 1x seats the bigger budget finished ahead of (ties half; 50% is no gain), with a "
+                    "95% t interval over games (ci_low, ci_high)",
+    "par": "the win rate of a seat that plays no better than the others: 1 / players",
+    "significant": "yes where the interval of the share of 1x seats finished ahead of lies wholly above 50% (each "
+                   "multiple on its own, not corrected for the others)",
+}
+
 # games per task: a search game takes seconds, so small tasks keep every core busy to the end
 SEARCH_GAMES_PER_TASK = 2
 
@@ -225,6 +236,7 @@ def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
         count=lambda args: len(args["multiples"]) * args["games"],
         outputs=lambda args: (("skill_trace", "skill_trace_reading"), ("skill_trace",)),
         findings=lambda tables_, rules, args: trace_findings(tables_, args["budget"]),
+        glossary=TRACE_GLOSSARY,
         substitutions=lambda rules, args: block_substitutions(spec, [(rules, s) for s in seatings(args)], "multiples"),
         prepare=lambda rules, args: prepare_blocks(spec, [(rules, s) for s in seatings(args)]),
     )
