@@ -172,3 +172,14 @@ def test_a_report_folder_of_an_older_tyrsim_is_reused(tmp_path):
     (out / "odds.csv").write_text("old")
     assert invoke("run", write(tmp_path, PLAIN, "b.toml"), "--out", out, "--jobs", 1).exit_code == 0
     assert (out / "odds.csv").read_text() != "old"
+
+
+def test_a_page_says_when_its_run_time_leaves_out_games_read_from_the_store(tmp_path):
+    out = tmp_path / "out"
+
+    def run_time_line() -> str:
+        assert invoke("run", write(tmp_path, PLAIN, "b.toml"), "--out", out, "--jobs", 1).exit_code == 0
+        return next(x for x in (out / "index.md").read_text().splitlines() if "Run time" in x)
+
+    assert "result store" not in run_time_line()
+    assert "read from the result store (played by an earlier run" in run_time_line()

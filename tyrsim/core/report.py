@@ -205,7 +205,11 @@ def _run_lines(report: Report) -> list[str]:
     else:
         lines.append("Rules: as in the rulebook.")
     lines += [f"Played other than asked: {n.line(s.game.name)}." for n in report.substitutions]
-    lines.append(f"Run time {report.wall_time:.1f} s.")
+    # a resumed or repeated run reads earlier runs' tasks from the store: its time is not the games' time
+    stored = sum(r.stored for r in report.results)
+    lines.append(f"Run time {report.wall_time:.1f} s" + (
+        f", with the results of {stored:,} task{'' if stored == 1 else 's'} read from the result store (played "
+        "by an earlier run, whose time this does not count)" if stored else "") + ".")
     return lines
 
 
