@@ -129,8 +129,8 @@ class Rules(RuleSet):
     # ruling (a case the rulebook does not cover): it is silent on how often a player may trade, but "The round
     # ends when all players pass consecutively" and trades conserve cards, so without a bound a round can go on
     # forever (searching players swap cards back and forth); 3 ends the search players' swaps and binds no greedy
-    # game (greedy never trades) and about one planner game in a hundred, where a planner offers again after
-    # its third trade of a round (docs/tyros.md, ruling 16)
+    # game (greedy never trades) and about one game of four planners in 80 (25 of 2,000), where a planner offers
+    # again after its third trade of a round (docs/tyros.md, ruling 16)
     trades_per_round: int = rule(
         3, "most trades with another player (action E) a player may make as the offering player in one round; "
         "0: no limit, the rulebook's letter ('The round ends when all players pass consecutively'), under which "
