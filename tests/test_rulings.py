@@ -230,3 +230,21 @@ def test_an_effect_on_a_measure_constant_under_the_default_has_no_sd_size():
                              "answer_low": 1.0, "answer_high": 1.0}])
     text = findings(ranking)["finding"].iloc[0]
     assert "moves rounds by +1 [1, 1], significant" in text and "nan" not in text
+
+
+def test_a_rule_says_whether_it_is_the_rulebooks_a_simulation_guard_or_a_choice_made_for_the_player():
+    from dataclasses import dataclass
+
+    from tyrsim.core.rules import RuleSet, rule
+
+    @dataclass(frozen=True)
+    class Kinds(RuleSet):
+        size: int = rule(3, "a number", low=1, high=9)
+        cap: int = rule(3, "a limit so that play ends", low=0, high=9, ruling=(0,), kind="guard")
+        order: str = rule("a", "which first", choices=("a", "b"), kind="choice")
+
+    assert [row["kind"] for row in Kinds.describe()] == ["rule", "guard", "choice"]
+    assert Kinds.of_kind("guard") == ["cap"] and Kinds.of_kind("choice") == ["order"]
+    assert Kinds.rulings() == {"cap": (0,)}
+    with pytest.raises(TypeError, match="rule kind 'reading'"):
+        rule(1, "bad", kind="reading")

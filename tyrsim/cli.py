@@ -684,6 +684,7 @@ def play(game, policies, players, rule_items, seed) -> None:
 @click.argument("game", required=False)
 def games(game) -> None:
     """List the games, their analyses, policies and rule parameters (what a scenario can name)."""
+    from tyrsim.core.rules import KINDS
     from tyrsim.games import game_names, get_game
 
     names = game_names()
@@ -709,6 +710,8 @@ def games(game) -> None:
         click.echo("  rules:")
         for row in spec.rules.describe():
             click.echo(f"    {row['rule']} = {row['default']!r}  ({row['allowed']}) {row['description']}")
+            if KINDS[row["kind"]]:
+                click.echo(f"      {KINDS[row['kind']]}")
             if row["ruling"]:
                 click.echo(f"      ruling; the other readings: {row['ruling']}")
         click.echo("")

@@ -17,6 +17,14 @@ class RuleError(ValueError):
     """A rule variant names an unknown rule or gives it a value that is not allowed."""
 
 
+# what a rule field is (`rule(kind=...)`), and how `tyrsim games` names it
+KINDS = {
+    "rule": "",
+    "guard": "simulation guard: the rulebook's text has no such rule; it is there so that play ends",
+    "choice": "a choice the rulebook leaves to the player, made here by the engine the same way for every player",
+}
+
+
 def rule(
     default: Any,
     doc: str,
@@ -26,6 +34,7 @@ def rule(
     choices: tuple[Any, ...] | None = None,
     data_file: bool = False,
     ruling: bool | tuple[Any, ...] = False,
+    kind: str = "rule",
 ) -> Any:
     """Declare one rule field: its rulebook default, description and allowed values.
 
@@ -36,11 +45,18 @@ def rule(
     component, so `tyrsim rulings` plays each alternative reading against the default:
     True for every other allowed value (the other `choices`, or the other truth value),
     or a tuple naming the alternatives (a number's or a data file's, e.g. "bundled:NAME.toml").
+
+    `kind` says what the field is, so that `tyrsim games` and the docs never present one thing as another:
+    "rule" (the rulebook's rule, or a reading of it), "guard" (a simulation guard: a device the rulebook's text
+    does not contain, such as a limit that makes every game end; it should bind as little play as possible) or
+    "choice" (a decision the rulebook leaves to the player that the engine makes for every player the same way).
     """
+    if kind not in KINDS:
+        raise TypeError(f"rule kind {kind!r}: expected one of {', '.join(KINDS)}")
     return dataclasses.field(
         default=default,
         metadata={"doc": doc, "low": low, "high": high, "choices": choices, "data_file": data_file,
-                  "ruling": ruling},
+                  "ruling": ruling, "kind": kind},
     )
 
 
@@ -162,6 +178,11 @@ class RuleSet:
         return {f.name: _alternatives(f) for f in fields if f.metadata.get("ruling", False) is not False}
 
     @classmethod
+    def of_kind(cls, kind: str) -> list[str]:
+        """The rules of one kind ("rule", "guard" or "choice": `rule`), in declaration order."""
+        return [f.name for f in dataclasses.fields(cls) if f.metadata.get("kind", "rule") == kind]  # type: ignore[arg-type]
+
+    @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
 
@@ -195,9 +216,10 @@ class RuleSet:
 
     @classmethod
     def describe(cls) -> list[dict[str, Any]]:
-        """One row per rule: name, default, allowed values, description, and for a ruling its alternatives."""
+        """One row per rule: name, default, allowed values, description, for a ruling its alternatives, and its
+        kind ("rule", "guard" or "choice": `rule`)."""
         return [
             {"rule": f.name, "default": f.default, "allowed": _allowed(f), "description": f.metadata.get("doc", ""),
-             "ruling": ", ".join(repr(a) for a in _alternatives(f))}
+             "ruling": ", ".join(repr(a) for a in _alternatives(f)), "kind": f.metadata.get("kind", "rule")}
             for f in dataclasses.fields(cls)  # type: ignore[arg-type]
         ]
