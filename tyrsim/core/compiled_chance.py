@@ -47,7 +47,7 @@ def shuffle(bits, items, n) -> None:
 
 @njit(cache=True)
 def integers(bits, n) -> np.int64:
-    """A whole number from 0 to n - 1 as `Generator.integers(n)` draws it (1 <= n <= 2**32): numpy's buffered
+    """A whole number from 0 to n - 1 as `Generator.integers(n)` draws it (1 <= n < 2**32): numpy's buffered
     Lemire draw on the bit generator, and no draw at all when n is 1, as numpy returns at once."""
     if n == 1:
         return np.int64(0)
