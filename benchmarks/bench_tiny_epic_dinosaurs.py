@@ -11,7 +11,7 @@ Baselines, measured in the same run:
   copying the state (`state.clone()`, a deep copy) before every move;
 - kernel: the plain per-ranch loop `analysis.herd_growth_reference`.
 Targets: 500 two-player random games/s; 1,000,000 ranch-rounds/s.
-Figures and their history: docs/performance.md.
+Figures: docs/performance.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A game's compiled engine beside its object engine: the `engine` argument and what it decides.
 
-A game with a compiled engine (docs/performance.md, "Compiled engines: the pattern the other
-games follow") names it by a `CompiledEngine`: its compiled module, which offers
+A game with a compiled engine (docs/performance.md, "The compiled-engine
+pattern") names it by a `CompiledEngine`: its compiled module, which offers
 `supported(rules, players) -> str | None` (None, or a line naming the first rule it cannot play), and
 its compiled policies' module, which offers `compiled_forms(texts) -> list | None` (None if a
 seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng, game_rng=None)`,
