@@ -48,21 +48,38 @@ def test_short_work_in_a_log_prints_nothing():
     assert log.getvalue() == ""
 
 
-def test_a_terminal_gets_the_line_redrawn_after_every_step_and_silence_when_disabled():
-    clock, screen = Clock(), Terminal()
-    meter = Progress(2, "fights", stream=screen, clock=clock)
-    clock.now += 1
+def test_a_terminal_gets_a_progress_bar_with_the_trials_a_second_and_silence_when_disabled():
+    screen = Terminal()
+    meter = Progress(2, "fights", stream=screen)
     meter.update(1, 100)
-    clock.now += 1
     meter.update(1, 100)
     meter.close()
-    assert screen.getvalue() == ("\r  tasks 1/2, 100 fights/s, about 00:01 left   "
-                                 "\r  tasks 2/2, 100 fights/s, about 00:00 left   \n")
+    drawn = screen.getvalue()
+    assert "\r" in drawn and drawn.endswith("\n")  # redrawn in place, left standing at the end
+    last = drawn.rstrip("\n").split("\r")[-1]
+    assert "100%" in last and "2/2" in last and re.search(r"[\d,.]+ fights/s", last), last
     quiet = Terminal()
-    meter = Progress(2, "fights", stream=quiet, clock=clock, enabled=False)
+    meter = Progress(2, "fights", stream=quiet, enabled=False)
     meter.update(2, 200)
     meter.close()
     assert quiet.getvalue() == ""
+
+
+def test_steps_read_back_from_the_store_do_not_count_in_the_bars_rate():
+    screen = Terminal()
+    meter = Progress(10, "games", stream=screen)
+    meter.skip(8)
+    assert meter.bar.initial == 8 and meter.bar.n == 8
+    meter.update(2, 50)
+    meter.close()
+    assert "10/10" in screen.getvalue()
+
+
+def test_a_slow_rate_reads_in_two_significant_digits_not_zero():
+    from tyrsim.core.progress import rate_text
+
+    assert rate_text(0.4) == "0.4" and rate_text(3.14159) == "3.1" and rate_text(12_345.6) == "12,346"
+    assert rate_text(0) == "0"
 
 
 def test_clock_text():
@@ -144,4 +161,4 @@ def test_steps_read_from_the_store_do_not_shorten_the_time_left():
     meter.skip(10)  # half the tasks were stored: no time at all
     clock.now += 30
     meter.update(2, 100)  # 2 tasks in 30 s: the other 8 need 2 minutes
-    assert log.getvalue() == "  tasks 12/20, 3 games/s, about 02:00 left\n"
+    assert log.getvalue() == "  tasks 12/20, 3.3 games/s, about 02:00 left\n"

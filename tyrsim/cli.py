@@ -79,14 +79,10 @@ def progress_reporter(total: int, label: str) -> tuple[Callable[[int], None] | N
     """A progress bar on a terminal; elsewhere (a log) a plain line at most every progress.LOG_INTERVAL seconds."""
     if total <= 0:
         return None, lambda: None
-    if not sys.stderr.isatty():
-        from tyrsim.core.progress import Progress
+    from tyrsim.core.progress import Progress
 
-        meter = Progress(total, label, what=label)
-        return lambda n: meter.update(n, n), meter.close
-    bar = click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True, show_percent=True)
-    bar.__enter__()
-    return bar.update, lambda: bar.__exit__(None, None, None)
+    meter = Progress(total, label, what=label)
+    return lambda n: meter.update(n, n), meter.close
 
 
 def out_folder_or_fail(path: Path, *, collection: bool = False) -> Path:

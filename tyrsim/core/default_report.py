@@ -67,6 +67,9 @@ def run_report(scenarios: list[Scenario], out: Path, jobs: int, run: RunScenario
         # the first run after an install; later runs load numba's cache
         games = list({s.game.name: s.game for s in scenarios
                       if s.game.compiled is not None and s.analysis.prepare is not None}.values())
+        if games:
+            say(f"compiling the compiled engines and searches of {count(len(games), 'game')} side by side (about "
+                "two minutes after an install; a few seconds once numba's cache holds them)")
         for compiled in [pool.submit(compile_ahead, game) for game in games]:
             compiled.result()
         if games:
