@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from compiled_checks import check_cache_loads, check_pure_python
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose_random, play_chunk

@@ -3,7 +3,7 @@
 Each makes, in every position, the decision its object counterpart in `policies.py` makes,
 drawing the same chance from the same generator, so the same seed plays the same games:
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
-  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator, shared with the hunt die and kept across the games of a chunk, as the
   object engine shares and keeps it);
 - `greedy`, `hunter`, `breeder`, `contractor` (`GreedyPolicy` and its archetypes): one heuristic
@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import integers, turn_loop_calls, uniform
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     BUY,
     CONTRACT,

@@ -17,11 +17,11 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
-from tyrsim.core.engines import compile_ahead
-from tyrsim.core.report import IndexEntry, index_entry, write_index
-from tyrsim.core.scenario import DEFAULT_SECTION, Scenario
-from tyrsim.core.sweep import shared_pool
-from tyrsim.core.words import count
+from tyrsim.core.compiled.engines import compile_ahead
+from tyrsim.core.report.pages import IndexEntry, index_entry, write_index
+from tyrsim.core.report.words import count
+from tyrsim.core.run.scenario import DEFAULT_SECTION, Scenario
+from tyrsim.core.run.sweep import shared_pool
 
 LANES = 2  # scenarios of the report under way at once
 

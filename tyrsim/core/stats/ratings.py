@@ -48,7 +48,7 @@ def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
 def fit_bradley_terry(pairs: pd.DataFrame, anchor: str | None = None) -> pd.DataFrame:
     """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games): centred on the
     mean policy, or each measured from the policy `anchor` (whose rating is then 0, its interval [0, 0])."""
-    from scipy import optimize, stats  # here, not at the top: see tyrsim.core.stats
+    from scipy import optimize, stats  # here, not at the top: see tyrsim.core.stats.intervals
 
     names = sorted(set(pairs["policy"]) | set(pairs["opponent"]))
     index = {n: i for i, n in enumerate(names)}

@@ -40,8 +40,8 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
-from tyrsim.core.game import Action, Policy, RandomPolicy, State
-from tyrsim.core.rng import uniform
+from tyrsim.core.engine.protocols import Action, Policy, RandomPolicy, State
+from tyrsim.core.engine.rng import uniform
 
 
 class Determinizable(State, Protocol):
@@ -140,7 +140,7 @@ class IsmctsPolicy:
         return self.reference_choice(state, rng) if chosen is None else chosen
 
     def compiled_choice(self, state: Determinizable, rng: np.random.Generator) -> Action | None:
-        """The decision made by the game's compiled search (`tyrsim.core.compiled_search`), drawing what
+        """The decision made by the game's compiled search (`tyrsim.core.compiled.search`), drawing what
         `reference_choice` draws from `rng`, or None where the game has none for this state and these options.
 
         This default has none; a game with a compiled engine overrides it."""

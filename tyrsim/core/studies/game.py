@@ -6,7 +6,7 @@ give win rate and mean score per policy and per seat with intervals, and the
 mean of every per-game counter the engine reports. A game adds its own tables
 and figures through `extra_tables` / `extra_figures`.
 
-Its summary form (`GAME_SUMMARY`, see `tyrsim.core.analysis.TaskSummary`) makes the
+Its summary form (`GAME_SUMMARY`, see `tyrsim.core.engine.analysis.TaskSummary`) makes the
 same tables from small per-task sums, so a run of a million games holds no rows; a
 game's extra tables keep the rows unless the game gives their summary form too
 (`extra_summary`).
@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import (
+from tyrsim.core.engine.analysis import (
     Analysis,
     ArgumentError,
     Metric,
@@ -33,10 +32,11 @@ from tyrsim.core.analysis import (
     moment_estimates,
     moment_interval,
 )
-from tyrsim.core.findings import GAME_GLOSSARY, game_findings
-from tyrsim.core.game import GameSpec, PolicyError
-from tyrsim.core.metrics import BALANCE_KEYS, balance_from_totals, balance_metrics, balance_summary
-from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
+from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
+from tyrsim.core.report.findings import GAME_GLOSSARY, game_findings
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.metrics import BALANCE_KEYS, balance_from_totals, balance_metrics, balance_summary
 
 # columns every simulate table has; the rest are the engine's own counters
 BASE_COLUMNS = ("game_id", "seat", "policy", "score", "rank", "won", "win_share", "actions")

@@ -7,7 +7,7 @@ arguments), so a point's results are the same whatever
 `--jobs`, the backend, or the order tasks finish in.
 
 Each finished task is written at once, atomically, to the result store
-(`tyrsim.core.store`: data-only files that carry their own key and checksum),
+(`tyrsim.core.run.store`: data-only files that carry their own key and checksum),
 keyed by a hash of everything that determines the task's result, the content
 of every data file it reads included. A rerun reuses what is there, so a
 killed run resumes where it stopped, and a changed scenario or data file
@@ -50,16 +50,17 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
-from tyrsim.core import stats, weights
-from tyrsim.core.analysis import SummaryError, Totals
-from tyrsim.core.datafile import is_bundled
-from tyrsim.core.game import GameSpec
-from tyrsim.core.progress import Progress
-from tyrsim.core.rng import task_rng
-from tyrsim.core.rules import RuleSet
-from tyrsim.core.scenario import Point, Scenario
-from tyrsim.core.store import STORE_FORMAT, ResultStore
-from tyrsim.core.substitutions import Noted, Substitution
+from tyrsim.core.engine import weights
+from tyrsim.core.engine.analysis import SummaryError, Totals
+from tyrsim.core.engine.datafile import is_bundled
+from tyrsim.core.engine.protocols import GameSpec
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.run.progress import Progress
+from tyrsim.core.run.scenario import Point, Scenario
+from tyrsim.core.run.store import STORE_FORMAT, ResultStore
+from tyrsim.core.run.substitutions import Noted, Substitution
+from tyrsim.core.stats import intervals as stats
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_TIMEOUT = 10  # seconds a Dask scheduler has to answer before --scheduler is blamed
@@ -205,7 +206,7 @@ def planned_tasks(scenario: Scenario) -> int:
 
 def run_substitutions(scenario: Scenario, *, jobs: int | None = None) -> list[Noted]:
     """Everything the run plays in place of what was asked, decided here, in the main process, before any task
-    is sent (see `tyrsim.core.substitutions`): each point's (`Analysis.point_substitutions`), one note per
+    is sent (see `tyrsim.core.run.substitutions`): each point's (`Analysis.point_substitutions`), one note per
     substitution naming the sweep points it holds at unless it holds at all of them; and `jobs` (worker
     processes asked for; None: not asked, or the run's workers are not its own) beyond the run's tasks."""
     points: dict[Substitution, list[str]] = {}
@@ -487,7 +488,7 @@ def run_scenario(
 ) -> list[PointResult]:
     """Run every sweep point; one PointResult per point, in point order.
 
-    `progress=False` silences the progress line (see `tyrsim.core.progress`); `label` starts each of
+    `progress=False` silences the progress line (see `tyrsim.core.run.progress`); `label` starts each of
     its lines. `pool`: worker processes shared with scenarios running at the same time (`shared_pool`),
     in place of the backend's own. `summaries=True`: where the analysis has a summary form, its tasks hand
     back summaries and each result's `raw` is their Totals (the tables are the rows' to rounding); else, and

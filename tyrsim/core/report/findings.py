@@ -1,7 +1,7 @@
 """The sentences a report page opens with, for the analyses the core builds.
 
 A report page answers its question first: two to five plain sentences, each number with
-its interval (see `tyrsim.core.words`). A game's own analyses write theirs (`Analysis.findings`);
+its interval (see `tyrsim.core.report.words`). A game's own analyses write theirs (`Analysis.findings`);
 this module writes those of the `game` analysis every engine shares (who wins, the seats)
 and of variant comparisons (what a rule change does, after the Holm correction).
 
@@ -19,8 +19,8 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import words
-from tyrsim.core.readable import cell_text, header
+from tyrsim.core.report import words
+from tyrsim.core.report.readable import cell_text, header
 
 GAME_GLOSSARY = {
     "win_rate": "share of games won (a shared victory split between its winners), with a 95% Wilson interval "

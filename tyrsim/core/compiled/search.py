@@ -1,4 +1,4 @@
-"""Information-set Monte Carlo tree search in compiled code: `tyrsim.core.search`'s single-observer
+"""Information-set Monte Carlo tree search in compiled code: `tyrsim.core.engine.search`'s single-observer
 ISMCTS, the same search step for step, over any compiled engine.
 
 The tree lives in preallocated arrays, not objects: `new_tree(iterations)` gives one NODE record per node a
@@ -32,8 +32,8 @@ through their module (`module.determinize`); numba caches that function with the
 functions here that take a game's functions are not cached themselves: one cache index would then hold
 every game's signatures, naming functions of modules another process has not imported, and numba fails
 on saving such an index ("underlying object has vanished"). The work record holds the uniform block
-`tyrsim.core.compiled_chance.uniform` draws from: the untried action is chosen as
-`tyrsim.core.search` chooses it, `untried[floor(u * len(untried))]`.
+`tyrsim.core.compiled.chance.uniform` draws from: the untried action is chosen as
+`tyrsim.core.engine.search` chooses it, `untried[floor(u * len(untried))]`.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import uniform
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
 
 keep_fresh(__file__)
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.game import Game, GameSpec, Policy
-from tyrsim.core.rng import task_rng
+from tyrsim.core.engine.protocols import Game, GameSpec, Policy
+from tyrsim.core.engine.rng import task_rng
 
 GAMES_PER_CHUNK = 50
 # objects allocated between two collections of the youngest generation while games are played
@@ -83,7 +83,7 @@ def play(
     """Play one game to its end; `log`, if given, receives one line per action.
 
     A play log reads like a play-by-play where the state offers it (see `Narrated` in
-    `tyrsim.core.game`): each action in the state's own words, then what it caused, indented."""
+    `tyrsim.core.engine.protocols`): each action in the state's own words, then what it caused, indented."""
     if len(policies) != game.num_players:
         raise ValueError(f"{game.name} with {game.num_players} players needs as many policies, got {len(policies)}")
     state = game.new_state(rng)

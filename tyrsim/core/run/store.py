@@ -1,7 +1,7 @@
 """The result store: one finished task's result per file, in a data-only format that proves what it holds.
 
 A task's result is its table of rows, or its summary: a few named tables (parts)
-that add up over tasks (`tyrsim.core.analysis.TaskSummary`).
+that add up over tasks (`tyrsim.core.engine.analysis.TaskSummary`).
 
 An entry is a numpy `.npz` file (a zip of `.npy` arrays), read with
 `allow_pickle=False`: reading it can only ever produce numbers and text, never

@@ -16,7 +16,7 @@ never a table.
   run decides its substitutions, before any task is sent);
 - `auto` (the default, and what a study with no engine argument plays): compiled wherever
   it can play the point, else the object engine, and the run says so once
-  (`tyrsim.core.substitutions`).
+  (`tyrsim.core.run.substitutions`).
 A compiled task holds `games_per_task` games; the main process compiles the engine (or loads
 numba's cache) before a point's tasks go out (`Analysis.prepare`), so workers load the cache
 rather than each compiling. The modules are imported when first needed, so a command of
@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.analysis import Analysis, ArgumentError, Param
-from tyrsim.core.rules import RuleError
-from tyrsim.core.substitutions import AUTO, Substitution, engine_refused, no_form_of
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
 
 COMPILED, OBJECT = "compiled", "object"
 ENGINES = (AUTO, COMPILED, OBJECT)
@@ -107,7 +107,7 @@ class CompiledEngine:
 
     def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
                    game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
-        """A study's games (`tyrsim.core.designer.play_blocks`): the compiled engine's table of games
+        """A study's games (`tyrsim.core.studies.rate.play_blocks`): the compiled engine's table of games
         first..first+count-1 where it can play them, else None (the runner plays them with the object engine).
         They draw one after another from `rng`, or game g from its own generator `game_rng(g)`, as
         `runner.play_chunk` draws."""

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from tyrsim.core.analysis import Analysis, ForGame
-from tyrsim.core.rng import uniform
-from tyrsim.core.rules import RuleError, RuleSet, _coerce
-from tyrsim.core.weights import WEIGHTS, read_weights, tunable
+from tyrsim.core.engine.analysis import Analysis, ForGame
+from tyrsim.core.engine.rng import uniform
+from tyrsim.core.engine.rules import RuleError, RuleSet, _coerce
+from tyrsim.core.engine.weights import WEIGHTS, read_weights, tunable
 
 if TYPE_CHECKING:
-    from tyrsim.core.engines import CompiledEngine
+    from tyrsim.core.compiled.engines import CompiledEngine
 
 Action = Hashable
 
@@ -86,7 +86,7 @@ class PolicyError(ValueError):
 def make_policy(policies: Mapping[str, type], game: str, text: str) -> Policy:
     """A policy of the table `policies` (name -> Policy dataclass) of the game called `game`, from `NAME` or
     `NAME:key=value,key=value` (fields of its dataclass, or `weights=FILE` for a policy with tunable weights:
-    see `tyrsim.core.weights`), each key at most once. A weight given as key=value wins over the same weight
+    see `tyrsim.core.engine.weights`), each key at most once. A weight given as key=value wins over the same weight
     in the file, wherever it stands."""
     name, _, params = text.partition(":")
     name = name.strip()
@@ -127,7 +127,7 @@ def make_policy(policies: Mapping[str, type], game: str, text: str) -> Policy:
 class GameSpec:
     """What a game package registers in `tyrsim.games`: its `SPEC`.
 
-    `analyses` may hold `ForGame` entries (the studies every game gets: `tyrsim.core.playouts`, `designer`,
+    `analyses` may hold `ForGame` entries (the studies every game gets: `tyrsim.core.studies.game`, `designer`,
     `rulings`, `skill`): they are built here, handed this spec, so that no analysis looks its game up.
     A spec set as its package's `SPEC` (`package=__name__`) pickles as a reference to that package, so a
     task sent to a worker process carries the game's name and not its tables and functions.
@@ -141,8 +141,8 @@ class GameSpec:
     policies: Mapping[str, type] = field(default_factory=dict)  # name -> Policy dataclass
     analyses: Mapping[str, Analysis | ForGame] = field(default_factory=dict)
     package: str | None = None  # the package whose SPEC this is (its bundled data/ folder); None: none
-    # the game's compiled engine (`tyrsim.core.engines.CompiledEngine`), which the studies that play games
-    # (`tyrsim.core.designer.play_blocks`) use wherever it plays their games; None: the object engine only
+    # the game's compiled engine (`tyrsim.core.compiled.engines.CompiledEngine`), which the studies that play games
+    # (`tyrsim.core.studies.rate.play_blocks`) use wherever it plays their games; None: the object engine only
     compiled: CompiledEngine | None = None
 
     def __post_init__(self) -> None:
@@ -180,7 +180,7 @@ def registered_spec(package: str) -> GameSpec:
 class RandomPolicy:
     """Chooses uniformly among the legal actions; every game offers it as `random`.
 
-    One uniform double u in [0, 1) per decision (`tyrsim.core.rng.uniform`, drawn from
+    One uniform double u in [0, 1) per decision (`tyrsim.core.engine.rng.uniform`, drawn from
     the generator in blocks) picks action floor(u * n): always below n, and no action's
     chance is off by more than n / 2**53.
     """

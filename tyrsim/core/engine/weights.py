@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, is_bundled, load_data
+from tyrsim.core.engine.datafile import DataFileError, is_bundled, load_data
 
 WEIGHTS = "weights"
 

@@ -22,10 +22,11 @@ from pathlib import Path
 
 from numba.core.caching import CacheImpl, _CacheLocator
 
-CORE = Path(__file__).resolve().parent
+COMPILED = Path(__file__).resolve().parent
 # the core modules whose code or constants compiled engines read: the compiled ones (chance, search), the
 # uniform block's size and this stamp
-FOLDER_READS = (*sorted(CORE.glob("compiled_*.py")), CORE / "rng.py", CORE / "numba_cache.py")
+FOLDER_READS = (COMPILED / "chance.py", COMPILED / "search.py", COMPILED.parent / "engine" / "rng.py",
+                COMPILED / "numba_cache.py")
 
 _KEPT: set[Path] = set()
 

@@ -6,7 +6,7 @@ directly, a fifth cheaper a game than going through the Generator) and draws wit
 algorithms as numba compiles them:
 - `shuffle`: `Generator.shuffle` and `permutation`, from the top down, place i swapping with
   place `random_interval(i)`;
-- `uniform`: `tyrsim.core.rng.uniform`, the doubles `rng.random(UNIFORM_BLOCK)` gives, handed
+- `uniform`: `tyrsim.core.engine.rng.uniform`, the doubles `rng.random(UNIFORM_BLOCK)` gives, handed
   out from the end of the block; the block lives in the engine's work record, as the fields
   `uniforms` (UNIFORM_BLOCK float64) and `uniforms_left` (int64);
 - `integers`: `Generator.integers(n)`, numpy's bounded draw (none when n is 1);
@@ -28,8 +28,8 @@ from numba.np.random.random_methods import (  # numpy's own draws, compiled
     random_interval,
 )
 
-from tyrsim.core.numba_cache import keep_fresh
-from tyrsim.core.rng import UNIFORM_BLOCK, held_doubles, hold_doubles
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.rng import UNIFORM_BLOCK, held_doubles, hold_doubles
 
 keep_fresh(__file__)
 
@@ -56,7 +56,7 @@ def integers(bits, n) -> np.int64:
 
 @njit(cache=True)
 def uniform(bits, work) -> float:
-    """The next double of `tyrsim.core.rng.uniform`'s block for this generator; a new block of
+    """The next double of `tyrsim.core.engine.rng.uniform`'s block for this generator; a new block of
     UNIFORM_BLOCK (`rng.random(UNIFORM_BLOCK)`: the bit generator's next doubles) when it is used up."""
     if work.uniforms_left == 0:
         for k in range(UNIFORM_BLOCK):
@@ -71,7 +71,7 @@ def uniform(bits, work) -> float:
 @contextmanager
 def uniform_block(rng: np.random.Generator, work) -> Iterator[None]:
     """Around one compiled call drawing from `rng.bit_generator` with `work`'s uniform block (a work record with
-    UNIFORM_FIELDS): the block continues the one `tyrsim.core.rng.uniform` holds for `rng`, and what is left of
+    UNIFORM_FIELDS): the block continues the one `tyrsim.core.engine.rng.uniform` holds for `rng`, and what is left of
     it is handed back after, so that Python and compiled code drawing in turn from `rng` draw what Python alone
     would (a search called from the object engine, say)."""
     held = held_doubles(rng)
@@ -87,9 +87,9 @@ def turn_loop_calls(first: int, count: int, rng: np.random.Generator,
                     game_rng: Callable[[int], np.random.Generator] | None, workspace: np.ndarray):
     """The calls a chunk's compiled turn loop makes, as (first game, games, bit generator, rows of the chunk's
     records): one call for games drawing one after another from `rng`, the uniform block of `workspace` (a
-    one-element work record array) continuing the one `tyrsim.core.rng.uniform` holds for `rng` and handed back
+    one-element work record array) continuing the one `tyrsim.core.engine.rng.uniform` holds for `rng` and handed back
     to it after (so that the next chunk from `rng`, compiled or not, draws what the object engine's would); or,
-    for paired games (`game_rng`, as in `tyrsim.core.runner.play_chunk`), one call per game g drawing from its
+    for paired games (`game_rng`, as in `tyrsim.core.engine.runner.play_chunk`), one call per game g drawing from its
     own generator `game_rng(g)`, the block begun afresh, as `uniform` begins one for a new generator (and left,
     as `uniform` leaves it, with the last generator that drew one)."""
     if game_rng is None:

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
+from tyrsim.core.stats import intervals as stats
 
 if TYPE_CHECKING:
-    from tyrsim.core.game import GameSpec
-    from tyrsim.core.substitutions import Substitution
+    from tyrsim.core.engine.protocols import GameSpec
+    from tyrsim.core.run.substitutions import Substitution
 
 
 class SummaryError(ValueError):
@@ -269,7 +269,7 @@ class Analysis:
     # what each column a table of this analysis adds means, for the page's glossary ({column: meaning})
     glossary: Mapping[str, str] = field(default_factory=dict)
     # substitutions(rules, args) -> what a point's tasks play in place of what was asked, and why (an engine
-    # that cannot play a rule or a policy: `tyrsim.core.substitutions`); called in the main process before any
+    # that cannot play a rule or a policy: `tyrsim.core.run.substitutions`); called in the main process before any
     # task is sent, from the point's rules and arguments alone, so every task plays what it says
     substitutions: Callable[[Any, Mapping[str, Any]], Sequence[Substitution]] | None = None
     # prepare(rules, args): called in the main process before a point's tasks are sent (a compiled engine compiles
@@ -327,7 +327,7 @@ class Analysis:
 class ForGame:
     """An analysis that plays the game it belongs to (its engine, policies, rules): `build(spec)` makes it.
 
-    The studies every game gets (`tyrsim.core.playouts.game_analysis`, the designer's, rulings and skill
+    The studies every game gets (`tyrsim.core.studies.game.game_analysis`, the designer's, rulings and skill
     studies) are written once for any game and return a ForGame; the game's `GameSpec` builds each when it
     is made, handing it the spec, so an analysis never looks its game up by name.
     """

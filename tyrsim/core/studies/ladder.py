@@ -6,7 +6,7 @@ tuned heuristic, search at 1x and 4x its budget). Each plays the rungs up to
 neighbours are where the ratings are uncertain, and a rung far above would win
 almost every game and teach little (a Bradley-Terry fit needs only a connected
 comparison graph, and gets its intervals from the games played). Comparisons,
-ratings and intervals are those of `tyrsim.core.ratings`, measured from the
+ratings and intervals are those of `tyrsim.core.stats.ratings`, measured from the
 middle rung.
 
 `trace`: the skill trace, a measure of a game's depth used in automated game
@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Param, for_game
-from tyrsim.core.designer import PAIR_WIN_RATE, block_substitutions, pairwise_table, play_blocks, prepare_blocks
-from tyrsim.core.findings import ladder_findings, trace_findings
-from tyrsim.core.game import GameSpec, PolicyError
-from tyrsim.core.plots import legend_outside
-from tyrsim.core.ratings import fit_bradley_terry, rating_figure
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
+from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.report.figures import legend_outside
+from tyrsim.core.report.findings import ladder_findings, trace_findings
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.ratings import fit_bradley_terry, rating_figure
+from tyrsim.core.studies.rate import PAIR_WIN_RATE, block_substitutions, pairwise_table, play_blocks, prepare_blocks
 
 # what the trace's columns mean, on its page (its `significant` is not the core's Holm-corrected test)
 TRACE_GLOSSARY = {

@@ -15,7 +15,7 @@
 - sample size: trials needed for a target interval half-width.
 
 All distributions come from scipy, imported where a function needs it: a compiled engine's process
-imports this module (through `tyrsim.core.analysis`) but plays no statistics, and scipy.stats is
+imports this module (through `tyrsim.core.engine.analysis`) but plays no statistics, and scipy.stats is
 more than half of its start-up.
 """
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Totals, moment_estimates, moment_interval, moments
+from tyrsim.core.engine.analysis import Totals, moment_estimates, moment_interval, moments
+from tyrsim.core.stats import intervals as stats
 
 BIAS_DRAWS = 2000
 BIAS_SEED = 12345
@@ -42,7 +42,7 @@ def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
 
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     """Per seat: win rate with a Wilson interval, its excess over 1/n, and a two-sided test against 1/n."""
-    from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats
+    from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats.intervals
 
     n_seats = raw["seat"].nunique()
     fair = 1 / n_seats
@@ -308,7 +308,7 @@ def _balance_table(seats: SeatBalance, games: int, length: str, means: dict[str,
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "how"])
 
 
-# The balance table's summary form (see tyrsim.core.analysis.TaskSummary): per seat its summed win shares, per
+# The balance table's summary form (see tyrsim.core.engine.analysis.TaskSummary): per seat its summed win shares, per
 # pair of seats the summed products of their shares (the covariance), per per-game quantity its count, sum and
 # sum of squares; added up over tasks they give the same table as `balance_metrics` of all the rows, to rounding.
 BALANCE_KEYS = {"balance.seats": ("seat",), "balance.products": ("seat", "other"), "balance.games": ("quantity",)}

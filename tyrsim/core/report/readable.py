@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import words
+from tyrsim.core.report import words
 
 # headers that are not just the column name with spaces
 HEADERS = {

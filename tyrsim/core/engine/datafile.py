@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.rules import RuleError
 
 MAX_BYTES = 1_000_000  # a data or scenario file is a few KB; anything over 1 MB is not one
 # a data-file rule's value "bundled:NAME" names another file of the game's bundled data folder

@@ -1,6 +1,6 @@
 """Tuning a policy's named weights by self-play: CMA-ES against a fixed pool, on common random numbers.
 
-The weights a policy declares `tunable` (see `tyrsim.core.weights`) are searched in
+The weights a policy declares `tunable` (see `tyrsim.core.engine.weights`) are searched in
 the unit cube, each mapped linearly onto its range, by the `cma` package's CMA-ES
 (Hansen's covariance matrix adaptation evolution strategy), starting at the
 policy's defaults. One generation asks CMA-ES for `population` candidates; each
@@ -39,16 +39,17 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
-from tyrsim.core import stats, weights
-from tyrsim.core.designer import play_games
-from tyrsim.core.game import GameSpec
-from tyrsim.core.output import atomic_folder, csv_text
-from tyrsim.core.progress import Progress
-from tyrsim.core.rng import task_rng
-from tyrsim.core.rules import RuleSet
-from tyrsim.core.runner import GAMES_PER_CHUNK, chunks, rotation
-from tyrsim.core.skill import seats_ahead
-from tyrsim.core.store import STORE_FORMAT, ResultStore
+from tyrsim.core.engine import weights
+from tyrsim.core.engine.protocols import GameSpec
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK, chunks, rotation
+from tyrsim.core.run.output import atomic_folder, csv_text
+from tyrsim.core.run.progress import Progress
+from tyrsim.core.run.store import STORE_FORMAT, ResultStore
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.ladder import seats_ahead
+from tyrsim.core.studies.rate import play_games
 
 CANDIDATE = "candidate"  # the label of the seat being tuned or checked in its games
 SIGMA = 0.2  # CMA-ES's first step size, as a share of each weight's range

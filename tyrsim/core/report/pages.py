@@ -26,14 +26,14 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
-from tyrsim.core import words
-from tyrsim.core.findings import GAME_GLOSSARY, comparison_findings
-from tyrsim.core.output import atomic_folder, csv_text, markdown_table
-from tyrsim.core.plots import comparison_figures
-from tyrsim.core.readable import header, readable
-from tyrsim.core.scenario import Scenario, shown_value
-from tyrsim.core.substitutions import Noted
-from tyrsim.core.sweep import PointResult, comparison_table
+from tyrsim.core.report import words
+from tyrsim.core.report.figures import comparison_figures
+from tyrsim.core.report.findings import GAME_GLOSSARY, comparison_findings
+from tyrsim.core.report.readable import header, readable
+from tyrsim.core.run.output import atomic_folder, csv_text, markdown_table
+from tyrsim.core.run.scenario import Scenario, shown_value
+from tyrsim.core.run.substitutions import Noted
+from tyrsim.core.run.sweep import PointResult, comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
 MAX_FINDINGS = 5  # sentences in a page's answer section

@@ -11,19 +11,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
-from tyrsim.core.engines import COMPILED, compile_search
-from tyrsim.core.findings import rating_findings, sensitivity_findings
-from tyrsim.core.game import GameSpec, PolicyError
-from tyrsim.core.metrics import per_game_measures, seat_balance, win_shares
-from tyrsim.core.playouts import seat_policy_check
-from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
-from tyrsim.core.rng import trial_rng
-from tyrsim.core.runner import GAMES_PER_CHUNK, play_chunk
-from tyrsim.core.search import IsmctsPolicy
-from tyrsim.core.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
-from tyrsim.core.substitutions import AUTO, Substitution, engine_refused, no_form_of
+from tyrsim.core.compiled.engines import COMPILED, compile_search
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
+from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.engine.rng import trial_rng
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
+from tyrsim.core.engine.search import IsmctsPolicy
+from tyrsim.core.report.findings import rating_findings, sensitivity_findings
+from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.metrics import per_game_measures, seat_balance, win_shares
+from tyrsim.core.stats.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
+from tyrsim.core.stats.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
+from tyrsim.core.studies.game import seat_policy_check
 
 # what `explore` can measure at each rule point: balance measures and scores, each with the
 # Monte Carlo variance of its estimate at the point

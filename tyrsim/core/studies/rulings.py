@@ -32,14 +32,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param, for_game
-from tyrsim.core.designer import block_substitutions, block_task_size, play_games, prepare_blocks
-from tyrsim.core.findings import rulings_findings
-from tyrsim.core.game import GameSpec
-from tyrsim.core.metrics import per_game_measures
-from tyrsim.core.playouts import BASE_COLUMNS, seat_policy_check
-from tyrsim.core.runner import GAMES_PER_CHUNK
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
+from tyrsim.core.engine.protocols import GameSpec
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK
+from tyrsim.core.report.findings import rulings_findings
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.metrics import per_game_measures
+from tyrsim.core.studies.game import BASE_COLUMNS, seat_policy_check
+from tyrsim.core.studies.rate import block_substitutions, block_task_size, play_games, prepare_blocks
 
 ALL = "all"
 # the per-game columns of metrics.per_game_measures compared, under the names the tables use

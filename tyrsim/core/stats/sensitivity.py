@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.plots import legend_outside
+from tyrsim.core.report.figures import legend_outside
 
 BOOTSTRAP = 999
 LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are not to be trusted
@@ -61,7 +61,7 @@ RESAMPLED_ROWS = 2 ** 22  # rows of bootstrap resamples drawn at a time: about 3
 
 def _unit_design(d: int, n: int, seed: int) -> np.ndarray:
     """The N(d+2) x d points of a Saltelli design in the unit cube: A, B, then AB_1 .. AB_d."""
-    from scipy.stats import qmc  # here, not at the top: see tyrsim.core.stats
+    from scipy.stats import qmc  # here, not at the top: see tyrsim.core.stats.intervals
 
     if n < 2 or n & (n - 1):
         raise ValueError(f"the number of base samples must be a power of two, at least 2; got {n}")
