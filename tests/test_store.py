@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from combat_runs import run_cli, tables, write
 
 from tyrsim.cli import main
-from tyrsim.core.engine.protocols import GameSpec
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.scenario import load_scenario
 from tyrsim.core.run.store import ResultStore, UnsupportedColumn
 from tyrsim.core.run.sweep import bundled_data_digest, data_digests, run_scenario

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from tyrsim.core.engine.protocols import GameSpec, UnknownGame
+from tyrsim.core.engine.spec import GameSpec, UnknownGame
 
 REGISTRY = {
     "tyranno-ex": "tyrsim.games.tyranno_ex",

@@ -23,7 +23,7 @@ import pandas as pd
 from tyrsim.core.stats import intervals as stats
 
 if TYPE_CHECKING:
-    from tyrsim.core.engine.protocols import GameSpec
+    from tyrsim.core.engine.spec import GameSpec
     from tyrsim.core.run.substitutions import Substitution
 
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.engine.protocols import Game, GameSpec, Policy
+from tyrsim.core.engine.protocols import Game, Policy
 from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.spec import GameSpec
 
 GAMES_PER_CHUNK = 50
 # objects allocated between two collections of the youngest generation while games are played

@@ -26,9 +26,9 @@ from typing import Any
 from tyrsim.core.engine.analysis import Analysis, ArgumentError
 from tyrsim.core.engine.datafile import DataFileError, is_bundled, read_text
 from tyrsim.core.engine.limits import MAX_POINTS, MAX_TOTAL_TRIALS, MAX_TRIALS
-from tyrsim.core.engine.protocols import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.engine.rng import MAX_SEED
 from tyrsim.core.engine.rules import RuleError, RuleSet
+from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 
 
 class ScenarioError(ValueError):

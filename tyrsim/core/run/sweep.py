@@ -53,9 +53,9 @@ import tyrsim
 from tyrsim.core.engine import weights
 from tyrsim.core.engine.analysis import SummaryError, Totals
 from tyrsim.core.engine.datafile import is_bundled
-from tyrsim.core.engine.protocols import GameSpec
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.scenario import Point, Scenario
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore

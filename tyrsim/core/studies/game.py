@@ -32,8 +32,9 @@ from tyrsim.core.engine.analysis import (
     moment_estimates,
     moment_interval,
 )
-from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import GAME_GLOSSARY, game_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import BALANCE_KEYS, balance_from_totals, balance_metrics, balance_summary

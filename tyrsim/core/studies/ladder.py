@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
-from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.engine.protocols import PolicyError
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.report.findings import ladder_findings, trace_findings
 from tyrsim.core.stats import intervals as stats

@@ -13,10 +13,11 @@ import pandas as pd
 
 from tyrsim.core.compiled.engines import COMPILED, compile_search
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
-from tyrsim.core.engine.protocols import GameSpec, PolicyError
+from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.rng import trial_rng
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.engine.search import IsmctsPolicy
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import rating_findings, sensitivity_findings
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
 from tyrsim.core.stats import intervals as stats

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
-from tyrsim.core.engine.protocols import GameSpec
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import rulings_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
