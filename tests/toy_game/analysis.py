@@ -7,9 +7,10 @@ game's engine, policies and rules are handed to it. A game adds its own tables t
 
 from __future__ import annotations
 
+from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis, trace_analysis
-from tyrsim.core.studies.rate import explore_analysis, rating_analysis
+from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
 
 ANALYSES = {

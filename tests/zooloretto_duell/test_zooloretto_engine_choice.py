@@ -13,7 +13,7 @@ from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
 from tyrsim.core.run.scenario import scenario_from_data
 from tyrsim.core.run.sweep import run_scenario
-from tyrsim.core.studies.rate import point_metrics
+from tyrsim.core.studies.explore import point_metrics
 from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.analysis import COMPILED

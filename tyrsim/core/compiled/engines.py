@@ -107,7 +107,7 @@ class CompiledEngine:
 
     def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
                    game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
-        """A study's games (`tyrsim.core.studies.rate.play_blocks`): the compiled engine's table of games
+        """A study's games (`tyrsim.core.studies.blocks.play_blocks`): the compiled engine's table of games
         first..first+count-1 where it can play them, else None (the runner plays them with the object engine).
         They draw one after another from `rng`, or game g from its own generator `game_rng(g)`, as
         `runner.play_chunk` draws."""

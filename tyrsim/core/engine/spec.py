@@ -38,7 +38,7 @@ class GameSpec:
     analyses: Mapping[str, Analysis | ForGame] = field(default_factory=dict)
     package: str | None = None  # the package whose SPEC this is (its bundled data/ folder); None: none
     # the game's compiled engine (`tyrsim.core.compiled.engines.CompiledEngine`), which the studies that play games
-    # (`tyrsim.core.studies.rate.play_blocks`) use wherever it plays their games; None: the object engine only
+    # (`tyrsim.core.studies.blocks.play_blocks`) use wherever it plays their games; None: the object engine only
     compiled: CompiledEngine | None = None
 
     def __post_init__(self) -> None:

@@ -33,7 +33,8 @@ from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.report.findings import ladder_findings, trace_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.ratings import fit_bradley_terry, rating_figure
-from tyrsim.core.studies.rate import PAIR_WIN_RATE, block_substitutions, pairwise_table, play_blocks, prepare_blocks
+from tyrsim.core.studies.blocks import block_substitutions, play_blocks, prepare_blocks
+from tyrsim.core.studies.rate import PAIR_WIN_RATE, pairwise_table
 
 # what the trace's columns mean, on its page (its `significant` is not the core's Holm-corrected test)
 TRACE_GLOSSARY = {

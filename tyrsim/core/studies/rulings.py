@@ -38,8 +38,8 @@ from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import rulings_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
+from tyrsim.core.studies.blocks import block_substitutions, block_task_size, play_games, prepare_blocks
 from tyrsim.core.studies.game import BASE_COLUMNS, seat_policy_check
-from tyrsim.core.studies.rate import block_substitutions, block_task_size, play_games, prepare_blocks
 
 ALL = "all"
 # the per-game columns of metrics.per_game_measures compared, under the names the tables use

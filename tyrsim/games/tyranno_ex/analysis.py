@@ -30,9 +30,10 @@ from tyrsim.core.engine.protocols import make_policy
 from tyrsim.core.engine.runner import play_chunk
 from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis, trace_analysis
-from tyrsim.core.studies.rate import explore_analysis, rating_analysis
+from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
 from tyrsim.games.tyranno_ex import findings
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT
