@@ -10,7 +10,8 @@ from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.report.findings import ladder_findings
 from tyrsim.core.run.scenario import scenario_from_data
 from tyrsim.core.run.sweep import run_scenario
-from tyrsim.core.studies.ladder import ladder_pairings, seats_ahead
+from tyrsim.core.studies.ladder import ladder_pairings
+from tyrsim.core.studies.trace import seats_ahead
 from tyrsim.games import get_game
 
 
@@ -31,7 +32,7 @@ def test_the_costliest_seatings_are_played_first_under_their_own_labels(dice_gam
     """Task 0 plays the last seating (the strongest rungs, the largest multiple), still labelled as it."""
     from toy_game.rules import Rules
 
-    from tyrsim.core.studies.ladder import costliest_first
+    from tyrsim.core.studies.blocks import costliest_first
 
     seatings = [("random", "cautious"), ("cautious", "roller")]
     first_task = costliest_first(dice_game, Rules(), seatings, 4, 0, 4, np.random.default_rng(0), "pairing")

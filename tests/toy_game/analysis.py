@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
-from tyrsim.core.studies.ladder import ladder_analysis, trace_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
 from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 
 ANALYSES = {
     "game": game_analysis(("roller", "random")),

@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core.compiled.engines import COMPILED, compile_search
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.rng import trial_rng
 from tyrsim.core.engine.runner import play_chunk
 from tyrsim.core.engine.search import IsmctsPolicy
@@ -104,3 +106,32 @@ def prepare_blocks(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]]) ->
         if any(isinstance(spec.make_policy(s), IsmctsPolicy) for s in seats):
             compile_search(spec, block_rules, len(seats))
             return
+
+
+# games per task: a search game takes seconds, so small tasks keep every core busy to the end
+SEARCH_GAMES_PER_TASK = 2
+
+
+def costliest_first(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per_block: int, first: int, count: int,
+                    rng: np.random.Generator, block_column: str) -> pd.DataFrame:
+    """`play_blocks` with the blocks played in reverse order, still numbered as in `seatings`.
+
+    The ladder and the trace list their seatings cheapest first (the rungs from random up, the multiples
+    from 2x up), and tasks start in game order: played in reverse, the longest games start first and the
+    short ones fill the workers at the end, instead of one long task running alone while the others idle.
+    """
+    last = len(seatings) - 1
+    raw = play_blocks(spec, rules, seatings[::-1], per_block, first, count, rng, block_column)
+    raw[block_column] = last - raw[block_column]
+    return raw
+
+
+def policy_check(spec: GameSpec, argument: str):
+    """A check of argument `argument`: a policy text of `spec`'s game, else ArgumentError naming the argument."""
+    def check(text: str) -> None:
+        try:
+            spec.make_policy(text)
+        except PolicyError as exc:
+            raise ArgumentError(argument, f"argument {argument!r}: {exc}") from None
+
+    return check

@@ -49,7 +49,7 @@ from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.studies.blocks import play_games
-from tyrsim.core.studies.ladder import seats_ahead
+from tyrsim.core.studies.trace import seats_ahead
 
 CANDIDATE = "candidate"  # the label of the seat being tuned or checked in its games
 SIGMA = 0.2  # CMA-ES's first step size, as a share of each weight's range

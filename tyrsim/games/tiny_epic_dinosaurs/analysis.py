@@ -24,9 +24,10 @@ from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
-from tyrsim.core.studies.ladder import ladder_analysis, trace_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
 from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, load_dinosaurs, load_spaces
 from tyrsim.games.tiny_epic_dinosaurs.findings import (
     GAME_GLOSSARY,

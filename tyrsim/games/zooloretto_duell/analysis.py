@@ -35,9 +35,10 @@ from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
-from tyrsim.core.studies.ladder import ladder_analysis, trace_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
 from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 
