@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from tyrsim.core.run.scenario import scenario_from_data
-from tyrsim.core.run.sweep import comparison_table, run_scenario
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.comparisons import comparison_table
 from tyrsim.games import get_game
 
 

@@ -69,7 +69,7 @@ def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_wai
     the pool drops those without the notice a plain wait listens for, and the report used to hang there."""
     from joblib import delayed
 
-    from tyrsim.core.run.sweep import Workers
+    from tyrsim.core.run.workers import Workers
 
     scenarios = bundled()[:3]
     monkeypatch.setattr(default_report, "compile_ahead", id)  # (compiling is not what is tested here)

@@ -16,9 +16,10 @@ from tyrsim.cli import main
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.run.keys import bundled_data_digest, data_digests
 from tyrsim.core.run.scenario import load_scenario
 from tyrsim.core.run.store import ResultStore, UnsupportedColumn
-from tyrsim.core.run.sweep import bundled_data_digest, data_digests, run_scenario
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import game_names, get_game
 
 ROOT = Path(__file__).parent.parent

@@ -16,7 +16,8 @@ from tyrsim.cli import execute, main, seat_policies
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.run.scenario import scenario_from_data
-from tyrsim.core.run.sweep import run_substitutions, shared_pool
+from tyrsim.core.run.sweep import run_substitutions
+from tyrsim.core.run.workers import shared_pool
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell.analysis import COMPILED

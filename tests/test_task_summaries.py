@@ -15,7 +15,8 @@ import pytest
 from tyrsim.core.engine.analysis import SummaryError, TaskSummary, Totals
 from tyrsim.core.run.scenario import load_scenario
 from tyrsim.core.run.store import ResultStore
-from tyrsim.core.run.sweep import comparison_table, run_scenario, run_task
+from tyrsim.core.run.sweep import run_scenario, run_task
+from tyrsim.core.stats.comparisons import comparison_table
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.games import get_game
 

@@ -79,8 +79,8 @@ def test_weights_file_round_trip_and_bad_files(dice_game, tmp_path):
 
 def test_a_changed_weights_file_changes_the_task_keys(dice_game, tmp_path):
     from tyrsim.core.engine.weights import write_weights
+    from tyrsim.core.run.keys import data_digests
     from tyrsim.core.run.scenario import scenario_from_data
-    from tyrsim.core.run.sweep import data_digests
 
     path = tmp_path / "w.toml"
     write_weights(path, "dice", "cautious", {"eagerness": 0.9}, {})

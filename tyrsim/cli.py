@@ -206,7 +206,8 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
     import time
 
     from tyrsim.core.report.pages import build_report, write_report
-    from tyrsim.core.run.sweep import SchedulerError, run_and_build, run_substitutions
+    from tyrsim.core.run.sweep import run_and_build, run_substitutions
+    from tyrsim.core.run.workers import SchedulerError
 
     lock = page_lock if page_lock is not None else contextlib.nullcontext()
     notes = run_substitutions(scenario, jobs=jobs if pool is None else None)  # a shared pool is not the run's own
@@ -267,7 +268,7 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     what changed. Same seed, same tables, whatever --jobs or --backend.
     """
     if scheduler is not None:
-        from tyrsim.core.run.sweep import SchedulerError, check_scheduler
+        from tyrsim.core.run.workers import SchedulerError, check_scheduler
 
         if backend != "dask":
             raise click.BadParameter("needs --backend dask", param_hint="--scheduler")

@@ -33,7 +33,8 @@ from tyrsim.core.report.readable import header, readable
 from tyrsim.core.run.output import atomic_folder, csv_text, markdown_table
 from tyrsim.core.run.scenario import Scenario, shown_value
 from tyrsim.core.run.substitutions import Noted
-from tyrsim.core.run.sweep import PointResult, comparison_table
+from tyrsim.core.run.sweep import PointResult
+from tyrsim.core.stats.comparisons import comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
 MAX_FINDINGS = 5  # sentences in a page's answer section

@@ -21,7 +21,7 @@ from tyrsim.core.compiled.engines import compile_ahead
 from tyrsim.core.report.pages import IndexEntry, index_entry, write_index
 from tyrsim.core.report.words import count
 from tyrsim.core.run.scenario import DEFAULT_SECTION, Scenario
-from tyrsim.core.run.sweep import shared_pool
+from tyrsim.core.run.workers import shared_pool
 
 LANES = 2  # scenarios of the report under way at once
 

@@ -30,47 +30,30 @@ only on the results, never on `--jobs`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
-import json
 import math
-import multiprocessing
-import os
-import signal
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
-import tyrsim
-from tyrsim.core.engine import weights
 from tyrsim.core.engine.analysis import SummaryError, Totals
-from tyrsim.core.engine.datafile import is_bundled
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.run.keys import data_digests, task_key
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.scenario import Point, Scenario
-from tyrsim.core.run.store import STORE_FORMAT, ResultStore
+from tyrsim.core.run.store import ResultStore
 from tyrsim.core.run.substitutions import Noted, Substitution
-from tyrsim.core.stats import intervals as stats
-
-BACKENDS = ("loky", "dask")
-SCHEDULER_TIMEOUT = 10  # seconds a Dask scheduler has to answer before --scheduler is blamed
-SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+from tyrsim.core.run.workers import Workers
 
 T = TypeVar("T")
-
-
-class SchedulerError(Exception):
-    """A Dask scheduler address that is malformed, or where no scheduler answers."""
 
 
 @dataclass(frozen=True)
@@ -97,93 +80,6 @@ class PointResult:
     def task_results(self) -> str:
         """What the point's tasks handed back, in the manifest's words: "rows" or "summaries"."""
         return "summaries" if self.summarised else "rows"
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def bundled_data_digest(game: GameSpec) -> str:
-    """SHA-256 over the names and bytes of every file in the game package's bundled `data/` folder."""
-    if game.package is None:  # a spec no package holds has no data folder
-        return _sha256(b"")
-    try:
-        folder = resources.files(game.package) / "data"
-    except TypeError:  # a game module that is not a package has no data folder
-        return _sha256(b"")
-    digest = hashlib.sha256()
-    pending = [("", folder)] if folder.is_dir() else []
-    while pending:
-        prefix, here = pending.pop()
-        for item in sorted(here.iterdir(), key=lambda i: i.name):
-            if item.is_dir():
-                pending.append((f"{prefix}{item.name}/", item))
-            else:
-                data = item.read_bytes()
-                digest.update(f"{prefix}{item.name} {len(data)}\n".encode())
-                digest.update(data)
-    return digest.hexdigest()
-
-
-def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
-    """Per point: the SHA-256 of the game's bundled data ("bundled"), of each file a data-file rule names
-    and of each weights file a policy names ("weights:PATH").
-
-    A file that cannot be read counts as None; the task itself then reports the file.
-    """
-    bundled = bundled_data_digest(scenario.game)
-    files: dict[str, str | None] = {}
-
-    def digest(path: str) -> str | None:
-        if path not in files:
-            try:
-                files[path] = _sha256(Path(path).read_bytes())
-            except OSError:
-                files[path] = None
-        return files[path]
-
-    digests = {}
-    for point in scenario.points:
-        entry: dict[str, str | None] = {"bundled": bundled}
-        for name in point.rules.data_file_rules():
-            path = getattr(point.rules, name)
-            if not is_bundled(path):  # a bundled file is in the "bundled" digest
-                entry[name] = digest(path)
-        for path in weights.named_files(point.args):
-            entry[f"{weights.WEIGHTS}:{path}"] = digest(path)
-        digests[point.index] = entry
-    return digests
-
-
-def task_key(scenario: Scenario, point: Point, chunk: int, first: int, count: int,
-             data: Mapping[str, str | None], summary: bool = False) -> str:
-    """A hash of everything that determines a task's result; `data` is the point's `data_digests` entry,
-    `summary` whether the result is the task's summary rather than its rows."""
-    trials_arg = scenario.analysis.trials
-    payload = {
-        "store": STORE_FORMAT,
-        "tyrsim": tyrsim.__version__,
-        "game": scenario.game.name,
-        "analysis": scenario.analysis.name,
-        "seed": scenario.seed,
-        "point": point.index,
-        "chunk": chunk,
-        "first": first,
-        "count": count,
-        "rules": {k: _jsonable(v) for k, v in point.rules.as_dict().items()},
-        "args": {k: _jsonable(v) for k, v in point.args.items() if k != trials_arg},
-        "data": dict(data),
-    }
-    if summary:  # a summary is another result of the same games (a rows entry keeps its key of before)
-        payload["result"] = "summary"
-    text = json.dumps(payload, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def chunk_plan(trials: int, chunk_size: int, chunks: int | None = None) -> list[tuple[int, int, int]]:
@@ -234,139 +130,6 @@ def run_task(game: GameSpec, analysis: str, rules: RuleSet, args: dict, seed: in
         result = study.task_summary.summarize(result, rules, args)
         study.task_summary.check(result)
     return point, chunk, result
-
-
-def check_scheduler(address: str) -> str:
-    """`address` if it reads as a Dask scheduler address ([tcp://]HOST:PORT), else SchedulerError."""
-    scheme, sep, location = address.partition("://")
-    if not sep:
-        scheme, location = "tcp", address
-    host, _, port = location.rpartition(":")
-    if host.startswith("[") and host.endswith("]"):  # an IPv6 address is written in brackets
-        host = host[1:-1]
-    elif ":" in host:
-        host = ""
-    if (scheme not in SCHEDULER_SCHEMES or not host or any(c.isspace() or c in "/[]@" for c in host)
-            or not port.isdigit() or not 1 <= int(port) <= 65535):
-        raise SchedulerError(f"{address!r} is not a scheduler address; write tcp://HOST:PORT, "
-                             "e.g. tcp://127.0.0.1:8786")
-    return address
-
-
-class Workers:
-    """Where tasks run: joblib's loky processes, or a Dask cluster (at `scheduler`, else a local one).
-
-    Nothing starts before the first task that has to be computed, so a run answered from the
-    store starts no cluster and connects to no scheduler, and no more workers start than there
-    are tasks: loky gets min(n_jobs, tasks) processes per batch, a local Dask cluster
-    min(n_jobs, `most_tasks`) (default: the first batch's size).
-    """
-
-    def __init__(self, backend_name: str, scheduler: str | None, n_jobs: int, most_tasks: int | None = None,
-                 pool: Executor | None = None):
-        if backend_name not in BACKENDS:
-            raise ValueError(f"unknown backend {backend_name!r}; the backends are: {', '.join(BACKENDS)}")
-        if scheduler is not None:
-            check_scheduler(scheduler)
-        self.backend_name = backend_name
-        self.scheduler = scheduler
-        self.n_jobs = max(1, n_jobs)
-        self.most_tasks = most_tasks
-        self.pool = pool  # worker processes shared with other scenarios running at the same time (the report's)
-        self._stack = contextlib.ExitStack()
-        self._dask = False
-
-    def __enter__(self) -> Workers:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stack.close()
-
-    def map(self, calls: list) -> Iterator[tuple[int, int, pd.DataFrame]]:
-        """The results of `calls` (joblib delayed run_task calls), in the order they finish.
-
-        Each task goes to a worker alone (`batch_size=1`): an analysis already sizes its tasks, and
-        joblib's automatic batching, grown on a study's quick first tasks, handed the slow last ones
-        out in pairs, one worker playing both while the others idled.
-        """
-        import joblib
-
-        if self.pool is not None:
-            yield from _pool_map(self.pool, calls)
-            return
-        if self.backend_name == "loky":
-            parallel = joblib.Parallel(n_jobs=min(self.n_jobs, len(calls)), backend="loky",
-                                       return_as="generator_unordered", batch_size=1)
-        else:
-            self._start_dask(len(calls))
-            parallel = joblib.Parallel(n_jobs=-1, return_as="generator", batch_size=1)
-        yield from parallel(calls)
-
-    def _start_dask(self, tasks: int) -> None:
-        if self._dask:
-            return
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise RuntimeError("the dask backend needs the dask extra: pip install 'tyrsim[dask]'") from None
-        import joblib
-
-        if self.scheduler:
-            try:
-                client = Client(self.scheduler, timeout=f"{SCHEDULER_TIMEOUT}s")
-            except (OSError, TimeoutError):
-                raise SchedulerError(f"no Dask scheduler answered at {self.scheduler} within {SCHEDULER_TIMEOUT} s; "
-                                     "is `dask scheduler` running there?") from None
-            except ValueError as exc:
-                raise SchedulerError(f"{self.scheduler!r} is not a scheduler address ({exc})") from None
-        else:
-            workers = min(self.n_jobs, self.most_tasks or tasks)
-            cluster = self._stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                             dashboard_address=None))
-            client = Client(cluster)
-        self._stack.enter_context(client)
-        self._stack.enter_context(joblib.parallel_config(backend="dask"))
-        self._dask = True
-
-
-# seconds between looks at a shared pool's futures for ones cancelled under the caller (see _pool_map)
-POOL_LOOK = 0.5
-
-
-def _pool_map(pool: Executor, calls: list) -> Iterator[Any]:
-    """The results of joblib delayed `calls` run in `pool`, in the order they finish; the calls not yet
-    started are cancelled if the caller stops early (an error, an interruption).
-
-    A call cancelled by the pool's shutdown (another scenario of the report failed) raises CancelledError
-    here. Such a future never wakes `as_completed` or `wait` (the pool drops it without the notice they
-    wait for), so the futures are looked at every POOL_LOOK seconds as well.
-    """
-    futures = [pool.submit(function, *args, **kwargs) for function, args, kwargs in calls]
-    pending = set(futures)
-    try:
-        while pending:
-            wait(pending, timeout=POOL_LOOK, return_when=FIRST_COMPLETED)
-            for future in [f for f in futures if f in pending and f.done()]:
-                pending.discard(future)
-                yield future.result()
-    finally:
-        for future in futures:
-            future.cancel()
-
-
-def shared_pool(n_jobs: int) -> Executor:
-    """`n_jobs` worker processes for scenarios that run at the same time and hand their tasks to one queue.
-
-    Started with 'spawn': the scenarios hand in tasks from threads, and forking a process
-    with threads is not safe. On Ctrl-C a worker ends at once and without a traceback; the
-    command that started it says what is kept.
-    """
-    return ProcessPoolExecutor(max_workers=max(1, n_jobs), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_end_quietly_on_interrupt)
-
-
-def _end_quietly_on_interrupt() -> None:
-    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
 
 
 def _schema(result: pd.DataFrame | Mapping[str, pd.DataFrame]) -> tuple:
@@ -577,84 +340,3 @@ def _run(scenario: Scenario, store: ResultStore, workers: Workers, meter: Callab
                 chunks[p.index] = min(2 * chunks[p.index], max_chunks[p.index])
     shown.close()
     return [finished[p.index] for p in scenario.points]
-
-
-def comparison_table(scenario: Scenario, results: list[PointResult]) -> pd.DataFrame:
-    """Each variant against the baseline point, per metric and item: difference, interval, p-value.
-
-    Sampled points: proportions by the two-proportion z test (the 2x2 chi-square
-    without continuity correction) with a Newcombe interval; means by Welch's t.
-    Rows no such test fits say so in `test` (stats.proportion_tests and
-    stats.mean_tests): with no trials, or one trial of a mean, on a side there
-    is no test and the p-value is NaN.
-
-    Exact points (no trials: the analysis computed its values exactly) have no
-    sampling error: two exact points compare by their difference alone, a
-    zero-width interval and no p-value (`test` = "exact (no sampling error)").
-    An exact point's value of a metric is the column of the metric's name in the
-    analysis's own tables, in the table that has the metric's key columns, one
-    row per item; a metric no table holds has no exact value (NaN). An exact
-    point against a sampled one is not tested either (NaN).
-
-    p-values are Holm-adjusted across every tested row of the scenario (rows
-    without a p-value are not counted); `significant` is True where the adjusted
-    p-value is below 0.05, and False where it is not or where there is none.
-    """
-    if scenario.baseline is None:
-        return pd.DataFrame()
-    exact_test = "exact (no sampling error)"
-
-    def estimates(metric, name: str, result: PointResult) -> pd.DataFrame:
-        table = metric.estimate(result.raw, result.point.rules, result.point.args)
-        if result.trials > 0:
-            return table
-        keys = list(metric.keys)
-        table = table[keys].assign(estimate=np.nan)
-        computed = scenario.analysis.tables(result.raw, result.point.rules, result.point.args)
-        for candidate in computed.values():
-            if {name, *keys} <= set(candidate.columns) and not candidate.duplicated(keys).any():
-                exact = candidate[[*keys, name]].rename(columns={name: "estimate"})
-                return table.drop(columns="estimate").merge(exact, on=keys, how="left")
-        return table
-
-    base = results[scenario.baseline]
-    rows = []
-    for name in scenario.metrics:
-        metric = scenario.analysis.metrics[name]
-        base_table = estimates(metric, name, base)
-        for result in results:
-            if result.point.index == scenario.baseline:
-                continue
-            table = estimates(metric, name, result)
-            merged = table.merge(base_table, on=list(metric.keys), suffixes=("", "_base"))
-            if result.trials == 0 or base.trials == 0:
-                diff = (merged["estimate"] - merged["estimate_base"]).to_numpy()
-                both_exact = result.trials == 0 and base.trials == 0
-                low = high = diff if both_exact else np.full(len(merged), np.nan)
-                p = np.full(len(merged), np.nan)
-                test = np.where(np.isnan(diff), "none (no exact value of this metric)",
-                                exact_test if both_exact else "none (one side exact, one sampled)")
-            elif metric.kind == "proportion":
-                diff, low, high, p = stats.compare_proportions(
-                    merged["successes"], merged["n"], merged["successes_base"], merged["n_base"])
-                test = stats.proportion_tests(merged["successes"], merged["n"], merged["successes_base"],
-                                              merged["n_base"])
-            else:
-                diff, low, high, p = stats.compare_means(
-                    merged["mean"], merged["sd"], merged["n"], merged["mean_base"], merged["sd_base"],
-                    merged["n_base"])
-                test = stats.mean_tests(merged["sd"], merged["n"], merged["sd_base"], merged["n_base"])
-            for i in range(len(merged)):
-                row = {"variant": result.point.title(), "metric": name}
-                row.update({k: merged[k].iloc[i] for k in metric.keys})
-                row.update({
-                    "baseline": merged["estimate_base"].iloc[i], "value": merged["estimate"].iloc[i],
-                    "difference": diff[i], "diff_low": low[i], "diff_high": high[i], "p_value": p[i],
-                    "test": str(test[i]),
-                })
-                rows.append(row)
-    table = pd.DataFrame(rows)
-    if len(table):
-        table["p_holm"] = stats.holm(table["p_value"])
-        table["significant"] = table["p_holm"] < 0.05  # False where there is no p-value (NaN)
-    return table
