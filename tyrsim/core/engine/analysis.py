@@ -327,8 +327,8 @@ class Analysis:
 class ForGame:
     """An analysis that plays the game it belongs to (its engine, policies, rules): `build(spec)` makes it.
 
-    The studies every game gets (`tyrsim.core.studies.game.game_analysis`, the designer's, rulings and skill
-    studies) are written once for any game and return a ForGame; the game's `GameSpec` builds each when it
+    The studies every game gets (`tyrsim.core.studies`: game, rate, explore, rulings, ladder and trace) are
+    written once for any game and return a ForGame; the game's `GameSpec` builds each when it
     is made, handing it the spec, so an analysis never looks its game up by name.
     """
 
