@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from tyrsim.core.engine.rng import uniform
-from tyrsim.core.engine.rules import RuleError, RuleSet, _coerce
+from tyrsim.core.engine.rules import RuleError, RuleSet, coerce_value
 from tyrsim.core.engine.weights import WEIGHTS, read_weights, tunable
 
 Action = Hashable
@@ -108,7 +108,7 @@ def make_policy(policies: Mapping[str, type], game: str, text: str) -> Policy:
                 allowed += f", or {WEIGHTS}=FILE (a weights file of `tyrsim tune`)"
             raise PolicyError(f"policy {name!r}: bad parameter {item!r}; write key=value with key one of: {allowed}")
         try:
-            kwargs[key] = _coerce(fields[key], value.strip())
+            kwargs[key] = coerce_value(fields[key], value.strip())
         except RuleError as exc:
             raise PolicyError(f"policy {name!r}: {exc}") from None
     try:

@@ -89,7 +89,7 @@ def _allowed(f: dataclasses.Field) -> str:
     return f"a {kind}"
 
 
-def _coerce(f: dataclasses.Field, value: Any) -> Any:
+def coerce_value(f: dataclasses.Field, value: Any) -> Any:
     """Convert a TOML or command-line value to the field's type, or raise RuleError."""
     kind = type(f.default)
     bad = RuleError(f"rule {f.name!r}: {value!r} is not allowed; expected {_allowed(f)}")
@@ -199,7 +199,7 @@ class RuleSet:
                 raise RuleError(
                     f"unknown rule {key!r}; the rules are: {', '.join(sorted(fields))}"
                 )
-            changes[key] = _coerce(fields[key], value)
+            changes[key] = coerce_value(fields[key], value)
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
     def differences(self) -> dict[str, Any]:
