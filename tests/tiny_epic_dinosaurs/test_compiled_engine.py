@@ -72,7 +72,7 @@ def test_many_whole_games(name):
 
 
 def test_the_shuffle_draws_numpys_shuffle():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
     generator left in the same state (its buffered 32-bit half included), after uniform doubles too."""
     for seed in range(300):
         for n in (20, 22, 5, 2, 1):

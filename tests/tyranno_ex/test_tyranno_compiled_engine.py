@@ -176,7 +176,7 @@ def test_a_broken_rule_is_caught():
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state."""
     for seed in range(200):
         for n in (28, 8, 64):

@@ -70,7 +70,7 @@ def test_many_whole_games_are_the_object_engines(name, players):
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 12))
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state (its buffered 32-bit half included), for the board's tile piles."""
     for seed in range(300):
         for n in (29, 25, 5, 2, 1):

@@ -60,7 +60,7 @@ def test_whole_games_are_the_object_engines(name):
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state (its buffered 32-bit half included), for the deck and every run of
     markers."""
     for seed in range(300):

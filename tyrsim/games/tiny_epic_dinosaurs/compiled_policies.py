@@ -436,7 +436,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
     and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)` (`compiled_chance.turn_loop_calls`). ValueError naming the policy the
+    `rng` or game g from `game_rng(g)` (`chance.turn_loop_calls`). ValueError naming the policy the
     compiled engine cannot play (`compiled.supported` names a rule)."""
     players = len(policy_texts)
     if not 2 <= players <= MAX_PLAYERS:

@@ -6,7 +6,7 @@ on each space, the face-up cards, its own tray, the bag's count):
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
   `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator: a chunk goes on with the block `uniform` holds for its generator and hands
-  the rest back, `compiled_chance.turn_loop_calls`, as the object engine's chunks do);
+  the rest back, `chance.turn_loop_calls`, as the object engine's chunks do);
 - `greedy`, `aggressive`, `builder` (`GreedyPolicy` and its variants): the same valuation with
   the same named weights (`WEIGHTS`; a weights file of `tyrsim tune` applies unchanged), its
   values computed in the object policy's order of floating-point operations, ties going to the
@@ -510,7 +510,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
     and seat, the same columns and, for the same generator, the same values). The games draw one after another
     from `rng`, or game g from its own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws
-    (`compiled_chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
+    (`chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
     play."""
     forms = compiled_forms(policy_texts)
     if forms is None:

@@ -173,7 +173,7 @@ WORKSPACE = np.dtype([
     ("controller", np.int64, (MAX_SPACES,)),
     ("scratch", POSITION, (1,)),  # a policy's look-ahead copy of the position
     ("values", np.float64, (MAX_ACTIONS,)),  # a policy's value of each action
-    *UNIFORM_FIELDS,  # `tyrsim.core.engine.rng.uniform`'s block (`compiled_chance.uniform`)
+    *UNIFORM_FIELDS,  # `tyrsim.core.engine.rng.uniform`'s block (`chance.uniform`)
 ])
 # work.scores columns
 CITY_POINTS, SHIP_POINTS, FIRST_BONUS, MOST_BONUS, LARGEST_POINTS, TOTAL = range(6)
