@@ -9,7 +9,8 @@ arguments), so a point's results are the same whatever
 Each finished task is written at once, atomically, to the result store
 (`tyrsim.core.run.store`: data-only files that carry their own key and checksum),
 keyed by a hash of everything that determines the task's result, the content
-of every data file it reads included. A rerun reuses what is there, so a
+of every data file it reads included (`tyrsim.core.run.keys`). Tasks run in the
+worker processes or Dask cluster of `tyrsim.core.run.workers`. A rerun reuses what is there, so a
 killed run resumes where it stopped, and a changed scenario or data file
 recomputes only the tasks it changed. A stored table is used only if its
 columns agree with its point's other chunks; tables the analysis cannot build

@@ -1,6 +1,8 @@
-"""Games played in blocks, shared by the studies that play games: a block is a rule point or a seating of
-policies (`rate`, `explore`, `rulings`, `ladder`, `trace`), played by the compiled engine wherever it plays
-the block's rules and policies, and its games numbered across the blocks.
+"""Games played in blocks, as the studies that play games play them (`rate`, `explore`, `rulings`, `ladder`,
+`trace`, and `tune`'s games): a block is a seating of policies at one rule point, played by the compiled
+engine wherever it plays the block's rules and policies, its games numbered across the blocks. Also what the
+ladder and the trace share: their task size, their costliest blocks first, and the check of a policy
+argument.
 """
 
 from __future__ import annotations
