@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play, rotation
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play, rotation
+from tyrsim.core.stats import intervals as stats
 from tyrsim.games import get_game
 
 # the strongest other policy of each game as measured so far, and the table the strength target is set at

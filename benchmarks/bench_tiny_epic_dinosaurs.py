@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 from timing import best_of
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import game_collector, play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import game_collector, play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import herd_growth, herd_growth_reference
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules

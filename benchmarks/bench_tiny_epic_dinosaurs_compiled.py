@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 from timing import print_compile_cost, rate
 
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import play_chunk
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyranno_ex import SPEC, actions, environmental_change, game
 from tyrsim.games.tyranno_ex.analysis import lay_chips
 from tyrsim.games.tyranno_ex.combat import resolve_fight, strength

@@ -17,8 +17,8 @@ from unittest import mock
 import numpy as np
 from timing import best_of
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyros import policies
 from tyrsim.games.tyros.expansion import simulate_expansion
 from tyrsim.games.tyros.game import TyrosGame

@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 from timing import print_compile_cost, rate
 
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.compiled_policies import play_chunk
 from tyrsim.games.tyros.rules import Rules

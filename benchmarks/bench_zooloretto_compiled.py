@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 from timing import print_compile_cost, rate
 
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 from tyrsim.games.zooloretto_duell.rules import Rules

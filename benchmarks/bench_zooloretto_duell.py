@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules

@@ -5,7 +5,7 @@
   policy linked in) from it, compiling nothing.
 
 `games` is a list of (policies, games) played under `Rules(**rules)`, from seed 2, by the compiled
-engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.runner.play_chunk`): the
+engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.engine.runner.play_chunk`): the
 two tables must be equal.
 
 A compiled search's tests run their own script the same two ways (`check_search_script`): it prints numba's
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tyrsim.core.rng import held_doubles
+from tyrsim.core.engine.rng import held_doubles
 
 SCRIPT = """
 import numpy as np, pandas as pd
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.{package} import SPEC
 from tyrsim.games.{package}.compiled_policies import play_chunk, play_games
 from tyrsim.games.{package}.rules import Rules

@@ -1,5 +1,5 @@
 """A small game with hidden information written twice, as a Python State and as compiled functions, to check
-the compiled search (`tyrsim.core.compiled_search`) against the Python one (`tyrsim.core.search`).
+the compiled search (`tyrsim.core.compiled.search`) against the Python one (`tyrsim.core.engine.search`).
 
 Draw race: a shuffled deck of the cards 1..8, face down. In turn each player draws the top card (adding
 it to their total) or stops for good; a total over LIMIT busts (scores 0, and stops). The game ends when
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, shuffle, uniform
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, shuffle, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
 
 keep_fresh(__file__)
 

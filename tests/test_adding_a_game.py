@@ -19,13 +19,13 @@ from toy_game.rules import Rules
 
 import tyrsim.games
 from tyrsim.cli import main
-from tyrsim.core.analysis import Analysis
-from tyrsim.core.game import PolicyError, RandomPolicy
-from tyrsim.core.rules import RuleError
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.search import IsmctsPolicy
-from tyrsim.core.sweep import run_scenario
-from tyrsim.core.weights import tunable
+from tyrsim.core.engine.analysis import Analysis
+from tyrsim.core.engine.protocols import PolicyError, RandomPolicy
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.engine.search import IsmctsPolicy
+from tyrsim.core.engine.weights import tunable
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import game_names, get_game
 
 ROOT = Path(__file__).parents[1]
@@ -261,6 +261,6 @@ def test_the_compiled_engine_the_guide_points_to_has_the_hooks_it_names():
     assert game.param("engine").choices == ("auto", "compiled", "object")
     assert "prepare" in {f.name for f in dataclasses.fields(Analysis)} and game.prepare == analysis.COMPILED.prepare
     assert "CompiledEngine" in GUIDE and "COMPILED.with_engine" in GUIDE
-    for path in ("tyrsim/games/zooloretto_duell/compiled.py", "tyrsim/core/engines.py",
+    for path in ("tyrsim/games/zooloretto_duell/compiled.py", "tyrsim/core/compiled/engines.py",
                  "tests/zooloretto_duell/test_zooloretto_compiled_engine.py"):
         assert path in GUIDE and (ROOT / path).exists()

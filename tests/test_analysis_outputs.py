@@ -5,7 +5,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pytest
 
-from tyrsim.core.rng import task_rng
+from tyrsim.core.engine.rng import task_rng
 from tyrsim.games import game_names, get_game
 
 matplotlib.use("Agg")

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from tyrsim.core import stats
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.sweep import comparison_table, run_scenario
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats.comparisons import comparison_table
 from tyrsim.games import get_game
 
 

@@ -1,5 +1,5 @@
 """The guard to run before widening the numba or numpy range in pyproject.toml: the compiled engines draw their
-chance with numpy's own sampling algorithms as numba compiles them (`tyrsim.core.compiled_chance`, reaching into
+chance with numpy's own sampling algorithms as numba compiles them (`tyrsim.core.compiled.chance`, reaching into
 `numba.np.random`), so a compiled game and an object game from one generator see the same shuffles, dice and
 choices only while those algorithms are numpy's. These tests compare every compiled draw with numpy's own on many
 generators and sizes; each game's compiled-engine tests compare its own further draws (deals, multivariate
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core import compiled_chance
-from tyrsim.core.rng import UNIFORM_BLOCK
+from tyrsim.core.compiled import chance
+from tyrsim.core.engine.rng import UNIFORM_BLOCK
 
 SEEDS = range(40)
 
@@ -21,7 +21,7 @@ def test_a_compiled_shuffle_draws_numpys_shuffle(n):
     for seed in SEEDS:
         ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
         items = np.arange(n)
-        compiled_chance.shuffle(ours.bit_generator, items, n)
+        chance.shuffle(ours.bit_generator, items, n)
         expected = np.arange(n)
         numpys.shuffle(expected)
         assert items.tolist() == expected.tolist(), (n, seed)
@@ -32,17 +32,17 @@ def test_a_compiled_shuffle_draws_numpys_shuffle(n):
 def test_a_compiled_whole_number_draws_numpys_integers(n):
     for seed in SEEDS:
         ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
-        drawn = [int(compiled_chance.integers(ours.bit_generator, n)) for _ in range(25)]
+        drawn = [int(chance.integers(ours.bit_generator, n)) for _ in range(25)]
         assert drawn == [int(numpys.integers(n)) for _ in range(25)], (n, seed)
         assert ours.random() == numpys.random()
 
 
 def test_the_compiled_uniform_block_is_the_generators_own_doubles():
-    work = np.zeros(1, compiled_chance.UNIFORM_FIELDS).view(np.recarray)[0]
+    work = np.zeros(1, chance.UNIFORM_FIELDS).view(np.recarray)[0]
     for seed in SEEDS:
         ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
         work.uniforms_left, work.blocks_drawn = 0, 0
-        drawn = [compiled_chance.uniform(ours.bit_generator, work) for _ in range(2 * UNIFORM_BLOCK + 3)]
+        drawn = [chance.uniform(ours.bit_generator, work) for _ in range(2 * UNIFORM_BLOCK + 3)]
         blocks = np.concatenate([numpys.random(UNIFORM_BLOCK)[::-1] for _ in range(3)])
         assert drawn == blocks[: len(drawn)].tolist()
         assert work.blocks_drawn == 3

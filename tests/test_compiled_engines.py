@@ -2,7 +2,7 @@
 paired games (each game from its own generator, `game_rng`, as the rulings and tune studies play them) and
 chunks that follow one another on one generator, compiled and object mixed (as a study's task plays its
 blocks: rate's pairings, a ladder's rungs), paired ones among them, so that the uniform doubles drawn ahead
-carry over as `tyrsim.core.rng.uniform` carries them."""
+carry over as `tyrsim.core.engine.rng.uniform` carries them."""
 
 import functools
 
@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.rng import task_rng, trial_rng
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.rng import task_rng, trial_rng
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games import get_game
 
 SEATINGS = {

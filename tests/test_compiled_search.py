@@ -1,4 +1,4 @@
-"""The compiled search (`tyrsim.core.compiled_search`) is the Python search (`tyrsim.core.search`) step for step:
+"""The compiled search (`tyrsim.core.compiled.search`) is the Python search (`tyrsim.core.engine.search`) step for step:
 on a small game written both ways (tests/search_toy.py) it makes the same decisions from the same seeds."""
 
 from pathlib import Path
@@ -9,10 +9,10 @@ import search_toy as toy
 from compiled_checks import check_search_script
 from numba import njit
 
-from tyrsim.core.compiled_search import ismcts, new_tree
-from tyrsim.core.numba_cache import keep_fresh
-from tyrsim.core.rng import uniform
-from tyrsim.core.search import IsmctsPolicy
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.search import ismcts, new_tree
+from tyrsim.core.engine.rng import uniform
+from tyrsim.core.engine.search import IsmctsPolicy
 
 keep_fresh(__file__)
 
@@ -68,7 +68,7 @@ def test_the_same_decisions_and_visits_as_the_python_search(iterations, explorat
 SCRIPT = """
 import numpy as np
 import test_compiled_search as t
-from tyrsim.core.search import IsmctsPolicy
+from tyrsim.core.engine.search import IsmctsPolicy
 policy = IsmctsPolicy(iterations=20)
 for k, state in enumerate(t.decisions(8, 12)):
     key, _ = t.compiled_choice(state, 20, 0.7, 8, k)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tyrsim.core.datafile import MAX_BYTES, DataFileError, integer, load_data, read_text
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.datafile import MAX_BYTES, DataFileError, integer, load_data, read_text
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games import get_game
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules as DinoRules
 from tyrsim.games.tyranno_ex.rules import Rules as TyrannoRules
@@ -143,8 +143,8 @@ def test_an_edited_data_file_is_read_again_in_the_same_process(tmp_path):
 
 
 def test_a_bundled_alternative_is_named_bundled_colon_name(tmp_path):
-    from tyrsim.core.datafile import file_stamp
-    from tyrsim.core.scenario import scenario_from_data
+    from tyrsim.core.engine.datafile import file_stamp
+    from tyrsim.core.run.scenario import scenario_from_data
 
     name, data = load_data("bundled:board_alt.toml", "tyrsim.games.tyros", "board.toml")
     assert name == "bundled:board_alt.toml" and data != load_data("", "tyrsim.games.tyros", "board.toml")[1]

@@ -1,4 +1,5 @@
-"""The default report's scheduling (`tyrsim.core.default_report`): its order, and a failing scenario stops the rest."""
+"""The default report's scheduling (`tyrsim.core.run.default_report`): its order, and a failing scenario stops
+the rest."""
 
 import re
 import threading
@@ -6,9 +7,9 @@ import time
 
 import pytest
 
-from tyrsim.core import default_report
-from tyrsim.core.default_report import report_scenarios, run_report
-from tyrsim.core.scenario import DEFAULT_SECTION, bundled_scenarios, load_scenario
+from tyrsim.core.run import default_report
+from tyrsim.core.run.default_report import report_scenarios, run_report
+from tyrsim.core.run.scenario import DEFAULT_SECTION, bundled_scenarios, load_scenario
 from tyrsim.games import get_game
 
 
@@ -70,7 +71,7 @@ def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_wai
     the pool drops those without the notice a plain wait listens for, and the report used to hang there."""
     from joblib import delayed
 
-    from tyrsim.core.sweep import Workers
+    from tyrsim.core.run.workers import Workers
 
     scenarios = bundled()[:3]
     monkeypatch.setattr(default_report, "compile_ahead", id)  # (compiling is not what is tested here)

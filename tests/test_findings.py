@@ -4,8 +4,8 @@ import math
 
 import pandas as pd
 
-from tyrsim.core import findings
-from tyrsim.core.analysis import Metric
+from tyrsim.core.engine.analysis import Metric
+from tyrsim.core.report import findings
 
 
 def by_policy(rates):
@@ -73,7 +73,7 @@ def test_ladder_reads_each_pairing_by_its_interval():
 
 
 def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
-    from tyrsim.core.findings import points_by_name
+    from tyrsim.core.report.findings import points_by_name
 
     swept = pd.DataFrame({"tie_rule": ["reroll", "reroll", "defender"], "policy": ["a", "b", "a"], "x": [1, 2, 3]})
     points = points_by_name({"by_policy": swept}, "by_policy", "policy")
@@ -85,7 +85,7 @@ def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
 
 
 def test_every_finding_names_the_policies_that_produced_it():
-    from tyrsim.core.report import named_players
+    from tyrsim.core.report.pages import named_players
 
     tuned = "hunter:weights=bundled:hunter_tuned.toml"
     said = ["No evidence that any seat has an edge (chi-square p = 0.3): seat 0 wins 35.0% [32.0, 38.1].",

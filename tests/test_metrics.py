@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 from scipy.stats import chi2
 
-from tyrsim.core import metrics, stats
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.stats import metrics
 
 
 def table(winners, scores, rounds=None):

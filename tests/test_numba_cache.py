@@ -1,4 +1,4 @@
-"""numba's cache follows every file of a compiled engine (`tyrsim.core.numba_cache`)."""
+"""numba's cache follows every file of a compiled engine (`tyrsim.core.compiled.numba_cache`)."""
 
 import os
 import subprocess
@@ -22,7 +22,7 @@ from engine.rules import points
 def play():
     return points() * 10
 """
-KEEP = "from tyrsim.core.numba_cache import keep_fresh\nkeep_fresh(__file__)"
+KEEP = "from tyrsim.core.compiled.numba_cache import keep_fresh\nkeep_fresh(__file__)"
 
 
 def play(tmp_path, points: int, keep: bool) -> str:

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from combat_runs import write
 
 from tyrsim.cli import main
-from tyrsim.core.output import RECORD, atomic_folder
+from tyrsim.core.run.output import RECORD, atomic_folder
 
 SWEPT = """
 name = "swept"
@@ -121,13 +121,13 @@ COMMANDS = {
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_an_out_folder_that_cannot_be_made_is_refused_before_any_game(command, tmp_path, monkeypatch):
-    import tyrsim.core.sweep
+    import tyrsim.core.run.sweep
     from tyrsim.games.tyranno_ex import combat
 
     def never(*args, **kwargs):
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(tyrsim.core.sweep, "run_scenario", never)
+    monkeypatch.setattr(tyrsim.core.run.sweep, "run_scenario", never)
     monkeypatch.setattr(combat, "simulate_counts", never)
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")

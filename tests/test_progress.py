@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core import progress
-from tyrsim.core.progress import Progress, clock_text
+from tyrsim.core.run import progress
+from tyrsim.core.run.progress import Progress, clock_text
 
 
 class Clock:
@@ -76,7 +76,7 @@ def test_steps_read_back_from_the_store_do_not_count_in_the_bars_rate():
 
 
 def test_a_slow_rate_reads_in_two_significant_digits_not_zero():
-    from tyrsim.core.progress import rate_text
+    from tyrsim.core.run.progress import rate_text
 
     assert rate_text(0.4) == "0.4" and rate_text(3.14159) == "3.1" and rate_text(12_345.6) == "12,346"
     assert rate_text(0) == "0"
@@ -122,7 +122,7 @@ def test_run_and_combat_print_plain_progress_lines_in_a_log(tmp_path, monkeypatc
 
 
 def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypatch):
-    import tyrsim.core.scenario
+    import tyrsim.core.run.scenario
 
     names = ("first", "second", "third")
     files = []
@@ -130,7 +130,7 @@ def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypa
         path = tmp_path / f"{name}.toml"
         path.write_text(SCENARIO.format(title=f"The {name} one"))
         files.append(path)
-    monkeypatch.setattr(tyrsim.core.scenario, "bundled_scenarios", lambda: files)
+    monkeypatch.setattr(tyrsim.core.run.scenario, "bundled_scenarios", lambda: files)
     out = tmp_path / "reports"
     result = CliRunner().invoke(main, ["report", "--out", str(out), "--jobs", "1"])
     assert result.exit_code == 0, result.output

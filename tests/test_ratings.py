@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.ratings import fit_bradley_terry, pairings, pairwise_results
+from tyrsim.core.stats.ratings import fit_bradley_terry, pairings, pairwise_results
 
 
 def test_recovers_known_strengths():

@@ -110,9 +110,9 @@ def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise
     stay open, and a sweep's many figures made matplotlib warn (after twenty) on the terminal."""
     import warnings
 
-    from tyrsim.core.report import build_report, write_report
-    from tyrsim.core.scenario import load_scenario
-    from tyrsim.core.sweep import run_scenario
+    from tyrsim.core.report.pages import build_report, write_report
+    from tyrsim.core.run.scenario import load_scenario
+    from tyrsim.core.run.sweep import run_scenario
     from tyrsim.games import get_game
 
     plt.close("all")

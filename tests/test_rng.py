@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from tyrsim.core import rng
+from tyrsim.core.engine import rng
 
 
 def test_task_streams_are_reproducible_and_distinct():

@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.rng import task_rng, trial_rng
-from tyrsim.core.rulings import readings
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.engine.rng import task_rng, trial_rng
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
+from tyrsim.core.studies.rulings import readings
 from tyrsim.games import game_names, get_game
 
 
@@ -192,7 +192,7 @@ def test_same_tables_whatever_jobs():
 def test_a_ruling_of_a_number_must_name_its_alternatives():
     from dataclasses import dataclass
 
-    from tyrsim.core.rules import RuleSet, rule
+    from tyrsim.core.engine.rules import RuleSet, rule
 
     @dataclass(frozen=True)
     class Unnamed(RuleSet):
@@ -211,7 +211,7 @@ def test_a_ruling_of_a_number_must_name_its_alternatives():
 
 
 def test_holm_runs_over_the_answers_and_over_the_counters_apart(dice_game):
-    from tyrsim.core import stats
+    from tyrsim.core.stats import intervals as stats
 
     table = dice_rulings(100)["rulings"]
     for kind in ("answer", "counter"):
@@ -221,7 +221,7 @@ def test_holm_runs_over_the_answers_and_over_the_counters_apart(dice_game):
 
 
 def test_an_effect_on_a_measure_constant_under_the_default_has_no_sd_size():
-    from tyrsim.core.rulings import findings
+    from tyrsim.core.studies.rulings import findings
 
     # rounds always 6 under the default: the size in standard deviations cannot be computed
     ranking = pd.DataFrame([{"rank": 1, "ruling": "r", "alternative": "x", "games": 50, "games_changed": 50,
@@ -235,7 +235,7 @@ def test_an_effect_on_a_measure_constant_under_the_default_has_no_sd_size():
 def test_a_rule_says_whether_it_is_the_rulebooks_a_simulation_guard_or_a_choice_made_for_the_player():
     from dataclasses import dataclass
 
-    from tyrsim.core.rules import RuleSet, rule
+    from tyrsim.core.engine.rules import RuleSet, rule
 
     @dataclass(frozen=True)
     class Kinds(RuleSet):

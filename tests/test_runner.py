@@ -10,8 +10,8 @@ from toy_game.game import DiceGame, DiceState
 from toy_game.policies import Roller
 from toy_game.rules import Rules
 
-from tyrsim.core.game import PolicyError, RandomPolicy
-from tyrsim.core.runner import (
+from tyrsim.core.engine.protocols import PolicyError, RandomPolicy
+from tyrsim.core.engine.runner import (
     YOUNG_COLLECTION_THRESHOLD,
     GameTooLong,
     chunks,
@@ -104,8 +104,8 @@ def test_game_collector_is_restored_after_nested_use_and_errors():
 
 def test_counter_intervals_count_games_not_seats_in_self_play():
     """A counter of the whole game repeated at both of a policy's seats must not halve its interval."""
-    from tyrsim.core import stats
-    from tyrsim.core.playouts import counter_means
+    from tyrsim.core.stats import intervals as stats
+    from tyrsim.core.studies.game import counter_means
 
     rounds = np.random.default_rng(3).integers(4, 9, size=50)
     raw = pd.DataFrame({"game_id": np.repeat(np.arange(50), 2), "seat": np.tile([0, 1], 50),

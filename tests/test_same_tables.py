@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import get_game
 
 RECORDED = Path(__file__).parent / "data" / "same_tables"

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.scenario import ScenarioError, bundled_scenarios, load_scenario, scenario_from_data
+from tyrsim.core.run.scenario import ScenarioError, bundled_scenarios, load_scenario, scenario_from_data
 from tyrsim.games import get_game
 
 BAD = sorted((Path(__file__).parent / "scenarios_bad").glob("*.toml"))
@@ -63,7 +63,7 @@ def test_quick_caps_trials_only():
 
 
 def test_an_empty_data_file_value_is_shown_as_the_bundled_file():
-    from tyrsim.core.scenario import scenario_from_data
+    from tyrsim.core.run.scenario import scenario_from_data
 
     data = {"game": "tyros", "analysis": "empire-sizes", "seed": 1,
             "sweep": {"rules": {"board": ["", "bundled:board_alt.toml"]}}}
@@ -72,7 +72,7 @@ def test_an_empty_data_file_value_is_shown_as_the_bundled_file():
 
 
 def test_quick_args_change_the_arguments_of_a_quick_run_only(dice_game):
-    from tyrsim.core.scenario import ScenarioError, scenario_from_data
+    from tyrsim.core.run.scenario import ScenarioError, scenario_from_data
 
     data = {"name": "q", "game": "dice", "analysis": "trace", "seed": 1,
             "args": {"multiples": [2, 4, 8], "games": 50}, "report": {"quick_args": {"multiples": [2]},

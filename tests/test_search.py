@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.search import IsmctsPolicy, RootCandidates
+from tyrsim.core.engine.search import IsmctsPolicy, RootCandidates
 
 
 class Nim:
@@ -186,7 +186,7 @@ def test_bad_parameters_are_refused(bad):
 def test_every_determinization_leaves_the_observer_the_same_legal_actions(game, players):
     """The search lists the decision's legal actions once, for every determinization: what a player may
     do depends only on what it has seen. Checked in order, at 300 positions of random games per game."""
-    from tyrsim.core.game import RandomPolicy
+    from tyrsim.core.engine.protocols import RandomPolicy
     from tyrsim.games import get_game
 
     spec = get_game(game)

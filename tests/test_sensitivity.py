@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from scipy import stats
 
 from tyrsim.cli import main
-from tyrsim.core.sensitivity import (
+from tyrsim.core.stats.sensitivity import (
     BOOTSTRAP,
     _unit_design,
     indices_table,

@@ -6,11 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.analysis import ArgumentError
-from tyrsim.core.findings import ladder_findings
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.skill import ladder_pairings, seats_ahead
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.report.findings import ladder_findings
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
+from tyrsim.core.studies.ladder import ladder_pairings
+from tyrsim.core.studies.trace import seats_ahead
 from tyrsim.games import get_game
 
 
@@ -31,7 +32,7 @@ def test_the_costliest_seatings_are_played_first_under_their_own_labels(dice_gam
     """Task 0 plays the last seating (the strongest rungs, the largest multiple), still labelled as it."""
     from toy_game.rules import Rules
 
-    from tyrsim.core.skill import costliest_first
+    from tyrsim.core.studies.blocks import costliest_first
 
     seatings = [("random", "cautious"), ("cautious", "roller")]
     first_task = costliest_first(dice_game, Rules(), seatings, 4, 0, 4, np.random.default_rng(0), "pairing")
@@ -106,7 +107,7 @@ def test_a_trace_of_few_games_says_it_cannot_tell(dice_game):
 
 
 def test_the_answer_of_a_full_trace_speaks_of_every_multiple_and_its_glossary_of_its_own_test(dice_game, tmp_path):
-    from tyrsim.core.report import build_report, write_report
+    from tyrsim.core.report.pages import build_report, write_report
 
     data = {"name": "s", "game": "dice", "analysis": "trace", "seed": 5,
             "args": {"policy": "ismcts:iterations=1", "multiples": [2, 4, 8, 16], "games": 20}}
@@ -120,7 +121,7 @@ def test_the_answer_of_a_full_trace_speaks_of_every_multiple_and_its_glossary_of
 
 
 def test_a_trace_of_many_multiples_gives_a_sentence_to_the_largest_four():
-    from tyrsim.core.findings import MAX_MULTIPLES, trace_findings
+    from tyrsim.core.report.findings import MAX_MULTIPLES, trace_findings
 
     trace = pd.DataFrame([{"multiple": m, "budget": 10 * m, "games": 50, "seats_beaten": 0.6, "ci_low": 0.55,
                            "ci_high": 0.65, "win_rate": 0.6, "win_low": 0.5, "win_high": 0.7, "par": 0.5}

@@ -1,9 +1,9 @@
-"""Intervals, comparisons and sample sizes in tyrsim.core.stats."""
+"""Intervals, comparisons and sample sizes in tyrsim.core.stats.intervals."""
 
 import numpy as np
 import pytest
 
-from tyrsim.core import stats
+from tyrsim.core.stats import intervals as stats
 
 
 def test_wilson_interval_known_values():
@@ -124,7 +124,7 @@ def test_paired_comparison_tests():
 
     from scipy import stats as scipy_stats
 
-    from tyrsim.core.stats import NO_PAIR_DIFFERS, PAIRED_T, SIGN_FLIP, TOO_FEW_TRIALS, compare_paired
+    from tyrsim.core.stats.intervals import NO_PAIR_DIFFERS, PAIRED_T, SIGN_FLIP, TOO_FEW_TRIALS, compare_paired
 
     nothing = compare_paired(np.zeros(50))
     assert (nothing.difference, nothing.low, nothing.high, nothing.p_value, nothing.test) == (0, 0, 0, 1,
@@ -148,7 +148,7 @@ def test_paired_comparison_tests():
 
 
 def test_share_interval_stays_within_zero_and_one():
-    from tyrsim.core.stats import mean_interval, share_interval
+    from tyrsim.core.stats.intervals import mean_interval, share_interval
 
     values = [1.0, 0.0]
     assert mean_interval(values)[1] < 0 and mean_interval(values)[2] > 1

@@ -13,12 +13,13 @@ from click.testing import CliRunner
 from combat_runs import run_cli, tables, write
 
 from tyrsim.cli import main
-from tyrsim.core.game import GameSpec
-from tyrsim.core.rng import task_rng
-from tyrsim.core.rules import RuleSet
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.store import ResultStore, UnsupportedColumn
-from tyrsim.core.sweep import bundled_data_digest, data_digests, run_scenario
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.run.keys import bundled_data_digest, data_digests
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.store import ResultStore, UnsupportedColumn
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import game_names, get_game
 
 ROOT = Path(__file__).parent.parent
@@ -225,7 +226,7 @@ def test_every_key_covers_the_bundled_data_and_each_data_file_rule(tmp_path, mon
 def test_a_run_that_fails_before_any_task_finishes_leaves_no_store(tmp_path, dice_game, monkeypatch):
     import dataclasses
 
-    from tyrsim.core.rules import RuleError
+    from tyrsim.core.engine.rules import RuleError
 
     def unreadable(*args, **kwargs):
         raise RuleError("rule 'board': board.toml: cannot read the file (Permission denied)")

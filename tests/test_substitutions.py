@@ -13,11 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import execute, main, seat_policies
-from tyrsim.core.designer import explore_analysis
-from tyrsim.core.engines import CompiledEngine
-from tyrsim.core.game import PolicyError
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.sweep import run_substitutions, shared_pool
+from tyrsim.core.compiled.engines import CompiledEngine
+from tyrsim.core.engine.protocols import PolicyError
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_substitutions
+from tyrsim.core.run.workers import shared_pool
+from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell.analysis import COMPILED
 
@@ -156,7 +157,7 @@ class Refusing(CompiledEngine):
 
 
 def _point_rules(study, args):
-    from tyrsim.core.sensitivity import sobol_design
+    from tyrsim.core.stats.sensitivity import sobol_design
 
     points = sobol_design({"majority_points": (0, 3, int)}, args["points"], args["design_seed"])
     return [get_game(ZD).rules().replace({"majority_points": int(v)}) for v in points["majority_points"]]

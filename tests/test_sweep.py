@@ -15,8 +15,10 @@ from combat_runs import run_cli, tables
 from combat_runs import write as write_scenario
 
 from tyrsim.cli import main
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.sweep import comparison_table, run_scenario, shared_pool
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.sweep import run_scenario
+from tyrsim.core.run.workers import shared_pool
+from tyrsim.core.stats.comparisons import comparison_table
 from tyrsim.games import get_game
 
 SCENARIO = COMBAT + """[compare]
@@ -256,12 +258,12 @@ def test_a_malformed_scheduler_is_refused_at_once(tmp_path, monkeypatch):
 def test_an_unreachable_scheduler_is_one_line_after_the_timeout_and_leaves_no_store(tmp_path, monkeypatch):
     import socket
 
-    from tyrsim.core import sweep
+    from tyrsim.core.run import workers
 
     with socket.socket() as s:  # a port nothing listens on once the socket is closed
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    monkeypatch.setattr(sweep, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(workers, "SCHEDULER_TIMEOUT", 1)
     out = tmp_path / "o"
     start = time.monotonic()
     result = CliRunner().invoke(main, ["run", str(write(tmp_path, FEW)), "--backend", "dask", "--scheduler",
@@ -274,7 +276,7 @@ def test_an_unreachable_scheduler_is_one_line_after_the_timeout_and_leaves_no_st
 
 
 def test_the_scheduler_help_states_the_timeout():
-    from tyrsim.core.sweep import SCHEDULER_TIMEOUT
+    from tyrsim.core.run.workers import SCHEDULER_TIMEOUT
 
     result = CliRunner().invoke(main, ["run", "--help"])
     assert f"after {SCHEDULER_TIMEOUT} s" in " ".join(result.output.split())

@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.analysis import SummaryError, TaskSummary, Totals
-from tyrsim.core.playouts import game_analysis
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.store import ResultStore
-from tyrsim.core.sweep import comparison_table, run_scenario, run_task
+from tyrsim.core.engine.analysis import SummaryError, TaskSummary, Totals
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.store import ResultStore
+from tyrsim.core.run.sweep import run_scenario, run_task
+from tyrsim.core.stats.comparisons import comparison_table
+from tyrsim.core.studies.game import game_analysis
 from tyrsim.games import get_game
 
 ZOO = get_game("zooloretto-duell")
@@ -98,7 +99,7 @@ def test_other_games_keep_rows_until_their_extra_tables_have_a_summary_form():
     # a metric without a summary form keeps the rows as well
     from dataclasses import replace
 
-    from tyrsim.core.analysis import Metric
+    from tyrsim.core.engine.analysis import Metric
 
     analysis = ZOO.analyses["game"]
     metric = Metric("proportion", ("policy",), lambda raw, rules, args: raw, "rows only")

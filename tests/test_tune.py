@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.game import PolicyError
-from tyrsim.core.store import ResultStore
-from tyrsim.core.tune import TuneSetup, tune
+from tyrsim.core.engine.protocols import PolicyError
+from tyrsim.core.run.store import ResultStore
+from tyrsim.core.studies.tune import TuneSetup, tune
 from tyrsim.games import get_game
 
 
@@ -32,7 +32,7 @@ def test_tuning_finds_that_rolling_pays_and_the_check_shows_it(dice_game):
 def test_same_seed_same_weights_and_a_rerun_reads_every_game_back(dice_game, tmp_path, monkeypatch):
     store = ResultStore(tmp_path / "store")
     first = tune(dice_game, setup_for(dice_game, generations=2, check_games=20), store=store)
-    import tyrsim.core.tune as tune_module
+    import tyrsim.core.studies.tune as tune_module
 
     def refuse(*args, **kwargs):
         raise AssertionError("a stored game was played again")
@@ -44,7 +44,7 @@ def test_same_seed_same_weights_and_a_rerun_reads_every_game_back(dice_game, tmp
 
 
 def test_candidates_of_a_generation_play_the_same_games(dice_game):
-    from tyrsim.core.tune import play_candidate
+    from tyrsim.core.studies.tune import play_candidate
 
     setup = setup_for(dice_game)
     # the same weights give the same games, and the pool's seat sees the same dice whatever the candidate does
@@ -56,7 +56,7 @@ def test_candidates_of_a_generation_play_the_same_games(dice_game):
 
 
 def test_weights_file_round_trip_and_bad_files(dice_game, tmp_path):
-    from tyrsim.core.weights import write_weights
+    from tyrsim.core.engine.weights import write_weights
 
     path = tmp_path / "cautious.toml"
     write_weights(path, "dice", "cautious", {"eagerness": 0.9}, {"seed": 1, "pool": ["cautious"]})
@@ -78,9 +78,9 @@ def test_weights_file_round_trip_and_bad_files(dice_game, tmp_path):
 
 
 def test_a_changed_weights_file_changes_the_task_keys(dice_game, tmp_path):
-    from tyrsim.core.scenario import scenario_from_data
-    from tyrsim.core.sweep import data_digests
-    from tyrsim.core.weights import write_weights
+    from tyrsim.core.engine.weights import write_weights
+    from tyrsim.core.run.keys import data_digests
+    from tyrsim.core.run.scenario import scenario_from_data
 
     path = tmp_path / "w.toml"
     write_weights(path, "dice", "cautious", {"eagerness": 0.9}, {})
@@ -120,7 +120,7 @@ def test_tune_command_bad_input(dice_game, tmp_path, args, message):
 def test_a_candidate_is_a_policy_text_that_reads_back_its_weights_exactly():
     import numpy as np
 
-    from tyrsim.core.tune import candidate_text
+    from tyrsim.core.studies.tune import candidate_text
     from tyrsim.games import get_game
 
     spec = get_game("zooloretto-duell")

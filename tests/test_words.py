@@ -4,7 +4,7 @@ import math
 
 import pandas as pd
 
-from tyrsim.core import words
+from tyrsim.core.report import words
 
 
 def test_share_with_interval():

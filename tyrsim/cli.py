@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
-from tyrsim.core.limits import MAX_MATCHUPS, MAX_TRIALS
-from tyrsim.core.output import (
+from tyrsim.core.engine.limits import MAX_MATCHUPS, MAX_TRIALS
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.run.output import (
     STORE,
     OutFolderError,
     check_out_folder,
@@ -18,7 +19,6 @@ from tyrsim.core.output import (
     markdown_table,
     terminal_table,
 )
-from tyrsim.core.rules import RuleError
 
 FORMATS = ("table", "csv", "json", "markdown")
 
@@ -79,7 +79,7 @@ def progress_reporter(total: int, label: str) -> tuple[Callable[[int], None] | N
     """A progress bar on a terminal; elsewhere (a log) a plain line at most every progress.LOG_INTERVAL seconds."""
     if total <= 0:
         return None, lambda: None
-    from tyrsim.core.progress import Progress
+    from tyrsim.core.run.progress import Progress
 
     meter = Progress(total, label, what=label)
     return lambda n: meter.update(n, n), meter.close
@@ -149,7 +149,7 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
     """
     from click.core import ParameterSource
 
-    from tyrsim.core.analysis import ArgumentError
+    from tyrsim.core.engine.analysis import ArgumentError
 
     spec = game_spec("tyranno-ex")
     rules = parse_rules(spec.rules, rule_items)
@@ -174,7 +174,7 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
 
 
 def load_or_fail(path: Path):
-    from tyrsim.core.scenario import ScenarioError, load_scenario
+    from tyrsim.core.run.scenario import ScenarioError, load_scenario
     from tyrsim.games import get_game
 
     try:
@@ -201,8 +201,9 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
     import contextlib
     import time
 
-    from tyrsim.core.report import build_report, write_report
-    from tyrsim.core.sweep import SchedulerError, run_and_build, run_substitutions
+    from tyrsim.core.report.pages import build_report, write_report
+    from tyrsim.core.run.sweep import run_and_build, run_substitutions
+    from tyrsim.core.run.workers import SchedulerError
 
     lock = page_lock if page_lock is not None else contextlib.nullcontext()
     notes = run_substitutions(scenario, jobs=jobs if pool is None else None)  # a shared pool is not the run's own
@@ -263,7 +264,7 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     what changed. Same seed, same tables, whatever --jobs or --backend.
     """
     if scheduler is not None:
-        from tyrsim.core.sweep import SchedulerError, check_scheduler
+        from tyrsim.core.run.workers import SchedulerError, check_scheduler
 
         if backend != "dask":
             raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
@@ -293,9 +294,9 @@ def report(out, quick, jobs) -> None:
     Two scenarios are under way at once, sharing the worker processes: while one waits on its
     last tasks or writes its page, the next one's tasks keep the workers busy.
     """
-    from tyrsim.core.default_report import report_scenarios, run_report
-    from tyrsim.core.progress import clock_text
-    from tyrsim.core.scenario import bundled_scenarios
+    from tyrsim.core.run.default_report import report_scenarios, run_report
+    from tyrsim.core.run.progress import clock_text
+    from tyrsim.core.run.scenario import bundled_scenarios
 
     scenarios = report_scenarios([load_or_fail(path) for path in bundled_scenarios()])
     for scenario in scenarios:  # every folder is checked before the first game is played
@@ -328,7 +329,7 @@ def game_spec(name: str):
 def seat_policies(spec, policies: tuple[str, ...], players: int | None, analysis: str = "game") -> list[str]:
     """One policy per seat: the --policy options, or the default table of `analysis` (the one `tyrsim games`
     lists) cycled round --players seats."""
-    from tyrsim.core.game import PolicyError
+    from tyrsim.core.engine.protocols import PolicyError
 
     if not policies:
         if spec.make_game is None:
@@ -417,9 +418,9 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
     as `per_game_csv`, if named)."""
     import time
 
-    from tyrsim.core.report import build_report, write_report
-    from tyrsim.core.scenario import ScenarioError, scenario_from_data
-    from tyrsim.core.sweep import run_scenario, run_substitutions
+    from tyrsim.core.report.pages import build_report, write_report
+    from tyrsim.core.run.scenario import ScenarioError, scenario_from_data
+    from tyrsim.core.run.sweep import run_scenario, run_substitutions
     from tyrsim.games import get_game
 
     data = {"name": f"{analysis}_{spec.name}", "game": spec.name, "analysis": analysis, "seed": seed,
@@ -537,7 +538,7 @@ def rulings(game, n_games, ruling_names, policies, players, rule_items, seed, jo
     """Which readings of the rulebook change the answer: play each alternative reading of every ruling of
     GAME against the default on the same games, and rank the readings by their largest significant effect
     on the answers (win rates, score, seat balance, margin, game length), then on the game's own counters."""
-    from tyrsim.core.rulings import readings
+    from tyrsim.core.studies.rulings import readings
 
     spec = full_game(game)
     rules = parse_rules(spec.rules, rule_items)
@@ -582,12 +583,12 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     """Tune the named weights of a policy of GAME by CMA-ES, in self-play against a fixed pool.
 
     Use the result as --policy NAME:weights=OUT/NAME.toml."""
-    from tyrsim.core import weights
-    from tyrsim.core.game import PolicyError
-    from tyrsim.core.progress import Progress
-    from tyrsim.core.store import ResultStore
-    from tyrsim.core.tune import TuneError, TuneSetup, default_population, write_tuned
-    from tyrsim.core.tune import tune as run_tune
+    from tyrsim.core.engine import weights
+    from tyrsim.core.engine.protocols import PolicyError
+    from tyrsim.core.run.progress import Progress
+    from tyrsim.core.run.store import ResultStore
+    from tyrsim.core.studies.tune import TuneError, TuneSetup, default_population, write_tuned
+    from tyrsim.core.studies.tune import tune as run_tune
 
     spec = full_game(game)
     rules = parse_rules(spec.rules, rule_items)
@@ -620,7 +621,7 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
                f"{', '.join(setup.pool)} at {players} players: {generations} generations x {population} candidates "
                f"x {n_games} games, then {check_games} check games; seed {seed}")
     if (played := generations * population * n_games) < budget:
-        from tyrsim.core.substitutions import Noted, Substitution
+        from tyrsim.core.run.substitutions import Noted, Substitution
 
         say_substitutions([Noted(Substitution(
             f"--budget {budget}", f"{played:,} games are played",
@@ -662,8 +663,8 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 @SEED
 def play(game, policies, players, rule_items, seed) -> None:
     """Play one game of GAME and print it move by move."""
-    from tyrsim.core.rng import task_rng
-    from tyrsim.core.runner import play as play_game
+    from tyrsim.core.engine.rng import task_rng
+    from tyrsim.core.engine.runner import play as play_game
 
     spec = game_spec(game)
     rules = parse_rules(spec.rules, rule_items)
@@ -680,7 +681,7 @@ def play(game, policies, players, rule_items, seed) -> None:
 @click.argument("game", required=False)
 def games(game) -> None:
     """List the games, their analyses, policies and rule parameters (what a scenario can name)."""
-    from tyrsim.core.rules import KINDS
+    from tyrsim.core.engine.rules import KINDS
     from tyrsim.games import game_names, get_game
 
     names = game_names()
@@ -695,7 +696,7 @@ def games(game) -> None:
             for p in analysis.params:
                 click.echo(f"      {p.name} = {p.default!r}  ({p.allowed()}) {p.doc}")
         if spec.policies:
-            from tyrsim.core.weights import defaults, tunable
+            from tyrsim.core.engine.weights import defaults, tunable
 
             click.echo("  policies: " + ", ".join(spec.policies))
             for policy, cls in spec.policies.items():
@@ -724,7 +725,7 @@ def plan(half_width, p, sd) -> None:
     """How many trials a target interval half-width needs."""
     import math
 
-    from tyrsim.core import stats
+    from tyrsim.core.stats import intervals as stats
 
     # FloatRange lets nan through (it fails no comparison with a bound), and inf where there is no upper bound
     for option, value, allowed in (("--half-width", half_width, "above 0"), ("--p", p, "from 0 to 1"),

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from compiled_checks import check_cache_loads, check_pure_python
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose_random, play_chunk
@@ -72,7 +72,7 @@ def test_many_whole_games(name):
 
 
 def test_the_shuffle_draws_numpys_shuffle():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.shuffle of a list: the same order, and the
     generator left in the same state (its buffered 32-bit half included), after uniform doubles too."""
     for seed in range(300):
         for n in (20, 22, 5, 2, 1):

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import (

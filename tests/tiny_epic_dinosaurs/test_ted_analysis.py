@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import tyrsim.games
-from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import herd_growth, herd_growth_reference
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules

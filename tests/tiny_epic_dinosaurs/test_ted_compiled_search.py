@@ -14,8 +14,8 @@ from compiled_checks import check_search_script, same_choice
 from numba import njit
 from test_ted_search import hidden_changed
 
-from tyrsim.core.compiled_search import ismcts
-from tyrsim.core.rng import held_doubles, uniform
+from tyrsim.core.compiled.search import ismcts
+from tyrsim.core.engine.rng import held_doubles, uniform
 from tyrsim.games.tiny_epic_dinosaurs import SPEC, compiled_search
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import compiled_form
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState

@@ -3,7 +3,7 @@
 import pytest
 from ted_scripted import new_state
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games.tiny_epic_dinosaurs.components import (
     DataFileError,
     load_contracts,

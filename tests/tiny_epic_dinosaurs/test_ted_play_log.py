@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 
-from tyrsim.core.rng import task_rng
-from tyrsim.core.runner import play
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import actions as action_classes
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules

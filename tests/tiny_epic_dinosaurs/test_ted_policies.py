@@ -5,8 +5,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tyrsim.core.game import PolicyError
-from tyrsim.core.runner import play, simulate
+from tyrsim.core.engine.protocols import PolicyError
+from tyrsim.core.engine.runner import play, simulate
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.policies import GreedyPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
@@ -55,7 +55,7 @@ def test_greedy_beats_random():
 
 
 def test_tunable_weights_are_float_fields_whose_ranges_hold_every_archetype_default():
-    from tyrsim.core.weights import defaults, tunable
+    from tyrsim.core.engine.weights import defaults, tunable
 
     floats = {f.name for f in dataclasses.fields(GreedyPolicy) if f.type in (float, "float")}
     assert set(tunable(GreedyPolicy)) == floats  # every weight of the heuristic may be tuned

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from ted_scripted import cell, fence, new_state, place, put, run
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,

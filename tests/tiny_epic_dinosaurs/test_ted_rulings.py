@@ -4,7 +4,7 @@ bundled alternative data files say what they change."""
 import numpy as np
 import pytest
 
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.components import load_contracts, load_dinosaurs, load_research, load_spaces
 from tyrsim.games.tiny_epic_dinosaurs.ranch import load_ranch

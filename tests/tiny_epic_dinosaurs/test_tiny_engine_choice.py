@@ -1,5 +1,5 @@
 """The `engine` argument of the Tiny Epic Dinosaurs `game` analysis and `tyrsim simulate --engine`: 'compiled',
-'object', 'auto' (`tyrsim.core.engines`)."""
+'object', 'auto' (`tyrsim.core.compiled.engines`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.analysis import ArgumentError
-from tyrsim.core.rules import RuleError
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import get_game
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs.analysis import COMPILED

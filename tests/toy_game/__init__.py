@@ -9,7 +9,7 @@ from toy_game.analysis import ANALYSES
 from toy_game.game import NAME, DiceGame
 from toy_game.policies import POLICIES
 from toy_game.rules import Rules
-from tyrsim.core.game import GameSpec
+from tyrsim.core.engine.spec import GameSpec
 
 SPEC = GameSpec(
     name=NAME,

@@ -7,10 +7,12 @@ game's engine, policies and rules are handed to it. A game adds its own tables t
 
 from __future__ import annotations
 
-from tyrsim.core.designer import explore_analysis, rating_analysis
-from tyrsim.core.playouts import game_analysis
-from tyrsim.core.rulings import rulings_analysis
-from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.core.studies.explore import explore_analysis
+from tyrsim.core.studies.game import game_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
+from tyrsim.core.studies.rate import rating_analysis
+from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 
 ANALYSES = {
     "game": game_analysis(("roller", "random")),

@@ -3,7 +3,7 @@ validated here with errors that name the file, the key and what is allowed."""
 
 from __future__ import annotations
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, integer, load_data
+from tyrsim.core.engine.datafile import DataFileError, data_file_cache, integer, load_data
 
 MOST_FACES = 12
 HIGHEST_FACE = 20

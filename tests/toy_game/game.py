@@ -37,7 +37,7 @@ class DiceGame:
 class DiceState:
     """A position: each player's points, the turns played, and the `tally` counter.
 
-    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then `apply`
+    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.engine.protocols); then `apply`
     appends a sentence for a six rolled again (rule `six_again`)."""
 
     def __init__(self, rules: Rules, players: int, rng: np.random.Generator):

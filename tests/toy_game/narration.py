@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from toy_game.actions import Pass
-from tyrsim.core.words import count
+from tyrsim.core.report.words import count
 
 
 def describe(state: Any, action: Any) -> str:

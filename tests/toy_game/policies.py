@@ -11,8 +11,8 @@ import numpy as np
 
 from toy_game.actions import PASS, ROLL, Action
 from toy_game.game import DiceState
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.search import IsmctsPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.search import IsmctsPolicy
 
 
 @dataclass(frozen=True)

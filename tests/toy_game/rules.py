@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toy_game.die import load_faces
-from tyrsim.core.rules import RuleSet, rule
+from tyrsim.core.engine.rules import RuleSet, rule
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.rules import Rules
 

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.report import build_report
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.report.pages import build_report
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import get_game
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT, SUMMARY_COLUMNS, odds_tables, report_files, summary

@@ -35,7 +35,7 @@ def test_spec_keeps_every_analysis():
 
 
 def test_simulate_gives_one_row_per_game_and_seat_with_the_counters():
-    from tyrsim.core.runner import simulate
+    from tyrsim.core.engine.runner import simulate
 
     table = simulate(SPEC, Rules(), ["random", "greedy", "random"], 6, seed=3)
     assert len(table) == 18 and set(table["seat"]) == {0, 1, 2}

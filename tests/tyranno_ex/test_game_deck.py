@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.datafile import DataFileError
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.datafile import DataFileError
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games.tyranno_ex.cards import load_deck, symbol_totals
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.rules import Rules

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import GreedyPolicy
 from tyrsim.games.tyranno_ex.rules import Rules

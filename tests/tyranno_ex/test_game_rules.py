@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from tyranno_positions import environment_phase, put
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyranno_ex import fights
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from tyranno_positions import environment_phase, put
 
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyranno_ex.actions import KEEP_FIVE, NO_FIGHT, PASS, Challenge, ChooseSymbol, SetChips, UseFive
 from tyrsim.games.tyranno_ex.board import TRACK, BoardCard
 from tyrsim.games.tyranno_ex.cards import Card

@@ -12,7 +12,7 @@ from test_game_rules import BONE, LEAF, SUN, WATER, card, environment_phase, fix
 from tyranno_positions import put
 
 from tyrsim.cli import main
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyranno_ex import SPEC, fights
 from tyrsim.games.tyranno_ex.actions import SetChips
 from tyrsim.games.tyranno_ex.combat import resolve_fight

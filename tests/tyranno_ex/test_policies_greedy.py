@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.runner import play
-from tyrsim.core.weights import defaults, tunable, write_weights
+from tyrsim.core.engine.runner import play
+from tyrsim.core.engine.weights import defaults, tunable, write_weights
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.actions import NO_FIGHT, PASS, Challenge, PlaceCard, SetChips, UseFive
 from tyrsim.games.tyranno_ex.board import TRACK, BoardCard

@@ -5,9 +5,9 @@ import re
 
 import pandas as pd
 
-from tyrsim.core.report import build_report
-from tyrsim.core.scenario import load_scenario
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.report.pages import build_report
+from tyrsim.core.run.scenario import load_scenario
+from tyrsim.core.run.sweep import run_scenario
 from tyrsim.games import get_game
 from tyrsim.games.tyranno_ex.analysis import SURVIVAL
 from tyrsim.games.tyranno_ex.rules import Rules

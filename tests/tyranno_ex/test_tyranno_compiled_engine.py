@@ -21,10 +21,10 @@ import pandas as pd
 import pytest
 from compiled_checks import check_cache_loads, check_pure_python
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import task_rng, trial_rng
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rng import task_rng, trial_rng
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex import compiled as C
 from tyrsim.games.tyranno_ex.compiled_policies import (
@@ -176,7 +176,7 @@ def test_a_broken_rule_is_caught():
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state."""
     for seed in range(200):
         for n in (28, 8, 64):

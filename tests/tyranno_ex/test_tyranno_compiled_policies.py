@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex import compiled as C
 from tyrsim.games.tyranno_ex.compiled_policies import (

@@ -14,9 +14,9 @@ import pytest
 from compiled_checks import check_search_script, same_choice
 from numba import njit
 
-from tyrsim.core.compiled_search import ismcts
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import uniform
+from tyrsim.core.compiled.search import ismcts
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rng import uniform
 from tyrsim.games.tyranno_ex import compiled as C
 from tyrsim.games.tyranno_ex import compiled_search
 from tyrsim.games.tyranno_ex.compiled_policies import new_workspace, policy_tables

@@ -1,4 +1,5 @@
-"""The `engine` argument of the Tyranno Ex `game` analysis: 'compiled', 'object', 'auto' (`tyrsim.core.engines`)."""
+"""The `engine` argument of the Tyranno Ex `game` analysis: 'compiled', 'object', 'auto'
+(`tyrsim.core.compiled.engines`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.analysis import COMPILED
 from tyrsim.games.tyranno_ex.rules import Rules

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import tyranno_reference as reference
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy
 from tyrsim.games.tyranno_ex.rules import Rules

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 import pytest
 
-from tyrsim.core.game import PolicyError, RandomPolicy
+from tyrsim.core.engine.protocols import PolicyError, RandomPolicy
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex.actions import SetChips
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES, Bag, Environment

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from tyrsim.core.datafile import DataFileError
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.datafile import DataFileError
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyros.board import TYROS, load_board, parse_board
 from tyrsim.games.tyros.expansion import simulate_expansion
 from tyrsim.games.tyros.game import TyrosGame

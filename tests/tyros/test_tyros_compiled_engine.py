@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from compiled_checks import check_cache_loads, check_pure_python
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
 from tyrsim.games.tyros.compiled_policies import choose, compiled_form, play_chunk
@@ -70,7 +70,7 @@ def test_many_whole_games_are_the_object_engines(name, players):
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 12))
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state (its buffered 32-bit half included), for the board's tile piles."""
     for seed in range(300):
         for n in (29, 25, 5, 2, 1):

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
 from tyrsim.games.tyros.compiled_policies import (

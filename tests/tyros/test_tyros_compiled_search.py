@@ -14,9 +14,9 @@ from compiled_checks import check_search_script, same_choice
 from numba import njit
 from tyros_positions import scrambled
 
-from tyrsim.core.compiled_search import ismcts
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import uniform
+from tyrsim.core.compiled.search import ismcts
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rng import uniform
 from tyrsim.games.tyros import compiled_search
 from tyrsim.games.tyros.compiled import (
     action_of,

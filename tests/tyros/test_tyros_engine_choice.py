@@ -1,4 +1,4 @@
-"""The `engine` argument of the Tyros `game` analysis: 'compiled', 'object', 'auto' (`tyrsim.core.engines`)."""
+"""The `engine` argument of the Tyros `game` analysis: 'compiled', 'object', 'auto' (`tyrsim.core.compiled.engines`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tyrsim.core.analysis import ArgumentError
+from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.analysis import COMPILED
 from tyrsim.games.tyros.rules import Rules

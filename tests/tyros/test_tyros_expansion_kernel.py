@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyros.board import load_board
 from tyrsim.games.tyros.expansion import select_bit, simulate_expansion
 from tyrsim.games.tyros.game import TyrosGame

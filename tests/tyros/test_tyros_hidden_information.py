@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from tyros_positions import scrambled
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules

@@ -6,8 +6,8 @@ import re
 import numpy as np
 from tyros_positions import cards, scripted
 
-from tyrsim.core.rng import task_rng
-from tyrsim.core.runner import play
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.actions import (
     Accept,

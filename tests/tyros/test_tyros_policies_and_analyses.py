@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from tyros_positions import cards, scripted
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rules import RuleError
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.engine.runner import play
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, PlayTile, Refuse
 from tyrsim.games.tyros.analysis import points_by_source

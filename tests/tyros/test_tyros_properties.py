@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.policies import GreedyPolicy, PlannerPolicy

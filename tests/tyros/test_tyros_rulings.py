@@ -5,8 +5,8 @@ import pytest
 from tyros_positions import cards, scripted
 from tyros_reference import reference_actions
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import GameTooLong, play
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import GameTooLong, play
 from tyrsim.games.tyros.actions import Accept, BuildCity, MoveShip, Offer, Pass, Refuse
 from tyrsim.games.tyros.board import TYROS, load_board
 from tyrsim.games.tyros.components import GREEN, ORANGE, VIOLET, YELLOW

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from tyros_positions import scrambled
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros.components import CARD_KINDS, full_deck
 from tyrsim.games.tyros.game import OFFER, TyrosGame, TyrosState

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tyrsim.games
-from tyrsim.core.rng import task_rng
+from tyrsim.core.engine.rng import task_rng
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.rules import Rules
 

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from compiled_checks import check_cache_loads, check_pure_python
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
 from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, choose, compiled_form, new_workspace, play_chunk
@@ -60,7 +60,7 @@ def test_whole_games_are_the_object_engines(name):
 
 
 def test_the_shuffle_draws_numpys_permutation():
-    """`compiled_chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
+    """`chance.shuffle` stands in for the object engine's rng.permutation: the same order, and the
     generator left in the same state (its buffered 32-bit half included), for the deck and every run of
     markers."""
     for seed in range(300):

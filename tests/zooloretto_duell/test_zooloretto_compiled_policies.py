@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from test_zooloretto_compiled_engine import RULE_SETS, rules_of
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play_chunk as object_chunk
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
 from tyrsim.games.zooloretto_duell.compiled_policies import (

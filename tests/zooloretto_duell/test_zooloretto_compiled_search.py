@@ -13,9 +13,9 @@ import pytest
 from compiled_checks import check_search_script, same_choice
 from numba import njit
 
-from tyrsim.core.compiled_search import ismcts
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.rng import uniform
+from tyrsim.core.compiled.search import ismcts
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rng import uniform
 from tyrsim.games.zooloretto_duell import compiled_search
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
 from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState

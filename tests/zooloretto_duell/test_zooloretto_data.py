@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tyrsim.core.rules import RuleError
+from tyrsim.core.engine.rules import RuleError
 from tyrsim.games.zooloretto_duell.cards import (
     HEART,
     LIGHTNING,
@@ -87,7 +87,7 @@ def test_bad_symbols_file(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(DataFileError) as error:
         Rules(symbols_file=str(path))
-    # the shared words of a data file's message: the rule, the file, then the key (tyrsim.core.datafile.integer)
+    # the shared words of a data file's message: the rule, the file, then the key (tyrsim.core.engine.datafile.integer)
     assert str(error.value).startswith(f"rule 'symbols_file': {path}: ") and message in str(error.value)
 
 

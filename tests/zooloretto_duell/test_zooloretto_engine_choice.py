@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
-from tyrsim.core.analysis import ArgumentError
-from tyrsim.core.designer import point_metrics
-from tyrsim.core.rules import RuleError
-from tyrsim.core.runner import GAMES_PER_CHUNK
-from tyrsim.core.scenario import scenario_from_data
-from tyrsim.core.sweep import run_scenario
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.run.sweep import run_scenario
+from tyrsim.core.studies.explore import point_metrics
 from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.analysis import COMPILED

@@ -7,8 +7,8 @@ import re
 
 import numpy as np
 
-from tyrsim.core.rng import task_rng
-from tyrsim.core.runner import play
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.actions import DISPOSE, Donate, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import SPECIES

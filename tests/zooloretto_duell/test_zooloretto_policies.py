@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.game import PolicyError, RandomPolicy
-from tyrsim.core.runner import play
+from tyrsim.core.engine.protocols import PolicyError, RandomPolicy
+from tyrsim.core.engine.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.actions import Draw, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND

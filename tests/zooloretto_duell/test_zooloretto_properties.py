@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.runner import play, simulate
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.runner import play, simulate
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.game import DONATION, OVER, ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.rules import Rules

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import zooloretto_reference as reference
 
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState
 from tyrsim.games.zooloretto_duell.rules import Rules

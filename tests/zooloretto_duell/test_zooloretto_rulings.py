@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tyrsim.core.runner import play
+from tyrsim.core.engine.runner import play
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules

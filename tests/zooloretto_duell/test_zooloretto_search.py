@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from test_zooloretto_policies import discard_swapped, win_rate
 
-from tyrsim.core.game import PolicyError, RandomPolicy
-from tyrsim.core.search import terminal_values
+from tyrsim.core.engine.protocols import PolicyError, RandomPolicy
+from tyrsim.core.engine.search import terminal_values
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.actions import Draw, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND

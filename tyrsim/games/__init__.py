@@ -1,7 +1,7 @@
 """The game registry: command-line name -> game package exposing `SPEC` (a GameSpec).
 
 `tyrsim.core` never imports it: the entry points (the command line, a notebook, a test) hand `get_game` to
-what reads game names (`tyrsim.core.scenario.load_scenario(path, games=get_game)`), and everything else is
+what reads game names (`tyrsim.core.run.scenario.load_scenario(path, games=get_game)`), and everything else is
 handed the GameSpec itself.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from tyrsim.core.game import GameSpec, UnknownGame
+from tyrsim.core.engine.spec import GameSpec, UnknownGame
 
 REGISTRY = {
     "tyranno-ex": "tyrsim.games.tyranno_ex",

@@ -1,6 +1,6 @@
 """Tiny Epic Dinosaurs: full game engine, ranch enclosures, policies, hunt and herd-growth analyses."""
 
-from tyrsim.core.game import GameSpec
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.games.tiny_epic_dinosaurs.analysis import ANALYSES, COMPILED
 from tyrsim.games.tiny_epic_dinosaurs.game import make_game
 from tyrsim.games.tiny_epic_dinosaurs.policies import POLICIES

@@ -5,10 +5,10 @@
 - `herd-growth`: many ranches of one basic kind at once (numpy arrays, one Python
   step per round): herd size by round, feeding shortfalls and escapes for a given
   enclosure capacity, food income, starting herd and hunts per round.
-- `game`: policies play whole games (tyrsim.core.playouts) with extra tables:
+- `game`: policies play whole games (tyrsim.core.studies.game) with extra tables:
   points by source, escapes / contracts / research per game, the first-player
   marker and how often bumping happens; on the compiled engine wherever every
-  seat's policy has a compiled form (`COMPILED`, tyrsim.core.engines).
+  seat's policy has a compiled form (`COMPILED`, tyrsim.core.compiled.engines).
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, ArgumentError, Metric, Param
-from tyrsim.core.designer import explore_analysis, rating_analysis
-from tyrsim.core.engines import CompiledEngine
-from tyrsim.core.playouts import game_analysis
-from tyrsim.core.rulings import rulings_analysis
-from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.core.compiled.engines import CompiledEngine
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.explore import explore_analysis
+from tyrsim.core.studies.game import game_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
+from tyrsim.core.studies.rate import rating_analysis
+from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, load_dinosaurs, load_spaces
 from tyrsim.games.tiny_epic_dinosaurs.findings import (
     GAME_GLOSSARY,

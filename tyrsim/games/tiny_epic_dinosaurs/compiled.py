@@ -3,10 +3,10 @@
 `game.py` stays the readable reference, the engine of play logs and of the search; this module
 plays the same games, move for move, many times faster. The same seed gives the same game:
 set-up shuffles the contract and research decks with numpy's own algorithm and draws
-(`shuffle`), the hunt die and the random policy take the uniform doubles `tyrsim.core.rng.uniform`
+(`shuffle`), the hunt die and the random policy take the uniform doubles `tyrsim.core.engine.rng.uniform`
 hands out (`uniform`), a reshuffle of the research discard pile draws as `Generator.shuffle` does.
 Compiled code takes the generator's bit generator (`rng.bit_generator`, here `bits`) and draws as
-numpy does (`tyrsim.core.compiled_chance`).
+numpy does (`tyrsim.core.compiled.chance`).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element array; a
 function reads and writes `game[0]` in place). A dinosaur is its *kind*, the index of its name
@@ -57,8 +57,8 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, shuffle, uniform
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, shuffle, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.components import ACTIONS, EFFECTS, GROUPS, RESOURCES
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame, TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
@@ -237,7 +237,7 @@ WORKSPACE = np.dtype([
     ("on_ranch", np.int64, (MAX_KINDS,)),  # a player's dinosaurs on the ranch by kind (`herd_on_ranch`)
     ("fresh", np.int64),  # 1: work.actions already lists the prompt's options (an assign turn listed them)
     ("parts", np.int64, (4,)),  # a player's points by source (`score_parts`)
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # the uniform doubles `tyrsim.core.engine.rng.uniform` would hold for the chunk's generator (`chance.uniform`:
     # one block per generator, kept across the games of a chunk)
     *UNIFORM_FIELDS,
     # a search's (compiled_search.py): each listed action's number (`keys`); at the root decision (the position

@@ -3,7 +3,7 @@
 Each makes, in every position, the decision its object counterpart in `policies.py` makes,
 drawing the same chance from the same generator, so the same seed plays the same games:
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
-  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator, shared with the hunt die and kept across the games of a chunk, as the
   object engine shares and keeps it);
 - `greedy`, `hunter`, `breeder`, `contractor` (`GreedyPolicy` and its archetypes): one heuristic
@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import integers, turn_loop_calls, uniform
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     BUY,
     CONTRACT,
@@ -436,7 +436,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
     and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)` (`compiled_chance.turn_loop_calls`). ValueError naming the policy the
+    `rng` or game g from `game_rng(g)` (`chance.turn_loop_calls`). ValueError naming the policy the
     compiled engine cannot play (`compiled.supported` names a rule)."""
     players = len(policy_texts)
     if not 2 <= players <= MAX_PLAYERS:

@@ -1,6 +1,6 @@
 """Tiny Epic Dinosaurs' information-set search in compiled code: `policies.IsmctsPolicy`, decision for decision.
 
-The search itself is `tyrsim.core.compiled_search.ismcts`; this module gives it the game's functions, each the
+The search itself is `tyrsim.core.compiled.search.ismcts`; this module gives it the game's functions, each the
 compiled form of what the Python search does through the object engine:
 
 - `determinize`: `TinyEpicDinosaursState.determinize`. The contracts not seen (not public, not fulfilled, not the
@@ -37,10 +37,10 @@ import sys
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import shuffle, uniform_block
-from tyrsim.core.compiled_search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled_search import ismcts, new_tree
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
+from tyrsim.core.compiled.search import ismcts, new_tree
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     ARRANGE,
     BREED,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, integer, load_data
+from tyrsim.core.engine.datafile import DataFileError, data_file_cache, integer, load_data
 
 RESOURCES = ("leaf", "meat", "supply")
 FOODS = ("leaf", "meat", "either")

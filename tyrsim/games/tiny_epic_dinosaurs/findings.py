@@ -5,7 +5,7 @@ intervals), `herd_findings` the `herd-growth` page (how big the herd grows, when
 short, when it escapes) and `game_findings` adds to the core's sentences of the `game` page
 (who wins, the seats, game length) where the points come from, what the first-player marker
 is worth and how often players bump each other and lose dinosaurs. Every simulated number
-carries its interval, written through `tyrsim.core.words`; for a sweep each point gets its own
+carries its interval, written through `tyrsim.core.report.words`; for a sweep each point gets its own
 sentence, named as the core names it ("With breed_group = 3: ...").
 """
 
@@ -16,9 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from tyrsim.core import stats, words
-from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.core.words import count, listing, row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, points_of
+from tyrsim.core.report.words import count, listing, row_percent
+from tyrsim.core.stats import intervals as stats
 
 SOURCE_WORDS = {"contracts": "contracts", "dinosaurs": "basic dinosaurs", "unique": "unique dinosaurs",
                 "research": "research cards"}  # fmt: skip

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tyrsim.core.rng import copy_generator, uniform
+from tyrsim.core.engine.rng import copy_generator, uniform
 from tyrsim.games.tiny_epic_dinosaurs import feeding
 from tyrsim.games.tiny_epic_dinosaurs import narration as words
 from tyrsim.games.tiny_epic_dinosaurs.actions import (

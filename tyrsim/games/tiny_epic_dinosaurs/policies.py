@@ -4,7 +4,7 @@ The first four are one heuristic (`GreedyPolicy`) with different weights: each l
 action gets an immediate value from what the player can see (`state.view(me)`:
 the public table, their own private contract and their own decision, never the
 decks or another player's private contract) and the best one is taken, ties
-broken at random. `IsmctsPolicy` searches (`tyrsim.core.search`) over
+broken at random. `IsmctsPolicy` searches (`tyrsim.core.engine.search`) over
 determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`),
 valuing a cut-off position by a forecast of the round's end (`forecast.py`), guided by hunter with
 the weights `tyrsim tune` found (`GUIDE`).
@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tyrsim.core import search
-from tyrsim.core.game import RandomPolicy
-from tyrsim.core.weights import read_weights
+from tyrsim.core.engine import search
+from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,

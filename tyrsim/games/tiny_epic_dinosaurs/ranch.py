@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NamedTuple
 
-from tyrsim.core.datafile import data_file_cache
+from tyrsim.core.engine.datafile import data_file_cache
 from tyrsim.games.tiny_epic_dinosaurs.components import RESOURCES, DataFileError, read_toml, remember
 
 TERRAIN = {"G": "grass", "M": "mountain", "W": "water"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.core.engine.rules import RuleError, RuleSet, rule
 from tyrsim.games.tiny_epic_dinosaurs.components import (
     DataFileError,
     load_contracts,

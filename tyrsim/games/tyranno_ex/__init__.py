@@ -1,6 +1,6 @@
 """Tyranno Ex: combat odds (exact and Monte Carlo) and the full game with policies and analyses."""
 
-from tyrsim.core.game import GameSpec
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.games.tyranno_ex.analysis import ANALYSES, COMPILED
 from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import POLICIES

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, load_data
+from tyrsim.core.engine.datafile import DataFileError, data_file_cache, load_data
 
 SYMBOLS = ("sun", "water", "leaf", "bone")  # red, blue, green, white chips
 SYMBOLS_PER_CARD = 3

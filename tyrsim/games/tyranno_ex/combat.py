@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.stats import wilson_interval
+from tyrsim.core.stats.intervals import wilson_interval
 from tyrsim.games.tyranno_ex.rules import Rules
 
 MATCHUP = ["attacker_strength", "attacker_dice", "defender_strength", "defender_dice"]
@@ -285,7 +285,7 @@ def _hit_pmf(sa, da, sd, dd, rules: Rules | FightRules) -> tuple[np.ndarray, np.
     Computed once per distinct (strength, dice) and looked up, so a table of
     tens of thousands of matchups costs a few hundred binomials.
     """
-    from scipy import stats  # here, not at the top: see tyrsim.core.stats
+    from scipy import stats  # here, not at the top: see tyrsim.core.stats.intervals
 
     strengths = np.minimum(np.concatenate([sa, sd]), rules.die_faces)
     dice = np.concatenate([da, dd])

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import words
-from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.core.words import row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, points_of
+from tyrsim.core.report.words import row_percent
 from tyrsim.games.tyranno_ex.combat import FightRules
 from tyrsim.games.tyranno_ex.rules import Rules
 

@@ -63,8 +63,8 @@ import numpy as np
 from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own draws
 
-from tyrsim.core.compiled_chance import integers, shuffle
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import integers, shuffle
+from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
@@ -262,7 +262,7 @@ FULL_EFFECTS = TRACK_TIE_FIGHTS.index("full_effects")
 
 def supported(rules: Rules, players: int = 4) -> str | None:
     """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot (its
-    limits are the same for 2 to 4 players: `players` is there for `tyrsim.core.engines.CompiledEngine`)."""
+    limits are the same for 2 to 4 players: `players` is there for `tyrsim.core.compiled.engines.CompiledEngine`)."""
     for f in dataclasses.fields(rules):
         if f.name not in PLAYED:
             return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"

@@ -4,9 +4,9 @@ Each makes, in every position, the decision its object counterpart in `policies.
 reads only what its player may see (the board, the current chips, how many chips lie face down
 on each space, the face-up cards, its own tray, the bag's count):
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
-  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator: a chunk goes on with the block `uniform` holds for its generator and hands
-  the rest back, `compiled_chance.turn_loop_calls`, as the object engine's chunks do);
+  the rest back, `chance.turn_loop_calls`, as the object engine's chunks do);
 - `greedy`, `aggressive`, `builder` (`GreedyPolicy` and its variants): the same valuation with
   the same named weights (`WEIGHTS`; a weights file of `tyrsim tune` applies unchanged), its
   values computed in the object policy's order of floating-point operations, ties going to the
@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, turn_loop_calls, uniform
-from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, turn_loop_calls, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tyranno_ex.board import ROWS
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
@@ -82,7 +82,7 @@ GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a
 ACTION_ROWS = max(MAX_ACTIONS, MAX_CHALLENGES + 1)  # the most actions a decision offers
 WORKSPACE = np.dtype([
     ("actions", np.int64, (ACTION_ROWS, 3)),  # rows of `compiled.legal_actions`
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # the uniform doubles `tyrsim.core.engine.rng.uniform` would hold for the chunk's generator (`chance.uniform`:
     # one block per generator, carried on across the games of a chunk and from chunk to chunk)
     *UNIFORM_FIELDS,
     # the greedy valuation's cards (`GreedyPolicy._cards`): their symbols and weights, spot order
@@ -510,7 +510,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
     and seat, the same columns and, for the same generator, the same values). The games draw one after another
     from `rng`, or game g from its own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws
-    (`compiled_chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
+    (`chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
     play."""
     forms = compiled_forms(policy_texts)
     if forms is None:

@@ -1,6 +1,6 @@
 """Tyranno Ex's information-set search in compiled code: `policies.IsmctsPolicy`, decision for decision.
 
-The search itself is `tyrsim.core.compiled_search.ismcts`; this module gives it the game's functions, each the
+The search itself is `tyrsim.core.compiled.search.ismcts`; this module gives it the game's functions, each the
 compiled form of what the Python search does through the object engine. The `rules` they take is the triple (rule
 tables, the greedy policy's tables, the combat odds): the one-element arrays of `compiled.rule_tables` and
 `compiled_policies.policy_tables`, and `policies.chance_table`.
@@ -34,10 +34,10 @@ import sys
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import shuffle, uniform_block
-from tyrsim.core.compiled_search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled_search import ismcts, new_tree
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
+from tyrsim.core.compiled.search import ismcts, new_tree
 from tyrsim.games.tyranno_ex.board import PILES
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,

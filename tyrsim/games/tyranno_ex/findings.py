@@ -4,7 +4,7 @@ The core writes who wins, whether the seats are fair, and how long a game lasts;
 sentences add where the points come from (and what a card is worth by the row it entered),
 how fights go and how cards fare against the environment, and who wins the fights they
 start, in that order: a page keeps only its first few sentences. Each number carries its
-interval, written through `tyrsim.core.words`; for a sweep each point gets its own
+interval, written through `tyrsim.core.report.words`; for a sweep each point gets its own
 sentences ("With tie rule = defender: ..."), as the core's findings do.
 """
 
@@ -15,9 +15,10 @@ from typing import Any
 
 import pandas as pd
 
-from tyrsim.core import stats, words
-from tyrsim.core.findings import MAX_POINTS, points_by_name
-from tyrsim.core.words import listing, row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, points_by_name
+from tyrsim.core.report.words import listing, row_percent
+from tyrsim.core.stats import intervals as stats
 
 # what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
 # `*_low` / `*_high` columns share the cell of the estimate before them on the page

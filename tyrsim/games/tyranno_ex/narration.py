@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tyrsim.core.words import count, listing
+from tyrsim.core.report.words import count, listing
 from tyrsim.games.tyranno_ex.actions import (
     Challenge,
     ChooseSymbol,

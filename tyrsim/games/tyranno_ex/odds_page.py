@@ -45,7 +45,7 @@ def hit_distributions(rules: Rules | FightRules) -> np.ndarray:
 
     The same scipy binomial, at the same chance min(strength, faces) / faces, as `combat`'s table.
     """
-    from scipy import stats  # here, not at the top: see tyrsim.core.stats
+    from scipy import stats  # here, not at the top: see tyrsim.core.stats.intervals
 
     most = page_dice(rules)
     parts = []

@@ -21,7 +21,7 @@ opponents' cards count against it with `attack_weight`.
 - Combat: the challenge with the best expected point swing, by the exact
   combat odds, if it beats `fight_margin`.
 
-`ismcts` is the core information-set search (`tyrsim.core.search`) over the
+`ismcts` is the core information-set search (`tyrsim.core.engine.search`) over the
 greedy valuation's best few actions at each decision, its leaves valued by
 each player's `standing` (points so far and what the board promises).
 """
@@ -36,9 +36,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from tyrsim.core import search
-from tyrsim.core.game import Policy, RandomPolicy
-from tyrsim.core.weights import read_weights
+from tyrsim.core.engine import search
+from tyrsim.core.engine.protocols import Policy, RandomPolicy
+from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,

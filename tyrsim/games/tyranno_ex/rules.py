@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.core.engine.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyranno_ex.cards import load_deck
 
 TIE_RULES = ("reroll", "attacker", "defender")

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats, words
-from tyrsim.core.findings import MAX_POINTS, points_of
-from tyrsim.core.words import row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, points_of
+from tyrsim.core.report.words import row_percent
+from tyrsim.core.stats import intervals as stats
 
 PATTERN_WORDS = {"abc": "three different symbols", "aab": "a doubled symbol", "aaa": "one symbol three times"}
 

@@ -1,6 +1,6 @@
 """Tyros: empire growth, ships, cities and trade in the Phoenician Mediterranean."""
 
-from tyrsim.core.game import GameSpec
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.games.tyros.analysis import ANALYSES, COMPILED
 from tyrsim.games.tyros.game import NAME, make_game
 from tyrsim.games.tyros.policies import POLICIES

@@ -9,14 +9,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import Analysis, Metric, Param
-from tyrsim.core.designer import explore_analysis, rating_analysis
-from tyrsim.core.engines import CompiledEngine
-from tyrsim.core.playouts import game_analysis
-from tyrsim.core.plots import legend_outside
-from tyrsim.core.rulings import rulings_analysis
-from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.core.compiled.engines import CompiledEngine
+from tyrsim.core.engine.analysis import Analysis, Metric, Param
+from tyrsim.core.report.figures import legend_outside
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.explore import explore_analysis
+from tyrsim.core.studies.game import game_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
+from tyrsim.core.studies.rate import rating_analysis
+from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.tyros import findings
 from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, load_data, parse_toml
+from tyrsim.core.engine.datafile import DataFileError, data_file_cache, load_data, parse_toml
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 
 TYROS = 0

@@ -6,7 +6,7 @@ permutations, each round's deal the same multivariate hypergeometric draws (`dea
 own algorithm on the same bit generator), a bank swap the same `integers` draws, and the
 compiled policies (`compiled_policies.py`) draw their chance as the object policies do. Compiled
 code takes the generator's bit generator (`bits`: `rng.bit_generator`) and draws as numpy does
-(`tyrsim.core.compiled_chance`, and `hypergeometric` here).
+(`tyrsim.core.compiled.chance`, and `hypergeometric` here).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element `np.recarray`;
 a function reads and writes `game[0]` in place). Spaces are numbered as on the board (Tyros 0),
@@ -49,8 +49,8 @@ from numba import njit
 from numba.np.random.generator_core import next_double  # the bit generator's own doubles
 from numba.np.random.random_methods import random_interval  # numpy's own draw, compiled
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, integers, shuffle
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, shuffle
+from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -173,7 +173,7 @@ WORKSPACE = np.dtype([
     ("controller", np.int64, (MAX_SPACES,)),
     ("scratch", POSITION, (1,)),  # a policy's look-ahead copy of the position
     ("values", np.float64, (MAX_ACTIONS,)),  # a policy's value of each action
-    *UNIFORM_FIELDS,  # `tyrsim.core.rng.uniform`'s block (`compiled_chance.uniform`)
+    *UNIFORM_FIELDS,  # `tyrsim.core.engine.rng.uniform`'s block (`chance.uniform`)
 ])
 # work.scores columns
 CITY_POINTS, SHIP_POINTS, FIRST_BONUS, MOST_BONUS, LARGEST_POINTS, TOTAL = range(6)

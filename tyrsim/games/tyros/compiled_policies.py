@@ -2,8 +2,8 @@
 
 Each makes, in every position, the decision its object counterpart makes, drawing the same
 chance from the same generator, so the same seed plays the same games:
-- `random` (`tyrsim.core.game.RandomPolicy`): action floor(u * n), u the next of the uniform
-  doubles that `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the
+- `random` (`tyrsim.core.engine.protocols.RandomPolicy`): action floor(u * n), u the next of the uniform
+  doubles that `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the
   block (one block per generator, kept across the games of a chunk as the object engine keeps it);
 - `planner` (`PlannerPolicy`): the change of its value (the score if the game ended now, hoped-for cities
   on lone ships, ships in Tyros, progress to the all-four-empires bonus, its cards by their use) each
@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import integers, turn_loop_calls, uniform
-from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.compiled import (
     ACCEPT,
@@ -427,7 +427,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
     """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
     and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)` (`compiled_chance.turn_loop_calls`). ValueError naming the rule or
+    `rng` or game g from `game_rng(g)` (`chance.turn_loop_calls`). ValueError naming the rule or
     policy the compiled engine cannot play."""
     n = len(policy_texts)
     if n not in (3, 4):

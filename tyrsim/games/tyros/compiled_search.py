@@ -1,6 +1,6 @@
 """Tyros's information-set search in compiled code: `policies.IsmctsPolicy`, decision for decision.
 
-The search itself is `tyrsim.core.compiled_search.ismcts`; this module gives it Tyros's functions, each the
+The search itself is `tyrsim.core.compiled.search.ismcts`; this module gives it Tyros's functions, each the
 compiled form of what the Python search does through the object engine:
 
 - `determinize`: `TyrosState.determinize`. The cards the observer has not seen (the full deck less their own
@@ -31,9 +31,9 @@ import sys
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import shuffle, uniform_block
-from tyrsim.core.compiled_search import MAX_PLAYERS, ismcts, new_tree
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.search import MAX_PLAYERS, ismcts, new_tree
 from tyrsim.games.tyros.compiled import (
     BUY,
     KEEP_CARDS,

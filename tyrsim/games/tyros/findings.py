@@ -4,7 +4,7 @@
 largest and whether that is balanced, how often Tyros joins an empire, how long a game lasts);
 `game_findings` adds to the core's sentences of the `game` page (who wins, the seats, game
 length) where the points come from. Each number carries its interval, written through
-`tyrsim.core.words`; for a sweep each point gets its own sentence, named as the core names it
+`tyrsim.core.report.words`; for a sweep each point gets its own sentence, named as the core names it
 ("With setup = variable, players = 3: ...").
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 import pandas as pd
 
-from tyrsim.core import words
-from tyrsim.core.findings import MAX_POINTS, points_by_name
-from tyrsim.core.words import row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, points_by_name
+from tyrsim.core.report.words import row_percent
 
 BALANCED = 0.25  # each of the four empires ends largest in a quarter of the games when the set-up is balanced
 POINT_SENTENCES = 4  # one sentence per sweep point, up to this many (a page opens with at most five)

@@ -177,7 +177,7 @@ class TyrosState:
     `trades_this_round[p]`: the trades player p made as the offering player since the round's card
     actions began (rule `trades_per_round`; public, like the board).
 
-    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
+    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.engine.protocols); then each
     action appends what it caused (tolls, Tyros joining an empire, first cities, round ends and
     the final scoring), in the words of `narration.py`.
     """

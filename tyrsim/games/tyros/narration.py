@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tyrsim.core.words import count, listing
+from tyrsim.core.report.words import count, listing
 from tyrsim.games.tyros.actions import Accept, Blocked, BuildCity, BuildShip, Keep, MoveShip, Refuse, TradeWith
 from tyrsim.games.tyros.board import TYROS, Coast
 from tyrsim.games.tyros.components import CARD_KINDS, COLOUR_NAMES, EMPIRES, Cards, card_names, colour_payment

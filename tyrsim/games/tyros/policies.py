@@ -17,9 +17,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from tyrsim.core import search
-from tyrsim.core.game import Policy, RandomPolicy
-from tyrsim.core.weights import read_weights
+from tyrsim.core.engine import search
+from tyrsim.core.engine.protocols import Policy, RandomPolicy
+from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -379,7 +379,7 @@ class PlannerPolicy:
 
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
-    """Information-set MCTS (`tyrsim.core.search`) with the planner's values as the leaf evaluation.
+    """Information-set MCTS (`tyrsim.core.engine.search`) with the planner's values as the leaf evaluation.
 
     The search's planner (`PLANNER`, the leaf evaluation and the planner rollouts) plays with the tuned
     weights (`SEARCH_WEIGHTS`). A cut-off position is valued by every player's `PlannerPolicy.values`

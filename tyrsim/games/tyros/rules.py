@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
 
-from tyrsim.core.datafile import data_file_cache
-from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.core.engine.datafile import data_file_cache
+from tyrsim.core.engine.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyros.board import conflicting, load_board
 
 SETUPS = ("first-game", "variable")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tyrsim.core.words import count
+from tyrsim.core.report.words import count
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.rules import Rules

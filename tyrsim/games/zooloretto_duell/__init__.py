@@ -1,6 +1,6 @@
 """Zooloretto Duell: the full two-player game, policies from random to search, zoo scoring analyses."""
 
-from tyrsim.core.game import GameSpec
+from tyrsim.core.engine.spec import GameSpec
 from tyrsim.games.zooloretto_duell.analysis import ANALYSES, COMPILED
 from tyrsim.games.zooloretto_duell.game import NAME, make_game
 from tyrsim.games.zooloretto_duell.policies import POLICIES

@@ -6,7 +6,7 @@ the first player's advantage and what ended the game. The policy tournament
 (every pair of policies in both seat orders) is the shared `rate` analysis.
 
 The zoo's tables have a summary form too (`ZOO_SUMMARY`: sums and value counts per
-task, see `tyrsim.core.analysis.TaskSummary`), so a run keeps no per-game rows
+task, see `tyrsim.core.engine.analysis.TaskSummary`), so a run keeps no per-game rows
 unless they are asked for; `zoo_tables` makes the same tables from either.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tyrsim.core import stats
-from tyrsim.core.analysis import (
+from tyrsim.core.compiled.engines import CompiledEngine
+from tyrsim.core.engine.analysis import (
     Analysis,
     ForGame,
     Metric,
@@ -31,12 +31,14 @@ from tyrsim.core.analysis import (
     moment_interval,
     moments,
 )
-from tyrsim.core.designer import explore_analysis, rating_analysis
-from tyrsim.core.engines import CompiledEngine
-from tyrsim.core.playouts import game_analysis
-from tyrsim.core.plots import legend_outside
-from tyrsim.core.rulings import rulings_analysis
-from tyrsim.core.skill import ladder_analysis, trace_analysis
+from tyrsim.core.report.figures import legend_outside
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.explore import explore_analysis
+from tyrsim.core.studies.game import game_analysis
+from tyrsim.core.studies.ladder import ladder_analysis
+from tyrsim.core.studies.rate import rating_analysis
+from tyrsim.core.studies.rulings import rulings_analysis
+from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tyrsim.core.datafile import DataFileError, data_file_cache, integer, load_data
+from tyrsim.core.engine.datafile import DataFileError, data_file_cache, integer, load_data
 
 # enclosures in the order of their target values 3 to 8
 SPECIES = ("gorilla", "bison", "antelope", "bear", "tiger", "hyena")

@@ -5,7 +5,7 @@ games, move for move, a few hundred times faster. The same seed gives the same g
 draws the same permutations in the same order (`set_up`), and the compiled policies
 (`compiled_policies.py`) draw their chance as the object policies do. Compiled code takes the
 generator's bit generator (`rng.bit_generator`) and draws as numpy does
-(`tyrsim.core.compiled_chance`).
+(`tyrsim.core.compiled.chance`).
 
 How a position is held: one numpy record of the dtype `POSITION` (a one-element
 `np.recarray`; a function reads and writes `game[0]` in place). Cards are kinds, as the object
@@ -47,8 +47,8 @@ from itertools import permutations
 import numpy as np
 from numba import njit
 
-from tyrsim.core.compiled_chance import shuffle
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import shuffle
+from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.zooloretto_duell.cards import ANIMALS, COLOURS, FINAL_CARD, SPECIES, card_kind
 from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
@@ -175,7 +175,7 @@ PLAYED = (
 
 def supported(rules: Rules, players: int = 2) -> str | None:
     """None if the compiled engine plays `rules`, else a one-line message naming the first rule it cannot (the duel
-    has two players: `players` is there for `tyrsim.core.engines.CompiledEngine`, which asks every game so)."""
+    has two players: `players` is there for `tyrsim.core.compiled.engines.CompiledEngine`, which asks every game so)."""
     for f in dataclasses.fields(rules):
         if f.name not in PLAYED:
             return f"rule {f.name!r}: the compiled engine does not play it yet (the object engine does)"

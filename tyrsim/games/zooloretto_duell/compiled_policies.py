@@ -3,7 +3,7 @@
 Each makes, in every position, the decision its object counterpart in `policies.py` makes,
 drawing the same chance from the same generator, so the same seed plays the same games:
 - `random` (`RandomPolicy`): action floor(u * n), u the next of the uniform doubles that
-  `tyrsim.core.rng.uniform` draws 128 at a time and hands out from the end of the block (one
+  `tyrsim.core.engine.rng.uniform` draws 128 at a time and hands out from the end of the block (one
   block per generator, kept across the games of a chunk as the object engine keeps it);
 - `greedy` (`GreedyPolicy`): the action that most raises its own score now, a tie broken by
   `rng.integers(ties)` (numpy's bounded draw from the bit generator);
@@ -22,7 +22,7 @@ drawn ahead. Compiled code passes records as plain pointers, but counts the refe
 numpy array it passes on (two atomic operations a call and array, which took a third of a random
 game's time when these were arrays); the policy weights are a record too (`WEIGHT_RECORD`). Chance comes
 from the generator's bit generator (`rng.bit_generator`, here `bits`), drawn as numpy draws
-(`tyrsim.core.compiled_chance`).
+(`tyrsim.core.compiled.chance`).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled_chance import UNIFORM_FIELDS, integers, turn_loop_calls, uniform
-from tyrsim.core.game import RandomPolicy, make_policy
-from tyrsim.core.numba_cache import keep_fresh
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.zooloretto_duell.cards import SPECIES
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -82,7 +82,7 @@ WORKSPACE = np.dtype([
     # the heuristic's placement of a drawn card (`heuristic_connect`): per player and truck
     ("gains", np.float64, (2, MAX_TRUCKS)), ("with_card", np.float64, (2, MAX_TRUCKS)),
     ("wanted", np.int8, (MAX_TRUCKS,)),
-    # the uniform doubles `tyrsim.core.rng.uniform` would hold for the chunk's generator (`compiled_chance.uniform`:
+    # the uniform doubles `tyrsim.core.engine.rng.uniform` would hold for the chunk's generator (`chance.uniform`:
     # one block per generator, kept across the games of a chunk)
     *UNIFORM_FIELDS,
     # the search's (`compiled_search`): the legal actions' numbers, the leaf evaluation's copy of the position, the

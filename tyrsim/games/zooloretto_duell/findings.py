@@ -5,7 +5,7 @@ game lasts; these sentences add what a zoo is worth (the expected final score by
 often the player ahead on each source wins, how often the symbols fire, and what ends the game.
 The `zoo-ev` page answers its question first (`zoo_ev_findings`: the expected score, then the
 core's sentences, then the rest); the `game` page keeps the core's first (`extra_findings`).
-Each number carries its interval, written through `tyrsim.core.words`; for a sweep each of the
+Each number carries its interval, written through `tyrsim.core.report.words`; for a sweep each of the
 first points gets its own sentences, named as the core names them ("With expert = True: ...").
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from tyrsim.core import words
-from tyrsim.core.findings import MAX_POINTS, game_findings, points_by_name
-from tyrsim.core.words import row_percent
+from tyrsim.core.report import words
+from tyrsim.core.report.findings import MAX_POINTS, game_findings, points_by_name
+from tyrsim.core.report.words import row_percent
 
 # what each source of points is called in a sentence, in the order the final scoring adds them
 SOURCE_WORDS = {"marker_points": "interim scoring markers", "majority_points": "final majorities",

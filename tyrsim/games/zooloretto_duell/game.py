@@ -132,7 +132,7 @@ class ZooGame:
 class ZooState:
     """A position of Zooloretto Duell; the public zoos plus the hidden draw pile order.
 
-    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.game); then each
+    `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.engine.protocols); then each
     action appends what it caused: symbols, interim scorings, the final round, round ends and the
     final scoring. The branches that narrate are those of rare events, so play without a log pays
     for no more than a test of None there.

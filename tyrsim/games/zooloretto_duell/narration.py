@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tyrsim.core.words import a, count, listing
+from tyrsim.core.report.words import a, count, listing
 from tyrsim.games.zooloretto_duell.actions import Connect, DiscardDrawn, DisposeMinus, Donate, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.cards import ANIMAL_SYMBOLS, FINAL_ROUND, SPECIES, STAND, STAND_SYMBOLS, Card
 

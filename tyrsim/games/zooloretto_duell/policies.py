@@ -19,8 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from tyrsim.core import search
-from tyrsim.core.game import RandomPolicy
+from tyrsim.core.engine import search
+from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.zooloretto_duell.actions import DiscardDrawn, DisposeMinus, Draw, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.evaluation import margin, score_now
 from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, ZooState
@@ -221,7 +221,7 @@ _FINISHER, _NO_CHANCE = HeuristicPolicy(), np.random.default_rng(0)
 
 @dataclass(frozen=True)
 class IsmctsPolicy(search.IsmctsPolicy):
-    """Information-set MCTS (`tyrsim.core.search`) over both players' decisions; each descent re-shuffles the
+    """Information-set MCTS (`tyrsim.core.engine.search`) over both players' decisions; each descent re-shuffles the
     unseen draw pile. After the new node, `rollout` plays `rollout_depth` decisions; then, with `finish_round`,
     the heuristic plays both seats to the end of that round (a position in mid-round hides what the trucks
     on the table are worth to whoever takes them), and the position is valued 0.5 + 0.5 tanh(margin / `scale`)

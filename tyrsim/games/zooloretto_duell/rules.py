@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tyrsim.core.rules import RuleError, RuleSet, rule
+from tyrsim.core.engine.rules import RuleError, RuleSet, rule
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,156 @@
+"""A game's compiled engine beside its object engine: the `engine` argument and what it decides.
+
+A game with a compiled engine (docs/performance.md, "The compiled-engine
+pattern") names it by a `CompiledEngine`: its compiled module, which offers
+`supported(rules, players) -> str | None` (None, or a line naming the first rule it cannot play), and
+its compiled policies' module, which offers `compiled_forms(texts) -> list | None` (None if a
+seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng, game_rng=None)`,
+the object engine's table of the same games (`game_rng(g)`: game g's own generator, for paired
+games). Both engines play the same games from the same generator, so the choice changes speed,
+never a table.
+
+`with_engine(analysis)` gives the game's `game` analysis an `engine` argument:
+- `object`: the readable reference engine, every policy;
+- `compiled`: refused, before anything runs, for a policy without a compiled form (an
+  ArgumentError) or a rule it does not play (a RuleError raised in the main process while the
+  run decides its substitutions, before any task is sent);
+- `auto` (the default, and what a study with no engine argument plays): compiled wherever
+  it can play the point, else the object engine, and the run says so once
+  (`tyrsim.core.run.substitutions`).
+A compiled task holds `games_per_task` games; the main process compiles the engine (or loads
+numba's cache) before a point's tasks go out (`Analysis.prepare`), so workers load the cache
+rather than each compiling. The modules are imported when first needed, so a command of
+another game does not pay numba's import.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.engine.rules import RuleError
+from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
+
+COMPILED, OBJECT = "compiled", "object"
+ENGINES = (AUTO, COMPILED, OBJECT)
+
+
+@dataclass(frozen=True)
+class CompiledEngine:
+    """A game's compiled engine: its modules (by import path) and the policies that have a compiled form."""
+
+    rules_module: str  # offers supported(rules, players)
+    policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng, game_rng)
+    policies: str  # the policies with a compiled form, for messages: "the random, greedy and heuristic policies"
+    # games per compiled task: large enough that a task's fixed costs (its table, the worker's round trip) stay
+    # small beside its games, small enough that a million games still spread over the workers
+    games_per_task: int = 20_000
+
+    def _policies(self):
+        return importlib.import_module(self.policies_module)
+
+    def missing_forms(self, texts) -> list[str]:
+        """The policy texts among `texts` that have no compiled form."""
+        forms = self._policies().compiled_forms
+        return [t for t in texts if forms([t]) is None]
+
+    def refusal(self, rules: Any, texts) -> str | None:
+        """Why the compiled engine cannot play games of the policies `texts` under `rules`, or None."""
+        if missing := self.missing_forms(texts):
+            return no_form_of(COMPILED, missing)
+        return importlib.import_module(self.rules_module).supported(rules, len(texts))
+
+    def param(self) -> Param:
+        return Param(
+            "engine", AUTO,
+            f"which engine plays the games: '{COMPILED}' (numba; {self.policies}), '{OBJECT}' (every policy; the "
+            f"readable reference that writes play logs) or '{AUTO}' (compiled wherever every seat's policy has a "
+            "compiled form and the rules are ones it plays, else the object engine, and the run says so); both "
+            "play the same games from the same seed, move for move",
+            choices=ENGINES,
+        )
+
+    def engine_for(self, rules: Any, args: Mapping[str, Any]) -> str:
+        """The engine that plays a point's games ('auto', and a study with no engine argument: compiled
+        wherever it can)."""
+        engine = args.get("engine", AUTO)
+        if engine == OBJECT or (engine == AUTO and self.refusal(rules, args["policies"]) is not None):
+            return OBJECT
+        return COMPILED
+
+    def check(self, args: Mapping[str, Any]) -> None:
+        """`Analysis.validate`: `engine = "compiled"` needs a compiled form of every seat's policy."""
+        if args["engine"] == COMPILED and (missing := self.missing_forms(args["policies"])):
+            raise ArgumentError("engine", f"argument 'engine': '{COMPILED}' plays only {self.policies}: "
+                                f"{no_form_of(COMPILED, missing)} (use '{OBJECT}' or '{AUTO}')")
+
+    def substitutions(self, rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:
+        """`Analysis.substitutions`: 'auto' where a policy or a rule keeps the compiled engine out; 'compiled'
+        asked by name with rules it cannot play is refused here, before any task is sent."""
+        reason = self.refusal(rules, args["policies"])
+        if args.get("engine", AUTO) == COMPILED and reason is not None:
+            raise RuleError(f"--engine {COMPILED}: {reason}; use --engine {OBJECT} or {AUTO}")
+        note = engine_refused(args.get("engine", AUTO), reason)
+        return () if note is None else (note,)
+
+    def prepare(self, rules: Any, args: Mapping[str, Any]) -> None:
+        """`Analysis.prepare`: compile the engine (or load numba's cache) where it plays the point, by playing
+        no games."""
+        if self.engine_for(rules, args) == COMPILED:
+            self._policies().play_chunk(rules, list(args["policies"]), 0, 0, np.random.default_rng(0))
+
+    def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
+        """A study's games (`tyrsim.core.studies.blocks.play_blocks`): the compiled engine's table of games
+        first..first+count-1 where it can play them, else None (the runner plays them with the object engine).
+        They draw one after another from `rng`, or game g from its own generator `game_rng(g)`, as
+        `runner.play_chunk` draws."""
+        if self.refusal(rules, texts) is not None:
+            return None
+        return self._policies().play_chunk(rules, list(texts), first, count, rng, game_rng)
+
+    def with_engine(self, analysis: Analysis) -> Analysis:
+        """The game analysis `analysis` (whose `run` plays the object engine) with the `engine` argument."""
+        object_run, object_games, validate = analysis.run, analysis.chunk_size, analysis.validate
+
+        def run(rules: Any, args: Mapping[str, Any], first: int, count: int,
+                rng: np.random.Generator) -> pd.DataFrame:
+            if self.engine_for(rules, args) == OBJECT:
+                return object_run(rules, args, first, count, rng)
+            return self._policies().play_chunk(rules, list(args["policies"]), first, count, rng)
+
+        def check(args: Mapping[str, Any]) -> None:
+            if validate is not None:
+                validate(args)
+            self.check(args)
+
+        def task_size(rules: Any, args: Mapping[str, Any]) -> int:
+            # the object engine's tasks stay small, so that its slower games still spread over the workers
+            return self.games_per_task if self.engine_for(rules, args) == COMPILED else object_games
+
+        return replace(analysis, params=(*analysis.params, self.param()), run=run, validate=check,
+                       substitutions=self.substitutions, prepare=self.prepare, task_size=task_size)
+
+
+def compile_search(spec: Any, rules: Any, players: int) -> None:
+    """Compile the game `spec`'s compiled search (`ismcts`), or load it from numba's cache, by one decision of
+    one iteration (a game whose search has no compiled form for these rules compiles nothing)."""
+    state = spec.make_game(rules, players).new_state(np.random.default_rng(0))
+    spec.make_policy("ismcts:iterations=1").compiled_choice(state, np.random.default_rng(0))
+
+
+def compile_ahead(spec: Any) -> None:
+    """Compile the game `spec`'s compiled engine and its compiled search, or load them from numba's cache: what
+    the default report runs in its worker processes, one game each, before the first scenario, so that the
+    first run after an install compiles the games side by side instead of one after another in the main
+    process (a study's `prepare`)."""
+    rules, players = spec.rules(), spec.default_players
+    spec.compiled.prepare(rules, {"policies": ("random",) * players})
+    if "ismcts" in spec.policies:
+        compile_search(spec, rules, players)

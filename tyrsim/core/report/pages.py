@@ -1,0 +1,471 @@
+"""Reports: a scenario's tables and figures as a folder a person can browse.
+
+A report folder holds `index.md` and `index.html` (one self-contained page:
+title, what was run, the rules that differ from the rulebook, the tables, the
+figures, the comparison with significance marked, the run time), one CSV per
+table, one PNG per figure, and `manifest.json` (scenario text, seed, resolved
+rules, versions, trial counts, wall time, git commit) so any number can be
+reproduced. It is written into a temporary folder and renamed into place.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import platform
+import re
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import tyrsim
+from tyrsim.core.report import words
+from tyrsim.core.report.figures import comparison_figures
+from tyrsim.core.report.findings import GAME_GLOSSARY, comparison_findings
+from tyrsim.core.report.readable import header, readable
+from tyrsim.core.run.output import atomic_folder, csv_text, markdown_table
+from tyrsim.core.run.scenario import Scenario, shown_value
+from tyrsim.core.run.substitutions import Noted
+from tyrsim.core.run.sweep import PointResult
+from tyrsim.core.stats.comparisons import comparison_table
+
+PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
+MAX_FINDINGS = 5  # sentences in a page's answer section
+MAX_COMPARED = 3  # of which, at most, about the comparison of variants (the rest: the analysis's own)
+DEPENDENCIES = ("numpy", "pandas", "scipy", "matplotlib", "joblib", "click", "dask", "distributed")
+NO_FINDINGS = "This analysis writes no summary sentences; the figures and tables below hold its results."
+# what the columns the core adds mean (the analyses explain their own: `Analysis.glossary`)
+CORE_GLOSSARY = {
+    "variant": "the sweep point compared with the baseline",
+    "baseline": "the metric's value at the baseline point",
+    "value": "the metric's value at the variant (in the comparison), or the measure's value",
+    "difference": "variant minus baseline, with its 95% interval (Newcombe for shares, Welch for means)",
+    "p_value": "the test's p-value before the correction for many comparisons",
+    "p_holm": "the p-value after the Holm correction across every comparison on the page",
+    "significant": "yes where the Holm-corrected p-value is below 0.05; never where no test was possible",
+    "test": "which test gave the p-value, or why there is none",
+    "half_width": "half the width of the 95% interval of the precision target's metric",
+    "met": "whether the precision target was reached before the trial limit",
+}
+
+
+@dataclass
+class Report:
+    """What a scenario run produced, ready to be written."""
+
+    scenario: Scenario
+    results: list[PointResult]
+    tables: dict[str, pd.DataFrame]
+    figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
+    comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
+    wall_time: float = 0.0
+    findings: list[str] = field(default_factory=list)  # the answer, in sentences, that opens the page
+    files: dict[str, bytes] = field(default_factory=dict)  # extra files the analysis writes (a sheet, a page)
+    # what the run played in place of what was asked, and why (`sweep.run_substitutions`)
+    substitutions: list[Noted] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")
+
+
+def build_report(scenario: Scenario, results: list[PointResult], wall_time: float,
+                 substitutions: list[Noted] | None = None) -> Report:
+    """Tables (points stacked, swept values as leading columns) and figures (one set per point);
+    `substitutions`: the run's (`sweep.run_substitutions`), for its manifest and page."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    analysis = scenario.analysis
+    stacked: dict[str, list[pd.DataFrame]] = {}
+    figures: dict[str, Any] = {}
+    for result in results:
+        point = result.point
+        tables = analysis.tables(result.raw, point.rules, point.args)
+        for name, table in tables.items():
+            table = table.copy()
+            swept = [(k, v) for k, v in point.label.items() if k not in table.columns]  # else the table shows it
+            for i, (key, value) in enumerate(swept):
+                table.insert(i, key, shown_value(value))
+            stacked.setdefault(name, []).append(table)
+        if analysis.figures is not None:
+            # every figure of a sweep is open until the page is written, which closes them: many points make
+            # many at once, and matplotlib's warning about that (after 20) would only alarm
+            with matplotlib.rc_context({"figure.max_open_warning": 0}):
+                made = analysis.figures(tables, point.rules, point.args)
+            for name, fig in made.items():
+                figures[name if len(results) == 1 else f"{name}__{_slug(point.title())}"] = fig
+    tables = {name: pd.concat(parts, ignore_index=True) for name, parts in stacked.items()}
+    computed = dict(tables)  # what the analysis's findings and files read: every table it made
+    if scenario.precision is not None:
+        tables["precision"] = pd.DataFrame(
+            [{**r.point.label, "trials": r.trials, "half_width": r.half_width, "target": scenario.precision.half_width,
+              "met": r.met} for r in results]
+        )
+    # the [report] names were checked against the analysis's declared outputs when the scenario was read
+    if scenario.tables is not None:
+        order = [*scenario.tables, "precision"]
+        tables = {k: tables[k] for k in order if k in tables}
+    if scenario.figures is not None:
+        shown = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
+        _close([fig for k, fig in figures.items() if k not in shown])  # made for every point, not asked for
+        figures = shown
+    comparison = comparison_table(scenario, results)
+    figures = {**comparison_figures(comparison, analysis.metrics), **figures}  # the variants overlaid come first
+    first = results[0].point
+    own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
+    compared = comparison_findings(comparison, analysis.metrics)
+    own, compared = (named_players(sentences, [r.point.args for r in results]) for sentences in (own, compared))
+    files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
+    # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
+    answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
+    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files, list(substitutions or ()))
+
+
+def _versions() -> dict[str, str]:
+    versions = {"tyrsim": tyrsim.__version__, "python": platform.python_version()}
+    for name in DEPENDENCIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return versions
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(tyrsim.__file__).parent, capture_output=True,
+                             text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def manifest(report: Report) -> dict[str, Any]:
+    s = report.scenario
+    return {
+        "scenario": s.name,
+        "file": s.path,
+        "scenario_text": s.text,
+        "game": s.game.name,
+        "analysis": s.analysis.name,
+        "seed": s.seed,
+        "points": [
+            {"index": r.point.index, "label": r.point.label, "rules": r.point.rules.as_dict(),
+             "args": r.point.args, "trials": r.trials, "half_width": r.half_width, "precision_met": r.met,
+             "data_files_sha256": r.data_files,
+             # what the tasks handed back: "rows", or "summaries" (their sums, added up; the same tables)
+             "task_results": r.task_results}
+            for r in report.results
+        ],
+        "versions": _versions(),
+        "git_commit": _git_commit(),
+        "wall_time_seconds": round(report.wall_time, 3),
+        "findings": report.findings,
+        "substitutions": [n.record(s.game.name) for n in report.substitutions],
+        "player_files": {name: title for name, title in s.analysis.player_files.items() if name in report.files},
+    }
+
+
+def _run_lines(report: Report) -> list[str]:
+    s = report.scenario
+    lines = [f"Game **{s.game.title}**, analysis **{s.analysis.name}** ({s.analysis.summary}); seed {s.seed}."]
+    if s.sweep:
+        lines.append("Sweep: " + "; ".join(f"`{k}` over {', '.join(str(shown_value(x)) for x in v)}"
+                                           for k, v in s.sweep.items())
+                     + f" ({len(s.points)} points).")
+    played = dict.fromkeys(", ".join(map(str, _as_list(r.point.args[key])))
+                           for r in report.results for key in ("policies", "policy") if key in r.point.args)
+    if played:
+        lines.append("Every figure here comes from games played by these policies: " + "; ".join(played) + ".")
+    trials = sorted({r.trials for r in report.results})
+    if trials != [0]:
+        lines.append(f"{s.analysis.trial_unit.capitalize()} per point: {', '.join(f'{t:,}' for t in trials)}.")
+    else:
+        lines.append("Computed exactly (no sampling).")
+    if s.precision is not None:
+        missed = [r.point.title() for r in report.results if not r.met]
+        least = "" if s.precision.min_trials is None else f"at least {s.precision.min_trials:,} and "
+        lines.append(f"Precision target: 95% half-width {s.precision.half_width} on `{s.precision.metric}`, "
+                     f"{least}at most {s.precision.max_trials:,} {s.analysis.trial_unit}; "
+                     + ("met at every point." if not missed else f"NOT met (maximum reached) at: {', '.join(missed)}."))
+    differs = {}
+    for r in report.results:
+        for k, v in r.point.rules.differences().items():
+            differs.setdefault(k, []).append(v)
+    if differs:
+        lines.append("Rules that differ from the rulebook: "
+                     + "; ".join(f"`{k}` = {', '.join(dict.fromkeys(map(str, v)))}" for k, v in differs.items()) + ".")
+    else:
+        lines.append("Rules: as in the rulebook.")
+    lines += [f"Played other than asked: {n.line(s.game.name)}." for n in report.substitutions]
+    # a resumed or repeated run reads earlier runs' tasks from the store: its time is not the games' time
+    stored = sum(r.stored for r in report.results)
+    lines.append(f"Run time {report.wall_time:.1f} s" + (
+        f", with the results of {stored:,} task{'' if stored == 1 else 's'} read from the result store (played "
+        "by an earlier run, whose time this does not count)" if stored else "") + ".")
+    return lines
+
+
+def named_players(findings: list[str], point_args: list[Mapping[str, Any]]) -> list[str]:
+    """The findings, each naming the policies that produced it: a sentence that names none of the points'
+    policies (a seat's edge, a game's length, a rule's Sobol' index) says who played, where every point
+    played the same table; a sweep over the policies names each point's in its sentences' opening."""
+    tables = {tuple(_as_list(args[key])) for args in point_args for key in ("policies", "policy") if key in args}
+    if len(tables) != 1:
+        return findings
+    (table,) = tables
+    named = []
+    for sentence in findings:
+        if not any(policy in sentence for policy in table):
+            sentence = f"{sentence.rstrip('.')} (played by {words.players(table)})."
+        named.append(sentence)
+    return named
+
+
+def _as_list(value: Any) -> list:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _page_table(name: str, table: pd.DataFrame, keys: tuple[str, ...], headline: str | None) -> pd.DataFrame:
+    """The first PAGE_ROWS rows as the page shows them; a comparison leads with its verdict."""
+    first = ("variant", "metric", *keys, "difference", "p_holm", "significant") if name == "comparison" else ()
+    return readable(_preview(table), first, headline)
+
+
+def _preview(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows a page shows: all of a short table; of a long one, PAGE_ROWS spread evenly over it (the
+    first rows of a long table are often its corner cases, such as a side with no dice)."""
+    if len(table) <= PAGE_ROWS:
+        return table
+    return table.iloc[np.linspace(0, len(table) - 1, PAGE_ROWS).round().astype(int)]
+
+
+def _html_table(shown: pd.DataFrame, flags: list[bool]) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    rows = []
+    for cells, flag in zip(shown.itertuples(index=False), flags, strict=True):
+        cls = ' class="sig"' if flag else ""
+        rows.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _glossary(report: Report, shown: list[pd.DataFrame]) -> list[tuple[str, str]]:
+    """(header, meaning) for every column on the page that has an explanation."""
+    meanings = {**GAME_GLOSSARY, **CORE_GLOSSARY, **report.scenario.analysis.glossary}
+    columns = dict.fromkeys(c for table in report.tables.values() for c in table.columns)
+    columns.update(dict.fromkeys(report.comparison.columns))
+    headers = {header(c): c for c in columns}
+    on_page = dict.fromkeys(h for table in shown for h in table.columns)
+    return [(h, meanings[headers[h]]) for h in on_page if h in headers and headers[h] in meanings]
+
+
+def _figure_title(name: str) -> str:
+    base, _, point = name.partition("__")
+    if base.startswith("comparison_"):
+        return f"Each variant against the baseline: {header(base.removeprefix('comparison_'))}"
+    return base.replace("_", " ").capitalize() + (f" ({point.replace('_', ' ')})" if point else "")
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222}
+body{line-height:1.45}
+nav{font-size:90%;margin-bottom:.5em}
+#answer{background:#f3f7fb;border-left:4px solid #2b6cb0;padding:.4em 1.2em;margin:1em 0}
+#answer h2{margin:.4em 0}#answer li{margin:.3em 0}
+table{border-collapse:collapse;font-size:12px;margin:.5em 0 1em;width:100%}
+th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;overflow-wrap:anywhere}
+th{background:#f0f0f0;vertical-align:bottom}td:first-child,th:first-child{text-align:left}
+tr.sig td{background:#fff3c4;font-weight:600}img{max-width:100%;border:1px solid #eee}
+details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+dt{font-weight:600}dd{margin:0 0 .4em 1.5em}
+.note{color:#666;font-size:90%}"""
+
+
+def _page(title: str, body: list[str]) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _figures_section(report: Report, folder: Path) -> tuple[list[str], list[str]]:
+    """The page's Figures (markdown lines, HTML parts), each figure written beside it as NAME.png."""
+    if not report.figures:
+        return [], []
+    md = ["## Figures", ""]
+    body = ["<section id='figures'><h2>Figures</h2>"]
+    for name, fig in report.figures.items():
+        png = folder / f"{name}.png"
+        fig.savefig(png, dpi=100, bbox_inches="tight")
+        data = base64.b64encode(png.read_bytes()).decode()
+        title = _figure_title(name)
+        md += [f"### {title}", "", f"![{title}]({name}.png)", ""]
+        body.append(f"<h3>{html.escape(title)}</h3>"
+                    f"<img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
+                    f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
+    body.append("</section>")
+    return md, body
+
+
+def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[str], list[pd.DataFrame]]:
+    """The page's Tables (markdown lines, HTML parts) and the tables as shown there, each table (and the
+    comparison, if any) written beside it in full as NAME.csv."""
+    s = report.scenario
+    sections = list(report.tables.items())
+    if len(report.comparison):
+        sections.append(("comparison", report.comparison))
+    keys = tuple(k for m in s.metrics for k in s.analysis.metrics[m].keys) if s.metrics else ()
+    shown_tables = []
+    md = ["## Tables", ""]
+    body = ["<section id='tables'><h2>Tables</h2>"]
+    for name, table in sections:
+        (folder / f"{name}.csv").write_text(csv_text(table))
+        shown = _page_table(name, table, keys, s.analysis.headline)
+        shown_tables.append(shown)
+        rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
+        more = f"{PAGE_ROWS} of {rows}, evenly spread; all in" if len(table) > PAGE_ROWS else f"{rows}; also in"
+        note = ""
+        if name == "comparison":
+            note = ("Each variant against the baseline point; p-values Holm-adjusted across all rows; "
+                    "significant rows (adjusted p < 0.05) are marked.")
+        md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
+               ""]
+        flags = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
+                 else [False] * len(shown))
+        body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
+                    + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
+                    + _html_table(shown, flags)
+                    + f"<p class='note'>{html.escape(more)} <a href='{name}.csv'>{name}.csv</a></p></details>")
+    body.append("</section>")
+    return md, body, shown_tables
+
+
+def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
+    """Write the report folder atomically, with `extra` {file name: text} files; returns its path.
+
+    The page opens with its answer (the findings), then how it was run, the figures, the
+    tables (folded, readable, key columns first; each in full as CSV) and a glossary.
+    Files an earlier report wrote into `out` and this one does not (another scenario's tables
+    and figures) are removed; files tyrsim did not write stay (see `output.atomic_folder`).
+    """
+    s = report.scenario
+    findings = report.findings or [NO_FINDINGS]
+    run_lines = _run_lines(report)
+    with atomic_folder(out) as folder:
+        for name, text in (extra or {}).items():
+            (folder / name).write_text(text)
+        for name, data in report.files.items():
+            (folder / name).write_bytes(data)
+        md = ["[All reports](../index.md)", "", f"# {s.title}", "", "## Answer", ""]
+        md += [f"- {f}" for f in findings] + [""]
+        body = ["<nav><a href='../index.html'>&larr; All reports</a></nav>", f"<h1>{html.escape(s.title)}</h1>",
+                "<section id='answer'><h2>Answer</h2><ul>"
+                + "".join(f"<li>{html.escape(f)}</li>" for f in findings) + "</ul></section>"]
+        if s.description:
+            md += [s.description, ""]
+            body.append(f"<p>{html.escape(s.description)}</p>")
+        md += ["## How this was run", ""] + [f"- {line}" for line in run_lines] + [""]
+        body.append("<h2>How this was run</h2><ul>"
+                    + "".join(f"<li>{html.escape(line).replace('**', '')}</li>" for line in run_lines) + "</ul>")
+        if report.files:
+            links = [f"[{n}]({n})" for n in report.files]
+            md += ["Also in this folder: " + ", ".join(links) + ".", ""]
+            body.append("<p>Also in this folder: " + ", ".join(
+                f"<a href='{html.escape(n)}'>{html.escape(n)}</a>" for n in report.files) + ".</p>")
+        figures_md, figures_html = _figures_section(report, folder)
+        tables_md, tables_html, shown_tables = _tables_section(report, folder)
+        md += figures_md + tables_md
+        body += figures_html + tables_html
+        glossary = _glossary(report, shown_tables)
+        if glossary:
+            md += ["## Glossary", ""] + [f"- **{h}**: {m}" for h, m in glossary] + [""]
+            body.append("<section id='glossary'><h2>Glossary</h2><dl>"
+                        + "".join(f"<dt>{html.escape(h)}</dt><dd>{html.escape(m)}</dd>" for h, m in glossary)
+                        + "</dl></section>")
+        (folder / "index.md").write_text("\n".join(md))
+        (folder / "index.html").write_text(_page(s.title, body))
+        (folder / "manifest.json").write_text(json.dumps(manifest(report), indent=1, default=str) + "\n")
+    _close(report.figures.values())
+    return out
+
+
+def _close(figures) -> None:
+    """Free matplotlib's figures (pyplot keeps each until it is closed)."""
+    import matplotlib.pyplot as plt
+
+    for fig in figures:
+        plt.close(fig)
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One scenario's line in the report index."""
+
+    section: str
+    game: str
+    folder: str
+    title: str
+    description: str
+    seconds: float
+    seed: int
+    finding: str  # the first sentence of its answer
+    player_files: dict[str, str]  # {file name: what it is} of its files for players (`Analysis.player_files`)
+
+
+def index_entry(scenario: Scenario, folder: Path, seconds: float) -> IndexEntry:
+    """The index line of a scenario whose report was just written into `folder` (its answer read back)."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    findings = manifest.get("findings") or []
+    return IndexEntry(scenario.section, scenario.game.title, folder.name, scenario.title, scenario.description,
+                      seconds, scenario.seed, findings[0] if findings else NO_FINDINGS,
+                      manifest.get("player_files") or {})
+
+
+def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: float, at_once: int = 1) -> None:
+    """OUT/index.html and index.md: the run (date, version, full or quick, time), then each scenario's report,
+    grouped by section and game, with its seed, its time and the first sentence of its answer.
+
+    `at_once`: scenarios that ran at the same time, sharing the workers (each one's time counts its waits)."""
+    from datetime import UTC, datetime
+
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    kind = "quick report (cut trial counts: a demo, not for decisions)" if quick else "full report"
+    run = f"Run {when}; tyrsim {tyrsim.__version__}; {kind}; {len(entries)} scenarios in {seconds:.0f} s."
+    if at_once > 1:
+        run += (f" {at_once} scenarios ran at a time, sharing the workers, so a scenario's time below includes "
+                "its waits for them.")
+    md = ["# tyrsim reports", "", run, ""]
+    body = ["<h1>tyrsim reports</h1>", f"<p>{html.escape(run)}</p>"]
+    tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in e.player_files.items()
+             if (out / e.folder / name).is_file()]
+    if tools:
+        md += ["## For players", ""] + [f"- [{label}]({path})" for path, label in tools] + [""]
+        body.append("<h2>For players</h2><ul>" + "".join(
+            f"<li><a href='{html.escape(path)}'>{html.escape(label)}</a></li>" for path, label in tools) + "</ul>")
+    sections: dict[str, dict[str, list[IndexEntry]]] = {}
+    for e in entries:
+        sections.setdefault(e.section, {}).setdefault(e.game, []).append(e)
+    for section, games in sections.items():
+        md += [f"## {section}", ""]
+        body.append(f"<h2>{html.escape(section)}</h2>")
+        for game, items in games.items():
+            md += [f"### {game}", ""]
+            body.append(f"<h3>{html.escape(game)}</h3><ul>")
+            for e in items:
+                facts = f"seed {e.seed}, {e.seconds:.1f} s"
+                md.append(f"- [{e.title}]({e.folder}/index.md) ({facts}): {e.finding}")
+                body.append(f"<li><a href='{html.escape(e.folder)}/index.html'>{html.escape(e.title)}</a> "
+                            f"<span class='note'>({html.escape(facts)})</span><br>{html.escape(e.finding)}</li>")
+            md.append("")
+            body.append("</ul>")
+    with atomic_folder(out) as folder:  # replaces the two index files only; each scenario's folder stays
+        (folder / "index.md").write_text("\n".join(md) + "\n")
+        (folder / "index.html").write_text(_page("tyrsim reports", body))
