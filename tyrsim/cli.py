@@ -161,8 +161,8 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
     try:
         odds = spec.analyses["combat"].command(rules, options, seed, given,
                                                lambda total: progress_reporter(total, "fights"), out)
-    except ArgumentError as exc:  # its message names the argument, and so does the option's hint
-        raise click.BadParameter(str(exc).split(": ", 1)[1], param_hint=f"--{exc.name.replace('_', '-')}") from None
+    except ArgumentError as exc:
+        raise click.BadParameter(exc.detail, param_hint=f"--{exc.name.replace('_', '-')}") from None
     if fmt == "table":
         click.echo(terminal_table(odds))
     elif fmt == "csv":
@@ -327,31 +327,16 @@ def game_spec(name: str):
 
 
 def seat_policies(spec, policies: tuple[str, ...], players: int | None, analysis: str = "game") -> list[str]:
-    """One policy per seat: the --policy options, or the default table of `analysis` (the one `tyrsim games`
-    lists) cycled round --players seats."""
-    from tyrsim.core.engine.protocols import PolicyError
+    """One policy per seat (`GameSpec.seat_policies`): the --policy options, or the default table of `analysis`
+    cycled round --players seats; a usage error naming the option."""
+    from tyrsim.core.engine.analysis import ArgumentError
 
-    if not policies:
-        if spec.make_game is None:
-            raise click.BadParameter(f"{spec.name} has no full game engine yet", param_hint="GAME")
-        if players is not None and players not in spec.players:  # before a seat list that long is made
-            raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
-                                     param_hint="--players")
-        default = spec.analyses[analysis].param("policies").default
-        count = players or len(default)
-        policies = tuple(default[i % len(default)] for i in range(count))
-    if players is not None and players != len(policies):
-        raise click.BadParameter(f"{players} players but {len(policies)} --policy options; give one per seat",
-                                 param_hint="--players")
-    if len(policies) not in spec.players:
-        raise click.BadParameter(f"{len(policies)} given, one per seat; {spec.title} is for "
-                                 f"{', '.join(map(str, spec.players))} players", param_hint="--policy")
-    for text in policies:
-        try:
-            spec.make_policy(text)
-        except PolicyError as exc:
-            raise click.BadParameter(str(exc), param_hint="--policy") from None
-    return list(policies)
+    if spec.make_game is None:
+        raise click.BadParameter(f"{spec.name} has no full game engine yet", param_hint="GAME")
+    try:
+        return spec.seat_policies(policies, players, analysis)
+    except ArgumentError as exc:
+        raise click.BadParameter(exc.detail, param_hint={"players": "--players"}.get(exc.name, "--policy")) from None
 
 
 POLICY = click.option("--policy", "policies", multiple=True, metavar="NAME[:KEY=VALUE,...]",
@@ -410,48 +395,47 @@ def full_game(name: str):
     return spec
 
 
+def scenario_usage_error(exc, option_names: dict[str, str]) -> click.UsageError:
+    """The usage error of a command whose scenario was refused: naming the command's option where the problem is
+    one of its arguments (`option_names`: argument -> option), else the scenario's own message."""
+    argument = exc.key.removeprefix("args.") if exc.key is not None and exc.key.startswith("args.") else None
+    if argument in option_names:
+        return click.UsageError(f"{option_names[argument]}: {exc.detail}")
+    return click.UsageError(str(exc))
+
+
 def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], seed: int, jobs: int | None,
-               out: Path | None, option_names: dict[str, str] | None = None, per_game_csv: str | None = None,
+               out: Path | None, option_names: dict[str, str], per_game_csv: str | None = None,
                header: str = "", shown: tuple[str, ...] | None = None):
     """Run one analysis given on the command line: print `header` once it is checked, then its tables
     (those named in `shown`, if given); write a report to `out` if given (with the raw per-trial rows
     as `per_game_csv`, if named)."""
-    import time
-
-    from tyrsim.core.report.pages import build_report, write_report
-    from tyrsim.core.run.scenario import ScenarioError, scenario_from_data
-    from tyrsim.core.run.sweep import run_scenario, run_substitutions
+    from tyrsim.core.report.pages import write_report
+    from tyrsim.core.run.command import run_command
+    from tyrsim.core.run.scenario import ScenarioError
     from tyrsim.games import get_game
 
-    data = {"name": f"{analysis}_{spec.name}", "game": spec.name, "analysis": analysis, "seed": seed,
-            "rules": rule_overrides(rule_items), "args": args}
+    def ready(scenario, notes) -> None:
+        if header:
+            click.echo(header)
+        if scenario.rules.differences():
+            click.echo("rules changed: " + ", ".join(f"{k}={v}" for k, v in scenario.rules.differences().items()))
+        say_substitutions(notes, spec.name)
+
     try:
-        scenario = scenario_from_data(data, "the command line", games=get_game)
+        done = run_command(spec, analysis, args, rule_overrides(rule_items), seed, games=get_game,
+                           jobs=jobs or default_jobs(), keep_rows=out is not None and per_game_csv is not None,
+                           ready=ready)
     except ScenarioError as exc:
-        message = str(exc)
-        for arg, option in (option_names or {}).items():  # name the option, not the scenario key it became
-            for key in (f"the command line: args.{arg}: argument {arg!r}: ", f"the command line: args.{arg}: ",
-                        f"args.{arg}: "):
-                message = message.replace(key, f"{option}: ")
-        raise click.UsageError(message) from None
-    if header:
-        click.echo(header)
-    if scenario.rules.differences():
-        click.echo("rules changed: " + ", ".join(f"{k}={v}" for k, v in scenario.rules.differences().items()))
-    notes = run_substitutions(scenario, jobs=jobs)
-    say_substitutions(notes, spec.name)
-    start = time.perf_counter()
-    # the rows only where they are written (`per_game_csv`); else tasks hand back summaries where they can
-    results = run_scenario(scenario, n_jobs=jobs or default_jobs(), summaries=out is None or per_game_csv is None)
-    report = build_report(scenario, results, time.perf_counter() - start, notes)
-    for name, table in report.tables.items():
+        raise scenario_usage_error(exc, option_names) from None
+    for name, table in done.report.tables.items():
         if shown is not None and name not in shown:
             continue
         click.echo(f"\n{name}")
         click.echo(terminal_table(table, digits=3))
     if out is not None:
-        extra = {per_game_csv: csv_text(results[0].raw)} if per_game_csv else None
-        write_report(report, out, extra)
+        extra = {per_game_csv: csv_text(done.results[0].raw)} if per_game_csv else None
+        write_report(done.report, out, extra)
         click.echo(f"\nwrote {out / 'index.html'}" + (f" and {out / per_game_csv}" if per_game_csv else ""))
 
 
@@ -584,53 +568,31 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 
     Use the result as --policy NAME:weights=OUT/NAME.toml."""
     from tyrsim.core.engine import weights
-    from tyrsim.core.engine.protocols import PolicyError
+    from tyrsim.core.engine.analysis import ArgumentError
     from tyrsim.core.run.progress import Progress
     from tyrsim.core.run.store import ResultStore
-    from tyrsim.core.studies.tune import TuneError, TuneSetup, default_population, write_tuned
+    from tyrsim.core.run.substitutions import Noted
+    from tyrsim.core.studies.tune import TuneError, plan_tune, write_tuned
     from tyrsim.core.studies.tune import tune as run_tune
 
     spec = full_game(game)
     rules = parse_rules(spec.rules, rule_items)
-    if policy not in spec.policies or not weights.tunable(spec.policies[policy]):
-        tunable = [n for n, c in spec.policies.items() if weights.tunable(c)]
-        raise click.BadParameter(f"{policy!r} is not a policy of {spec.name} with tunable weights; those that "
-                                 f"have them: {', '.join(tunable) or 'none'}", param_hint="--policy")
-    players = players or spec.default_players
-    if players not in spec.players:
-        raise click.BadParameter(f"{spec.title} is for {', '.join(map(str, spec.players))} players",
-                                 param_hint="--players")
-    for text in pool:
-        try:
-            spec.make_policy(text)
-        except PolicyError as exc:
-            raise click.BadParameter(str(exc), param_hint="--opponent") from None
-    if len(pool) > players - 1:  # the pool is cycled round the other seats: the extra ones would never play
-        raise click.BadParameter(f"{len(pool)} given, but a {players}-player table has {players - 1} other "
-                                 f"seat{'s' if players > 2 else ''}; give at most {players - 1}",
-                                 param_hint="--opponent")
-    population = population or default_population(len(weights.tunable(spec.policies[policy])))
-    generations = budget // (population * n_games)
-    if generations < 1:
-        raise click.BadParameter(f"{budget} games leave no generation of {population} candidates x {n_games} "
-                                 f"games; give at least {population * n_games}", param_hint="--budget")
-    setup = TuneSetup(game=spec.name, policy=policy, rules=rules, pool=tuple(pool) or (policy,), players=players,
-                      seed=seed, population=population, games=n_games, generations=generations,
-                      check_games=check_games)
+    try:
+        plan = plan_tune(spec, policy, rules, pool, players, budget=budget, games=n_games, population=population,
+                         check_games=check_games, seed=seed)
+    except ArgumentError as exc:
+        raise click.BadParameter(exc.detail, param_hint={"pool": "--opponent"}.get(exc.name, f"--{exc.name}")) from None
+    setup = plan.setup
     click.echo(f"{spec.title}: tuning {policy} ({', '.join(weights.tunable(spec.policies[policy]))}) against "
-               f"{', '.join(setup.pool)} at {players} players: {generations} generations x {population} candidates "
-               f"x {n_games} games, then {check_games} check games; seed {seed}")
-    if (played := generations * population * n_games) < budget:
-        from tyrsim.core.run.substitutions import Noted, Substitution
-
-        say_substitutions([Noted(Substitution(
-            f"--budget {budget}", f"{played:,} games are played",
-            f"{budget - played:,} more would not fill a generation of {population} candidates x {n_games} "
-            "games"))], spec.name)
+               f"{', '.join(setup.pool)} at {setup.players} players: {setup.generations} generations x "
+               f"{setup.population} candidates x {n_games} games, then {check_games} check games; seed {seed}")
+    if (unfilled := plan.substitution()) is not None:
+        say_substitutions([Noted(unfilled)], spec.name)
     tasks = Progress(0, "games", what="tasks")
 
     def generation_done(generation: int, best: float) -> None:
-        click.echo(f"generation {generation + 1}/{generations}: best candidate's win share {best:.3f}", err=True)
+        click.echo(f"generation {generation + 1}/{setup.generations}: best candidate's win share {best:.3f}",
+                   err=True)
 
     try:
         result = run_tune(spec, setup, n_jobs=jobs or default_jobs(), store=ResultStore(out / STORE, read=not fresh),
@@ -644,13 +606,13 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     finally:
         tasks.close()
     mean, low, high = result.beats
-    verdict = "beats" if low > 0.5 else "does not clearly beat"
     command = " ".join(["tyrsim tune", spec.name, "--policy", policy, *(f"--opponent {o}" for o in pool),
-                        f"--players {players} --budget {budget} --games {n_games} --population {population}",
+                        f"--players {setup.players} --budget {budget} --games {n_games} --population "
+                        f"{setup.population}",
                         f"--check-games {check_games} --seed {seed}", *(f"--rule {r}" for r in rule_items)])
     write_tuned(out, setup, result, command)
     click.echo("tuned weights: " + ", ".join(f"{k}={v:g}" for k, v in result.weights.items()))
-    click.echo(f"check: tuned {policy} {verdict} the untuned one: it finished ahead in {100 * mean:.1f}% "
+    click.echo(f"check: tuned {policy} {result.verdict} the untuned one: it finished ahead in {100 * mean:.1f}% "
                f"[{100 * low:.1f}, {100 * high:.1f}] of seat pairs over {check_games} games")
     click.echo(f"wrote {out / (policy + '.toml')}; use it as --policy {policy}:weights={out / (policy + '.toml')}")
 

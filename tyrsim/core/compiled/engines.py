@@ -87,7 +87,7 @@ class CompiledEngine:
     def check(self, args: Mapping[str, Any]) -> None:
         """`Analysis.validate`: `engine = "compiled"` needs a compiled form of every seat's policy."""
         if args["engine"] == COMPILED and (missing := self.missing_forms(args["policies"])):
-            raise ArgumentError("engine", f"argument 'engine': '{COMPILED}' plays only {self.policies}: "
+            raise ArgumentError("engine", f"'{COMPILED}' plays only {self.policies}: "
                                 f"{no_form_of(COMPILED, missing)} (use '{OBJECT}' or '{AUTO}')")
 
     def substitutions(self, rules: Any, args: Mapping[str, Any]) -> tuple[Substitution, ...]:

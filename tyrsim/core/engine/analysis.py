@@ -120,11 +120,14 @@ def moment_interval(n: Any, total: Any, squares: Any) -> tuple[float, float, flo
 
 
 class ArgumentError(ValueError):
-    """An analysis argument with an unknown name or a value that is not allowed."""
+    """An analysis argument with an unknown name or a value that is not allowed: `name` names the argument and
+    `detail` says what is wrong with it and what is allowed; the message is "argument 'NAME': DETAIL". A command
+    line names its own option beside the detail."""
 
-    def __init__(self, name: str, message: str):
-        super().__init__(message)
+    def __init__(self, name: str, detail: str):
+        super().__init__(f"argument {name!r}: {detail}")
         self.name = name
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -157,14 +160,13 @@ class Param:
 
     def check(self, value: Any) -> Any:
         """Return the validated value (ints accepted for floats), or raise ArgumentError."""
-        bad = ArgumentError(self.name, f"argument {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
+        bad = ArgumentError(self.name, f"{value!r} is not allowed; expected {self.allowed()}")
         if self.item is not None:
             if not isinstance(value, list | tuple) or not value:
                 raise bad
             checked = tuple(
                 self._scalar(v, self.item, ArgumentError(
-                    self.name, f"argument {self.name!r}: {v!r} in the list is not allowed; expected {self.allowed()}"
-                ))
+                    self.name, f"{v!r} in the list is not allowed; expected {self.allowed()}"))
                 for v in value
             )
         else:
@@ -303,7 +305,7 @@ class Analysis:
                 return p
         raise ArgumentError(
             name,
-            f"unknown argument {name!r} for analysis {self.name!r}; the arguments are: "
+            f"unknown for analysis {self.name!r}; the arguments are: "
             + ", ".join(p.name for p in self.params)
         )
 

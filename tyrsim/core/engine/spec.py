@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tyrsim.core.engine.analysis import Analysis, ForGame
-from tyrsim.core.engine.protocols import Game, Policy, make_policy
+from tyrsim.core.engine.analysis import Analysis, ArgumentError, ForGame
+from tyrsim.core.engine.protocols import Game, Policy, PolicyError, make_policy
 from tyrsim.core.engine.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -57,6 +57,36 @@ class GameSpec:
     def make_policy(self, text: str) -> Policy:
         """A policy of this game from its text (see `make_policy`)."""
         return make_policy(self.policies, self.name, text)
+
+    def player_counts(self) -> str:
+        return ", ".join(map(str, self.players))
+
+    def check_seats(self, texts: tuple[str, ...] | list[str]) -> None:
+        """One policy per seat: as many as the game has players, each a policy of the game; ArgumentError
+        ("policies") naming what is wrong."""
+        if len(texts) not in self.players:
+            raise ArgumentError("policies", f"{len(texts)} given, one per seat; {self.title} is for "
+                                f"{self.player_counts()} players")
+        for text in texts:
+            try:
+                self.make_policy(text)
+            except PolicyError as exc:
+                raise ArgumentError("policies", str(exc)) from None
+
+    def seat_policies(self, policies: tuple[str, ...] | list[str], players: int | None,
+                      analysis: str = "game") -> list[str]:
+        """One policy per seat: `policies` as given, or, where none are, the default table of `analysis` (the one
+        `tyrsim games` lists) cycled round `players` seats (all of them without a count); ArgumentError
+        ("policies" or "players") naming what is wrong."""
+        if not policies:
+            if players is not None and players not in self.players:  # before a seat list that long is made
+                raise ArgumentError("players", f"{self.title} is for {self.player_counts()} players")
+            default = self.analyses[analysis].param("policies").default
+            policies = tuple(default[i % len(default)] for i in range(players or len(default)))
+        if players is not None and players != len(policies):
+            raise ArgumentError("players", f"{players} players but {len(policies)} policies; give one per seat")
+        self.check_seats(policies)
+        return list(policies)
 
 
 class UnknownGame(ValueError):

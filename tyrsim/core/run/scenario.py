@@ -32,7 +32,14 @@ from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 
 
 class ScenarioError(ValueError):
-    """A scenario file that cannot be run, with the file and key path in the message."""
+    """A scenario file that cannot be run, with the file and key path in the message. `key` is the key path
+    ("args.games", "sweep.rules"; None for a problem of the whole file) and `detail` what is wrong there, so that
+    a command line that made the scenario from its options can name the option instead ("--games: DETAIL")."""
+
+    def __init__(self, message: str, *, key: str | None = None, detail: str | None = None):
+        super().__init__(message)
+        self.key = key
+        self.detail = detail if detail is not None else message
 
 
 TOP_KEYS = {
@@ -182,8 +189,8 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     [sweep.rules] are resolved (None: they stay relative to the current folder, as on the command line).
     The file is read section by section, in this order, so the first problem found is always the same one.
     """
-    def fail(key: str, message: str):
-        raise ScenarioError(f"{shown}: {key}: {message}")
+    def fail(key: str, message: str, detail: str | None = None):
+        raise ScenarioError(f"{shown}: {key}: {message}", key=key, detail=detail or message)
 
     _check_keys("", data, TOP_KEYS, fail)
     for key in REQUIRED:
@@ -297,7 +304,7 @@ def _points(sweep: dict[str, list[Any]], base_rules: RuleSet, base_args: dict[st
             if analysis.check_given is not None:
                 analysis.check_given(args, given)
         except ArgumentError as exc:
-            fail(f"{'sweep.args' if exc.name in arg_values else 'args'}.{exc.name}", str(exc))
+            fail(f"{'sweep.args' if exc.name in arg_values else 'args'}.{exc.name}", str(exc), exc.detail)
         points.append(Point(index, rules, args, label))
     return points
 
@@ -372,7 +379,7 @@ def _report(report: dict[str, Any], analysis: Analysis, points: list[Point], pre
         try:
             analysis.check_args({**point.args, **quick_args})
         except ArgumentError as exc:
-            fail(f"report.quick_args.{exc.name}", str(exc))
+            fail(f"report.quick_args.{exc.name}", str(exc), exc.detail)
     return quick, quick_args
 
 

@@ -134,6 +134,6 @@ def policy_check(spec: GameSpec, argument: str):
         try:
             spec.make_policy(text)
         except PolicyError as exc:
-            raise ArgumentError(argument, f"argument {argument!r}: {exc}") from None
+            raise ArgumentError(argument, str(exc)) from None
 
     return check

@@ -17,7 +17,6 @@ from tyrsim.core.report.findings import sensitivity_findings
 from tyrsim.core.stats.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.stats.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 from tyrsim.core.studies.blocks import BLOCK_TASK_MOST, block_substitutions, play_blocks, prepare_blocks
-from tyrsim.core.studies.game import seat_policy_check
 
 # what `explore` can measure at each rule point: balance measures and scores, each with the
 # Monte Carlo variance of its estimate at the point
@@ -60,27 +59,27 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
         key, sep, span = text.partition("=")
         low, colon, high = span.partition(":")
         if not sep or not colon:
-            raise ArgumentError("params", f"argument 'params': {text!r} is not KEY=LOW:HIGH")
+            raise ArgumentError("params", f"{text!r} is not KEY=LOW:HIGH")
         if key not in defaults:
-            raise ArgumentError("params", f"argument 'params': unknown rule {key!r}; the rules are: "
+            raise ArgumentError("params", f"unknown rule {key!r}; the rules are: "
                                 f"{', '.join(defaults)}")
         if key in ranges:
-            raise ArgumentError("params", f"argument 'params': rule {key!r} is given twice; give each rule once")
+            raise ArgumentError("params", f"rule {key!r} is given twice; give each rule once")
         kind = type(defaults[key])
         if kind not in (int, float):
-            raise ArgumentError("params", f"argument 'params': rule {key!r} is not a number; only numeric rules "
+            raise ArgumentError("params", f"rule {key!r} is not a number; only numeric rules "
                                 "can be explored")
         try:
             lo, hi = kind(low), kind(high)
         except ValueError:
-            raise ArgumentError("params", f"argument 'params': {text!r}: bounds must be {kind.__name__}s") from None
+            raise ArgumentError("params", f"{text!r}: bounds must be {kind.__name__}s") from None
         if lo >= hi:
-            raise ArgumentError("params", f"argument 'params': {text!r}: LOW must be below HIGH")
+            raise ArgumentError("params", f"{text!r}: LOW must be below HIGH")
         try:
             spec.rules.from_overrides({key: lo})
             spec.rules.from_overrides({key: hi})
         except ValueError as exc:
-            raise ArgumentError("params", f"argument 'params': {exc}") from None
+            raise ArgumentError("params", str(exc)) from None
         ranges[key] = (lo, hi, kind)
     return ranges
 
@@ -88,7 +87,7 @@ def parse_ranges(spec, texts: tuple[str, ...]) -> dict[str, tuple[float, float, 
 def check_points(n: int) -> None:
     """The Sobol' design's base samples N: a power of two."""
     if n & (n - 1):
-        raise ArgumentError("points", f"argument 'points': {n} is not a power of two; the Sobol' design needs "
+        raise ArgumentError("points", f"{n} is not a power of two; the Sobol' design needs "
                             "N = 4, 8, 16, 32, ... base samples")
 
 
@@ -145,7 +144,7 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
             Param("params", default_params, "rules to vary, as KEY=LOW:HIGH", item=str, validate=check_params),
             Param("metrics", ("mean_margin", "largest_seat_gap", "mean_rounds"), "metrics to rank the rules on",
                   item=str, choices=EXPLORE_METRICS),
-            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(spec)),
+            Param("policies", default_policies, "one policy per seat", item=str, validate=spec.check_seats),
             Param("points", 16, "base samples N of the Sobol' design, a power of two: N(d+2) rule points for d rules",
                   low=4, high=4096, validate=check_points),
             Param("games", 250, "games per rule point", low=2),

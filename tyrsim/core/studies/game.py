@@ -23,7 +23,6 @@ import pandas as pd
 
 from tyrsim.core.engine.analysis import (
     Analysis,
-    ArgumentError,
     Metric,
     Param,
     TaskSummary,
@@ -32,7 +31,6 @@ from tyrsim.core.engine.analysis import (
     moment_estimates,
     moment_interval,
 )
-from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import GAME_GLOSSARY, game_findings
@@ -194,22 +192,6 @@ def game_tables_from_totals(totals: Totals) -> dict[str, pd.DataFrame]:
     }
 
 
-def seat_policy_check(spec: GameSpec) -> Callable[[tuple[str, ...]], None]:
-    """A validator for a one-policy-per-seat argument: a player count the game allows, known policies."""
-
-    def check(texts: tuple[str, ...]) -> None:
-        if len(texts) not in spec.players:
-            raise ArgumentError("policies", f"argument 'policies': {len(texts)} policies, one per seat, but "
-                                f"{spec.title} is for {', '.join(map(str, spec.players))} players")
-        for text in texts:
-            try:
-                spec.make_policy(text)
-            except PolicyError as exc:
-                raise ArgumentError("policies", f"argument 'policies': {exc}") from None
-
-    return check
-
-
 @for_game
 def game_analysis(
     spec: GameSpec,
@@ -266,7 +248,7 @@ def game_analysis(
         summary=summary,
         params=(
             Param("policies", default_policies, "one policy per seat (NAME or NAME:key=value,...)", item=str,
-                  validate=seat_policy_check(spec)),
+                  validate=spec.check_seats),
             Param("games", default_games, "number of games to play", low=1),
             *extra_params,
         ),

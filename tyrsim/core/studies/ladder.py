@@ -47,7 +47,7 @@ def _check_policies(spec: GameSpec, argument: str):
 
     def check(policies: tuple[str, ...]) -> None:
         if len(set(policies)) < len(policies) or len(policies) < 2:
-            raise ArgumentError(argument, f"argument {argument!r}: give at least two different policies, each once")
+            raise ArgumentError(argument, "give at least two different policies, each once")
         for text in policies:
             one(text)
 
@@ -79,7 +79,7 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
 
     def validate(args: Mapping[str, Any]) -> None:
         if args["span"] >= len(args["policies"]):
-            raise ArgumentError("span", f"argument 'span': {args['span']} rungs up, but the ladder has only "
+            raise ArgumentError("span", f"{args['span']} rungs up, but the ladder has only "
                                 f"{len(args['policies'])} rungs; give at most {len(args['policies']) - 1}")
 
     return Analysis(

@@ -86,16 +86,16 @@ def rating_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
 
     def check(policies: tuple[str, ...]) -> None:
         if len(set(policies)) < 2:
-            raise ArgumentError("policies", "argument 'policies': a tournament needs at least two different policies")
+            raise ArgumentError("policies", "a tournament needs at least two different policies")
         twice = [t for t in dict.fromkeys(policies) if policies.count(t) > 1]
         if twice:  # its games against itself would count as wins and losses of one name
-            raise ArgumentError("policies", f"argument 'policies': {', '.join(map(repr, twice))} is given twice; "
+            raise ArgumentError("policies", f"{', '.join(map(repr, twice))} is given twice; "
                                 "a tournament rates each policy once")
         for text in policies:
             try:
                 spec.make_policy(text)
             except PolicyError as exc:
-                raise ArgumentError("policies", f"argument 'policies': {exc}") from None
+                raise ArgumentError("policies", str(exc)) from None
 
     return Analysis(
         name="rate",

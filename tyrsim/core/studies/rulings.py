@@ -39,7 +39,7 @@ from tyrsim.core.report.findings import rulings_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
 from tyrsim.core.studies.blocks import block_substitutions, block_task_size, play_games, prepare_blocks
-from tyrsim.core.studies.game import BASE_COLUMNS, seat_policy_check
+from tyrsim.core.studies.game import BASE_COLUMNS
 
 ALL = "all"
 # the per-game columns of metrics.per_game_measures compared, under the names the tables use
@@ -295,10 +295,10 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
     def check_rulings(names: tuple[str, ...]) -> None:
         known = spec.rules.rulings()
         if not known:
-            raise ArgumentError("rulings", f"argument 'rulings': {spec.title} marks no rule as a ruling")
+            raise ArgumentError("rulings", f"{spec.title} marks no rule as a ruling")
         for name in names:
             if name != ALL and name not in known:
-                raise ArgumentError("rulings", f"argument 'rulings': {name!r} is not a ruling of "
+                raise ArgumentError("rulings", f"{name!r} is not a ruling of "
                                     f"{spec.title}; the rulings are: {', '.join(known)} (or {ALL!r})")
 
     return Analysis(
@@ -306,7 +306,7 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         summary="which readings of the rulebook change the answer: each alternative reading of every ruling "
                 "played against the default on the same games",
         params=(
-            Param("policies", default_policies, "one policy per seat", item=str, validate=seat_policy_check(spec)),
+            Param("policies", default_policies, "one policy per seat", item=str, validate=spec.check_seats),
             Param("games", default_games, "games per reading (the same games under each)", low=2),
             Param("rulings", (ALL,), f"the rulings to play ({ALL!r}: every one)", item=str, validate=check_rulings),
         ),

@@ -106,13 +106,13 @@ def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
         try:
             value = getattr(spec.make_policy(args["policy"]), args["budget"])
         except AttributeError:
-            raise ArgumentError("budget", f"argument 'budget': {args['budget']!r} is not a parameter of "
+            raise ArgumentError("budget", f"{args['budget']!r} is not a parameter of "
                                 f"{args['policy']!r}") from None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ArgumentError("budget", f"argument 'budget': {args['budget']!r} of {args['policy']!r} is not a "
+            raise ArgumentError("budget", f"{args['budget']!r} of {args['policy']!r} is not a "
                                 "whole-number budget")
         if len(set(args["multiples"])) < len(args["multiples"]):
-            raise ArgumentError("multiples", "argument 'multiples': give different multiples, each once")
+            raise ArgumentError("multiples", "give different multiples, each once")
 
     return Analysis(
         name="trace",

@@ -40,6 +40,8 @@ import pandas as pd
 
 import tyrsim
 from tyrsim.core.engine import weights
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, chunks, rotation
@@ -47,6 +49,7 @@ from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.output import atomic_folder, csv_text
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore
+from tyrsim.core.run.substitutions import Substitution
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.studies.blocks import play_games
 from tyrsim.core.studies.trace import seats_ahead
@@ -91,6 +94,65 @@ class TuneResult:
     history: pd.DataFrame  # one row per generation and candidate: its weights and mean win share
     check: pd.DataFrame  # the check games: one row per game, the tuned seat's share of pairs won
     beats: tuple[float, float, float]  # share of (tuned, untuned) seat pairs the tuned seat won: mean, low, high
+
+    @property
+    def verdict(self) -> str:
+        """Whether the tuned weights beat the untuned policy: only where the whole 95% interval of the share of
+        seat pairs they won lies above one half."""
+        return "beats" if self.beats[1] > 0.5 else "does not clearly beat"
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """A tuning run as its budget allows: the setup, and the games of the budget that fill no generation."""
+
+    setup: TuneSetup
+    budget: int
+
+    @property
+    def played(self) -> int:
+        """The tuning games played: whole generations of candidates x games."""
+        return self.setup.generations * self.setup.population * self.setup.games
+
+    def substitution(self) -> Substitution | None:
+        """What the run plays in place of the budget asked, where generations do not fill it."""
+        if self.played == self.budget:
+            return None
+        return Substitution(f"--budget {self.budget}", f"{self.played:,} games are played",
+                            f"{self.budget - self.played:,} more would not fill a generation of "
+                            f"{self.setup.population} candidates x {self.setup.games} games")
+
+
+def plan_tune(spec: GameSpec, policy: str, rules: RuleSet, pool: Sequence[str], players: int | None, *, budget: int,
+              games: int, population: int | None, check_games: int, seed: int) -> TunePlan:
+    """The tuning run of `policy`'s weights that `budget` games allow: generations of `population` candidates
+    (CMA-ES's own number if None) x `games` games against `pool` (the untuned policy if empty) at `players`
+    players (the game's most if None); ArgumentError ("policy", "players", "pool", "budget") naming what is wrong,
+    before any game is played."""
+    cls = spec.policies.get(policy)
+    if cls is None or not weights.tunable(cls):
+        tunable = [n for n, c in spec.policies.items() if weights.tunable(c)]
+        raise ArgumentError("policy", f"{policy!r} is not a policy of {spec.name} with tunable weights; those that "
+                            f"have them: {', '.join(tunable) or 'none'}")
+    players = players or spec.default_players
+    if players not in spec.players:
+        raise ArgumentError("players", f"{spec.title} is for {spec.player_counts()} players")
+    for text in pool:
+        try:
+            spec.make_policy(text)
+        except PolicyError as exc:
+            raise ArgumentError("pool", str(exc)) from None
+    if len(pool) > players - 1:  # the pool is cycled round the other seats: the extra ones would never play
+        raise ArgumentError("pool", f"{len(pool)} given, but a {players}-player table has {players - 1} other "
+                            f"seat{'s' if players > 2 else ''}; give at most {players - 1}")
+    population = population or default_population(len(weights.tunable(cls)))
+    generations = budget // (population * games)
+    if generations < 1:
+        raise ArgumentError("budget", f"{budget} games leave no generation of {population} candidates x {games} "
+                            f"games; give at least {population * games}")
+    return TunePlan(TuneSetup(game=spec.name, policy=policy, rules=rules, pool=tuple(pool) or (policy,),
+                              players=players, seed=seed, population=population, games=games,
+                              generations=generations, check_games=check_games), budget)
 
 
 def write_tuned(out: Path, setup: TuneSetup, result: TuneResult, command: str) -> None:

@@ -152,7 +152,7 @@ def herd_growth(
     dino = next((d for d in load_dinosaurs(rules.dinosaurs_file) if d.name == kind), None)
     if dino is None:
         names = ", ".join(d.name for d in load_dinosaurs(rules.dinosaurs_file))
-        raise ArgumentError("kind", f"argument 'kind': {kind!r} is not a basic dinosaur; expected one of {names}")
+        raise ArgumentError("kind", f"{kind!r} is not a basic dinosaur; expected one of {names}")
     eats = dino.leaf + dino.meat + dino.either
     group = rules.breed_group
     room = enclosures * capacity

@@ -257,7 +257,7 @@ def check_matchups(args: Mapping[str, Any]) -> None:
     count = math.prod(len(args[name]) for name in SIDES)
     if count > MAX_MATCHUPS:
         longest = max(SIDES, key=lambda name: len(args[name]))
-        raise ArgumentError(longest, f"argument {longest!r}: {count:,} matchups (the product of the attacker's and "
+        raise ArgumentError(longest, f"{count:,} matchups (the product of the attacker's and "
                             f"defender's strengths and dice); at most {MAX_MATCHUPS:,}: give fewer values")
 
 
@@ -274,7 +274,7 @@ def check_simulated_only(method: str, given: Collection[str], method_option: str
         return
     for name in SIMULATED_ONLY:
         if name in given:
-            raise ArgumentError(name, f"argument {name!r}: only the Monte Carlo odds use it ({method_option} mc or "
+            raise ArgumentError(name, f"only the Monte Carlo odds use it ({method_option} mc or "
                                 "both); the exact odds simulate no fights")
 
 
@@ -291,7 +291,7 @@ def side_values(name: str, spans: Sequence[tuple[int, int]], rules: Rules) -> tu
     for lo, hi in spans:
         if lo < low or hi > high:
             bad = lo if lo < low else hi
-            raise ArgumentError(name, f"argument {name!r}: {bad} is out of range; {what} must be from {low} to "
+            raise ArgumentError(name, f"{bad} is out of range; {what} must be from {low} to "
                                 f"{high}")
     return tuple(dict.fromkeys(v for lo, hi in spans for v in range(lo, hi + 1)))
 
