@@ -377,6 +377,8 @@ def test_five_marker_at_phase_end_next_start_player_first():
     ("last_round", 3, 2),  # End on 3: placement rounds 1 and 2 are played, the last is among the first 3
     ("last_round", 4, 2),  # End on 4: rounds 1-3 (Move stands on 4, a field no round was played on)
     ("last_round", 5, None),  # End on 5: rounds 1-4, the last is no longer among the first 3
+    ("tracker", 3, 2),  # judged by Move's field: Move stands on End, field 3, among the first 3
+    ("tracker", 4, None),  # Move on 4, a field past the first 3, although rounds 1-3 were played
     ("never", 3, None),  # the extra placement comes after the placement rounds
 ])
 def test_five_marker_at_phase_end_earns_dice_by_the_last_placement_round(reading, end, die):
@@ -398,6 +400,29 @@ def test_five_marker_at_phase_end_earns_dice_by_the_last_placement_round(reading
     state.apply(UseFive(((WATER, 1), (LEAF, 2))))  # water and leaf become current: the Frog is complete
     assert (state.env.current[1], state.env.current[2]) == (WATER, LEAF)
     assert frog.die == die
+
+
+@pytest.mark.parametrize("reading", ["last_round", "tracker", "never"])
+@pytest.mark.parametrize(("end", "after_track"), [
+    (1, "unlimited"),  # End already on Move's field: the phase plays no placement round
+    (7, "none"),  # End has run off the 6-field tracker and no placement follows
+])
+def test_five_marker_earns_no_dice_when_no_placement_round_was_played(reading, end, after_track):
+    """A phase with no placement round has no round the "5" marker's chips could belong to: no strength dice
+    under every reading of `five_die_round` (they were once judged as played in round 1)."""
+    state = scripted(Rules(five_die_round=reading, after_track=after_track))
+    state.end = end
+    state.env = Environment([SUN, SUN, SUN, BONE])
+    frog = put(state, spot(0, 0), card("Frog", SUN, WATER, LEAF), 0)
+    state.env.potential[1] = [0, 1, 0, 0]
+    state.env.potential[2] = [0, 0, 1, 0]
+    state._begin_environment()
+    assert state.phase == "five"  # straight to the "5" marker
+    for _ in range(3):
+        state.apply(KEEP_FIVE)
+    state.apply(UseFive(((WATER, 1), (LEAF, 2))))
+    assert (state.env.current[1], state.env.current[2]) == (WATER, LEAF)  # the Frog is complete ...
+    assert frog.die is None  # ... and earns nothing
 
 
 def test_five_marker_on_own_turn_then_the_turn_goes_on():

@@ -252,7 +252,7 @@ UP = END_DIRECTIONS.index("up")
 UNLIMITED, LAST_FIELD = AFTER_TRACK.index("unlimited"), AFTER_TRACK.index("last_field")
 EXACT = FIVE_COUNTS.index("exact")
 PHASE_END = FIVE_TIMINGS.index("phase_end")
-LAST_ROUND = FIVE_DIE_ROUNDS.index("last_round")
+TRACKER, NEVER = FIVE_DIE_ROUNDS.index("tracker"), FIVE_DIE_ROUNDS.index("never")
 START_PLAYER = FIRST_FIGHTERS.index("start_player")
 COLOURS = TWO_PLAYER_BATTLES.index("colours")
 EARNS_DIE = WINNERS_WITHOUT_DIE.index("earns_die")
@@ -425,7 +425,7 @@ def set_up(game, tables, bits) -> None:
     pos.game_round = 1
     pos.end = rules.end_start
     pos.move = rules.move_start
-    pos.last_round = rules.move_start
+    pos.last_round = 0
     pos.leaders = -1
     pos.phase = NEXT_ROUND
     advance(pos, rules, bits)
@@ -560,7 +560,7 @@ def begin_environment(pos, rules, bits) -> None:
     pos.phase = ENVIRONMENT
     pos.limit = placement_limit(pos, rules)
     pos.move = rules.move_start
-    pos.last_round = pos.move
+    pos.last_round = 0  # no placement round played yet
     pos.passes = 0
     pos.player = pos.start
     if placement_over(pos):
@@ -878,10 +878,13 @@ def strength_dice(pos, rules) -> None:
 @njit(cache=True, inline="always")
 def strength_dice_open(pos, rules) -> bool:
     """Whether a change made now can earn or raise strength dice (`die_rounds`; ruling `five_die_round` for the
-    "5" marker's chips at the end of placement)."""
+    "5" marker's chips at the end of placement: by the last placement round played, Move's field or never; none
+    after a phase that played no placement round)."""
     if pos.phase != FIVE_PHASE:
         return pos.move <= rules.die_rounds
-    return rules.five_die_round == LAST_ROUND and pos.last_round <= rules.die_rounds
+    if pos.last_round == 0 or rules.five_die_round == NEVER:
+        return False
+    return (pos.move if rules.five_die_round == TRACKER else pos.last_round) <= rules.die_rounds
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ SPECIAL_SPACE_HOLDS = ("several", "one")
 MAJORITIES = ("most", "over_half")
 FIVE_COUNTS = ("exact", "up_to")
 TRACK_TIE_FIGHTS = ("order_only", "full_effects")
-FIVE_DIE_ROUNDS = ("last_round", "never")
+FIVE_DIE_ROUNDS = ("last_round", "tracker", "never")
 FIRST_FIGHTERS = ("start_player", "next_start_player")
 TWO_PLAYER_BATTLES = ("colours", "players")
 WINNERS_WITHOUT_DIE = ("earns_die", "nothing")
@@ -123,7 +123,8 @@ class Rules(RuleSet):
     five_die_round: str = rule(
         "last_round",
         "strength dice from the '5' marker's chips at 'phase_end' (Move stands on End by then): judged by the "
-        "'last_round' of placement played (see die_rounds), or 'never' (the chips come after the placement rounds)",
+        "'last_round' of placement played (see die_rounds), by the 'tracker' (Move's field), or 'never' (the chips "
+        "come after the placement rounds); a phase that plays no placement round earns none under every reading",
         choices=FIVE_DIE_ROUNDS, ruling=True,
     )
     track_cards_need_survival: bool = rule(
