@@ -232,8 +232,19 @@ RULES = np.dtype([
     ("trade_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
 ])
 
-# the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
-PLAYED = tuple(f.name for f in dataclasses.fields(Rules))
+# the rules this engine plays, declared here and never derived from Rules: `supported` names any other (a rule
+# added to Rules and not yet learnt here), so the default engine 'auto' plays it on the object engine instead
+PLAYED = (
+    "die_faces", "rounds_to_win", "tie_rule", "max_strength", "max_dice", "deck_file", "chips_per_symbol",
+    "chips_per_player", "homo_sapiens_die", "placement_order", "trade_limit", "set_limit", "trade_rounds",
+    "die_rounds", "new_die", "die_gain", "majority", "majority_tie", "move_start", "end_start", "track_fields",
+    "end_direction", "after_track", "five_marker", "five_chips", "five_count", "five_points", "five_timing",
+    "five_die_round", "track_cards_need_survival", "fights_per_player", "first_fighter", "two_player_battles",
+    "winner_without_die", "face_down_can_fight", "track_cards_fight", "special_spaces", "special_space_holds",
+    "track_tie_fight", "double_shift", "empty_space_bonus", "unused_column_empty", "two_player_columns",
+)
+# of those, the rules that are no number of the RULES record: `rule_tables` makes tables of them
+TABLED = ("deck_file", "special_spaces")
 CHOICES = {
     "tie_rule": TIE_RULES, "placement_order": PLACEMENT_ORDERS, "die_gain": DIE_GAINS, "majority": MAJORITIES,
     "majority_tie": MAJORITY_TIES, "end_direction": END_DIRECTIONS, "after_track": AFTER_TRACK,
@@ -293,6 +304,8 @@ def rule_tables(rules: Rules) -> np.recarray:
             r[f.name] = CHOICES[f.name].index(getattr(rules, f.name))
         elif f.name in RULES.names:
             r[f.name] = int(getattr(rules, f.name))
+        elif f.name not in TABLED:  # never skipped without a word (`supported` refuses it first)
+            raise ValueError(f"rule {f.name!r}: the compiled engine has no table for it")
     r["special_count"] = len(rules.special_spaces)
     r["specials"][: len(rules.special_spaces)] = rules.special_spaces
     r["spot_count"] = track_spot(len(rules.special_spaces))
