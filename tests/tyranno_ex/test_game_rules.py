@@ -194,9 +194,28 @@ def test_tie_chooser_picks_among_the_tied_symbols():
     assert state.phase == "environment" and state.current_player() == 1
 
 
-def test_tie_no_change_leaves_the_space():
-    """The default reading: a tie for the most revealed chips is no "simple majority", so nothing changes."""
+def test_tie_empty_removes_the_current_chips_and_leaves_the_space_empty_until_a_majority():
+    """The default reading: "that space's current chips are immediately removed" once the face-down chips
+    outnumber them; a tie is no "simple majority", so no symbol takes their place until a later chip breaks it."""
     state = scripted()
+    environment_phase(state)
+    frog = put(state, spot(0, 0), card("Frog", SUN, SUN, SUN), 0)  # lives on space 0's sun alone
+    state.env.potential[0] = [0, 1, 0, 0]
+    bag = list(state.bag.chips)
+    state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: tied
+    assert state.env.current_count[0] == 0 and state.bag.chips[SUN] == bag[SUN] + 1  # the sun went back
+    assert state.env.potential[0] == [0, 1, 1, 0] and state.stats()["ties"] == 1
+    assert not state.env.present() & 1 << SUN and state.env.chips_of()[SUN] == 0
+    state.passes, state.player = 0, 1
+    state.apply(SetChips(((LEAF, 0),)))  # leaf 2, water 1: a majority at last
+    assert (state.env.current[0], state.env.current_count[0]) == (LEAF, 2)
+    state._survival()
+    assert frog not in state.spots  # no sun among the conditions any more
+
+
+def test_tie_no_change_leaves_the_space():
+    """A tie for the most revealed chips is no "simple majority", and the old chips stay (`no_change`)."""
+    state = scripted(Rules(majority_tie="no_change"))
     environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(SetChips(((LEAF, 0),)))
@@ -677,7 +696,7 @@ def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch, tie_figh
     ("full_effects", [["Second"], [], []], ["First"]),  # a 2:0 loser is eliminated: it never enters the track
 ])
 def test_a_clean_tie_fight_on_entering_the_track(monkeypatch, tie_fight, expected, out):
-    state = scripted(Rules(track_tie_fight=tie_fight))
+    state = scripted(Rules(track_tie_fight=tie_fight, winner_without_die="earns_die"))
     put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0)
     put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1)
     monkeypatch.setattr(fights, "resolve_fight", fixed_fight("defender", 0, 2))
@@ -838,3 +857,24 @@ def test_actions_read_like_a_play_by_play():
     assert repr(Challenge(spot(1, 6), TRACK)) == "Challenge(c1r6 -> s0)"
     assert repr(Trade((WATER,))) == "Trade(water)"
     assert SYMBOLS[LEAF] == "leaf"
+
+
+# --- marker stones -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("stones", "placed"), [(5, False), (6, True), (0, True)])
+def test_a_colour_whose_marker_stones_all_mark_cards_places_no_card(stones, placed):
+    """"marking the card at its edge with one of their marker stones": 5 stones of each colour, so a colour
+    with 5 cards on the board (grid and special spaces) places none until a stone comes back (`marker_stones`;
+    0: they never run out)."""
+    state = scripted(Rules(marker_stones=stones))
+    state.round, state.double_last = 2, False
+    for at in (spot(0, 3), spot(0, 6), spot(0, 9), track_spot(0), track_spot(1)):
+        put(state, at, (SUN, WATER, LEAF), 0)
+    state._begin_placement()
+    assert state.current_player() == (0 if placed else 1)
+    assert state.stats()["no_stone"] == (0 if placed else 1)
+    state.spots[track_spot(1)] = None  # the card on 10 leaves the board: its stone comes back
+    state.start = 0
+    state._begin_placement()
+    assert state.current_player() == 0

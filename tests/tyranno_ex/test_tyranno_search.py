@@ -150,7 +150,7 @@ def test_a_tie_without_change_is_seen_by_everyone():
     assert env.current[0] == SUN and env.known[0] == [0, 1, 1, 0] and env.unseen(0, 0) == 0
 
 
-@pytest.mark.parametrize("majority_tie", ["no_change", "chooser", "random"])
+@pytest.mark.parametrize("majority_tie", ["empty", "no_change", "chooser", "random"])
 def test_every_face_down_chip_is_accounted_for_in_whole_games(majority_tie):
     rng = np.random.default_rng(3)
     state = make_game(Rules(majority_tie=majority_tie), 3).new_state(rng)

@@ -152,8 +152,10 @@ OPENING_CHIPS = np.int64(SPACES)  # drawn at set-up, one for each current space
 
 # counters by name (game.GAME_COUNTERS, game.SEAT_COUNTERS)
 (ROUNDS, CHANGES, CASCADES, LONGEST_CASCADE, TIES, FIGHTS, FIGHTS_CLEAN, FIGHTS_CLOSE, FIGHTS_ENDLESS,
- TRACK_TIE_FIGHTS_COUNT, TRACK_TIE_LOSSES, DOUBLE_SHIFTS, SURVIVAL_LOSSES, FIGHT_LOSSES, LEAD_CHANGES) = range(15)
-assert len(GAME_COUNTERS) == 15 and GAME_COUNTERS[LEAD_CHANGES] == "lead_changes"
+ TRACK_TIE_FIGHTS_COUNT, TRACK_TIE_LOSSES, DOUBLE_SHIFTS, SURVIVAL_LOSSES, FIGHT_LOSSES, LEAD_CHANGES,
+ NO_STONE) = range(16)
+assert len(GAME_COUNTERS) == 16 and GAME_COUNTERS[LEAD_CHANGES] == "lead_changes"
+assert GAME_COUNTERS[NO_STONE] == "no_stone"
 CARDS_PLACED, FIGHTS_STARTED, FIGHTS_WON, DICE_EARNED, DICE_RAISED, TRADES, CHIPS_SET = range(7)
 ENTERED = SEAT_COUNTERS.index("cards_entered_row0")  # + 1 for row 3; then CARD_POINTS, CARD_POINTS_SQ
 CARD_POINTS = SEAT_COUNTERS.index("card_points_row0")
@@ -194,7 +196,8 @@ POSITION = np.dtype([
 RULES = np.dtype([
     ("die_faces", np.int64), ("rounds_to_win", np.int64), ("tie_rule", np.int64), ("max_strength", np.int64),
     ("max_dice", np.int64), ("chips_per_symbol", np.int64), ("chips_per_player", np.int64),
-    ("homo_sapiens_die", np.int64), ("placement_order", np.int64), ("trade_limit", np.int64),
+    ("homo_sapiens_die", np.int64), ("marker_stones", np.int64), ("placement_order", np.int64),
+    ("trade_limit", np.int64),
     ("set_limit", np.int64), ("trade_rounds", np.int64), ("die_rounds", np.int64), ("new_die", np.int64),
     ("die_gain", np.int64), ("majority", np.int64), ("majority_tie", np.int64), ("move_start", np.int64),
     ("end_start", np.int64), ("track_fields", np.int64), ("end_direction", np.int64), ("after_track", np.int64),
@@ -236,7 +239,8 @@ RULES = np.dtype([
 # added to Rules and not yet learnt here), so the default engine 'auto' plays it on the object engine instead
 PLAYED = (
     "die_faces", "rounds_to_win", "tie_rule", "max_strength", "max_dice", "deck_file", "chips_per_symbol",
-    "chips_per_player", "homo_sapiens_die", "placement_order", "trade_limit", "set_limit", "trade_rounds",
+    "chips_per_player", "homo_sapiens_die", "marker_stones", "placement_order", "trade_limit", "set_limit",
+    "trade_rounds",
     "die_rounds", "new_die", "die_gain", "majority", "majority_tie", "move_start", "end_start", "track_fields",
     "end_direction", "after_track", "five_marker", "five_chips", "five_count", "five_points", "five_timing",
     "five_die_round", "track_cards_need_survival", "fights_per_player", "first_fighter", "two_player_battles",
@@ -258,7 +262,7 @@ REROLL, ATTACKER = TIE_RULES.index("reroll"), TIE_RULES.index("attacker")
 LAPS = PLACEMENT_ORDERS.index("laps")
 COMPLETED = DIE_GAINS.index("completed")
 OVER_HALF = MAJORITIES.index("over_half")
-NO_CHANGE, CHOOSER = MAJORITY_TIES.index("no_change"), MAJORITY_TIES.index("chooser")
+EMPTY, NO_CHANGE, CHOOSER = (MAJORITY_TIES.index(t) for t in ("empty", "no_change", "chooser"))
 UP = END_DIRECTIONS.index("up")
 UNLIMITED, LAST_FIELD = AFTER_TRACK.index("unlimited"), AFTER_TRACK.index("last_field")
 EXACT = FIVE_COUNTS.index("exact")
@@ -505,12 +509,30 @@ def begin_placement(pos, rules, bits) -> None:
 @njit(cache=True)
 def next_placement(pos, rules, bits) -> None:
     """The next placement, while a face-up card is left; then environmental change."""
-    if pos.queue_head < pos.queue_end:
-        if pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]:
+    while pos.queue_head < pos.queue_end:
+        if not (pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]):
+            pos.queue_head = pos.queue_end  # no face-up card left: nobody can place
+        elif marker_stone_left(pos, rules, pos.queue_column[pos.queue_head]):
             pos.player = pos.queue_player[pos.queue_head]
             return
-        pos.queue_head = pos.queue_end  # no face-up card left: nobody can place
+        else:  # every marker stone of the colour marks a card on the board: this card is not placed
+            pos.counters[NO_STONE] += 1
+            pos.queue_head += 1
     begin_environment(pos, rules, bits)
+
+
+@njit(cache=True)
+def marker_stone_left(pos, rules, column) -> bool:
+    """`_marker_stone_left`: the colour has a marker stone for a new card (ruling `marker_stones`; 0: never run
+    out); a stone comes back when its card leaves the board."""
+    if rules.marker_stones == 0:
+        return True
+    used = 0
+    for spot in range(rules.spot_count):
+        card = pos.spots[spot]
+        if card != NO_CARD and pos.column[card] == column:
+            used += 1
+    return used < rules.marker_stones
 
 
 @njit(cache=True, inline="always")
@@ -752,8 +774,12 @@ def set_chips(pos, rules, setting, bits) -> None:
 
 @njit(cache=True, inline="always")
 def present(pos) -> int:
-    """Bitmask of the symbols among the current living conditions."""
-    return (1 << pos.current[0]) | (1 << pos.current[1]) | (1 << pos.current[2]) | (1 << pos.current[3])
+    """Bitmask of the symbols among the current living conditions (an emptied space shows none)."""
+    mask = 0
+    for space in range(SPACES):
+        if pos.current_count[space]:
+            mask |= 1 << pos.current[space]
+    return mask
 
 
 @njit(cache=True)
@@ -793,6 +819,10 @@ def change_living_conditions(pos, rules, space, bits) -> bool:
         if count > 1:
             pos.counters[TIES] += 1  # under every reading of a tie
             if rules.majority == OVER_HALF or rules.majority_tie == NO_CHANGE:
+                return False
+            if rules.majority_tie == EMPTY:  # the current chips were removed and none take their place
+                pos.bag[pos.current[space]] += pos.current_count[space]
+                pos.current_count[space] = 0
                 return False
             if rules.majority_tie == CHOOSER:
                 pos.tie_space, pos.tied = space, tied

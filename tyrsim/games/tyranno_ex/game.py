@@ -65,7 +65,7 @@ SEAT_COUNTERS = (
 GAME_COUNTERS = (
     "rounds", "changes", "cascades", "longest_cascade", "ties", "fights", "fights_clean", "fights_close",
     "fights_endless", "track_tie_fights", "track_tie_losses", "double_shifts", "survival_losses", "fight_losses",
-    "lead_changes",
+    "lead_changes", "no_stone",
 )  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from tyrsim.core.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyranno_ex.cards import load_deck
 
 TIE_RULES = ("reroll", "attacker", "defender")
-MAJORITY_TIES = ("no_change", "chooser", "random")
+MAJORITY_TIES = ("empty", "no_change", "chooser", "random")
 AFTER_TRACK = ("unlimited", "last_field", "none")
 END_DIRECTIONS = ("up", "down")
 DIE_GAINS = ("completed", "any_change")
@@ -26,7 +26,7 @@ TRACK_TIE_FIGHTS = ("order_only", "full_effects")
 FIVE_DIE_ROUNDS = ("last_round", "tracker", "never")
 FIRST_FIGHTERS = ("start_player", "next_start_player")
 TWO_PLAYER_BATTLES = ("colours", "players")
-WINNERS_WITHOUT_DIE = ("earns_die", "nothing")
+WINNERS_WITHOUT_DIE = ("nothing", "earns_die")
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,11 @@ class Rules(RuleSet):
         choices=PLACEMENT_ORDERS, ruling=True,
     )
 
+    marker_stones: int = rule(
+        5, "marker stones of each colour (a placed card is marked with one until it leaves the board; a colour "
+        "with none left places no card); 0: they never run out", low=0, high=28, ruling=(0,),
+    )
+
     # --- environmental change ---
     trade_limit: int = rule(3, "most chips one trade swaps", low=0, high=12)
     set_limit: int = rule(2, "most chips one turn sets onto the potential spaces", low=1, high=6)
@@ -84,9 +89,10 @@ class Rules(RuleSet):
         choices=MAJORITIES, ruling=True,
     )
     majority_tie: str = rule(
-        "no_change",
-        "revealed chips with no single most common symbol have no 'simple majority': 'no_change' (the space "
-        "stays as it is), or the 'chooser' (player who set chips) picks among the tied, or 'random'",
+        "empty",
+        "revealed chips with no single most common symbol have no 'simple majority': 'empty' (the current chips, "
+        "'immediately removed', are not replaced: the space shows no condition until a majority), 'no_change' "
+        "(the old chips stay), or the 'chooser' (player who set chips) picks among the tied, or 'random'",
         choices=MAJORITY_TIES, ruling=True,
     )
     move_start: int = rule(1, "field of the Move marker at the start of every environment phase", low=1, high=20)
@@ -148,9 +154,9 @@ class Rules(RuleSet):
         choices=TWO_PLAYER_BATTLES, ruling=True,
     )
     winner_without_die: str = rule(
-        "earns_die",
-        "a fight's winner without a strength die that may raise its die by 1: 'earns_die' (strength 1 raised to a "
-        "die showing 2) or 'nothing' (it has no die to raise)",
+        "nothing",
+        "a fight's winner without a strength die that may raise its die by 1: 'nothing' (combat says 'raise', and "
+        "a card without a die has none to raise) or 'earns_die' (strength 1 raised to a die showing 2)",
         choices=WINNERS_WITHOUT_DIE, ruling=True,
     )
     face_down_can_fight: bool = rule(
