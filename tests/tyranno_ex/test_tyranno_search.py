@@ -249,7 +249,8 @@ def test_the_leaf_evaluation_is_a_win_share_that_favours_the_leader():
         values = IsmctsPolicy().evaluate(state)
         assert all(0.0 <= v <= 1.0 for v in values) and sum(values) == pytest.approx(1.0)
     state = positions(games=1)[-1]
-    state.points["rows"][1] += 100
+    totals = [sum(state.points[k][p] for k in state.points) for p in range(state.num_players)]
+    state.points["rows"][1] += max(totals) - totals[1] + 100  # 100 points ahead of everyone
     values = IsmctsPolicy().evaluate(state)
     assert values[1] == max(values) and values[1] > 0.9
 
