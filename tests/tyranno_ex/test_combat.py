@@ -28,7 +28,8 @@ def test_rulebook_example_fight_ends_2_1_for_b_round_by_round():
     # B (no die, strength 1) was not stronger than A: it gains a die showing 2;
     # A lost 2:1: face down, its die falls from 3 to 2.
     effects = combat.fight_effects(winner_die=None, loser_die=3, loser_rounds=fight.loser_rounds)
-    assert effects == combat.Effects(winner_die=2, loser_die=2, loser_eliminated=False, loser_face_down=True)
+    # B has no die to raise ("raise their strength die"; `winner_without_die`); A's die falls from 3 to 2
+    assert effects == combat.Effects(winner_die=None, loser_die=2, loser_eliminated=False, loser_face_down=True)
 
 
 def test_rolls_running_out_is_an_error():
@@ -48,7 +49,7 @@ def test_rolls_must_match_the_dice():
         (5, 3, 1, combat.Effects(5, 2, False, True)),  # stronger winner stays; 2:1 loser falls
         (4, 4, 1, combat.Effects(5, 3, False, True)),  # equal strength counts as "not higher"
         (6, 6, 0, combat.Effects(6, 6, True, False)),  # capped at 6
-        (None, None, 1, combat.Effects(2, None, False, True)),  # new die shows 2; no die to lower
+        (None, None, 1, combat.Effects(None, None, False, True)),  # no die to raise, none to lower
         (2, 1, 1, combat.Effects(2, 1, False, True)),  # a die never falls below 1
     ],
 )
@@ -56,13 +57,14 @@ def test_fight_effects(winner_die, loser_die, loser_rounds, expected):
     assert combat.fight_effects(winner_die, loser_die, loser_rounds) == expected
 
 
-def test_a_winner_without_a_die_has_none_to_raise_under_the_other_reading():
-    """`winner_without_die = "nothing"`: "may raise their strength die by 1" needs a die; the loser's effects
-    stay as they are."""
-    rules = Rules(winner_without_die="nothing")
-    assert combat.fight_effects(None, 3, 1, rules) == combat.Effects(None, 2, False, True)
-    assert combat.fight_effects(None, None, 0, rules) == combat.Effects(None, None, True, False)
-    assert combat.fight_effects(2, 3, 1, rules) == combat.Effects(3, 2, False, True)  # a die still rises
+def test_a_winner_without_a_die_earns_one_under_the_other_reading():
+    """`winner_without_die = "earns_die"`: strength 1 ("its rolls only hit on a 1") raised by 1 is a die
+    showing 2; the loser's effects stay as they are."""
+    rules = Rules(winner_without_die="earns_die")
+    assert combat.fight_effects(None, 3, 1, rules) == combat.Effects(2, 2, False, True)
+    assert combat.fight_effects(None, None, 1, rules) == combat.Effects(2, None, False, True)
+    assert combat.fight_effects(6, 3, 1, rules) == combat.Effects(6, 2, False, True)  # stronger: stays
+    assert combat.fight_effects(2, 3, 1) == combat.Effects(3, 2, False, True)  # by default a die still rises
 
 
 def test_resolve_fight_with_rng_is_reproducible_and_valid():

@@ -43,21 +43,22 @@ def test_resolve_takes_the_most_chips_or_only_more_than_half(majority, expected)
     assert (changes, env.current[0], env.current_count[0]) == expected and (ties, tied) == (0, None)
 
 
+@pytest.mark.parametrize("tie", ["no_change", "empty"])
 @pytest.mark.parametrize("majority", ["most", "over_half"])
-def test_kernel_matches_the_environment_card_chip_by_chip(majority):
+def test_kernel_matches_the_environment_card_chip_by_chip(majority, tie):
     rng = np.random.default_rng(5)
     trials, steps = 200, 30
     opening = rng.integers(4, size=(trials, 4))
     spaces = rng.integers(4, size=(trials, steps))
     symbols = rng.integers(4, size=(trials, steps))
-    rules = Rules(majority=majority, majority_tie="no_change")  # deterministic: both sides must agree exactly
+    rules = Rules(majority=majority, majority_tie=tie)  # deterministic: both sides must agree exactly
     out = lay_chips(opening, spaces, symbols, rules, rng, {10, steps})
     for t in range(trials):
         env = Environment(list(opening[t]))
         bag = Bag([100] * 4)
         for j in range(steps):
             env.set_chip(int(spaces[t, j]), int(symbols[t, j]))
-            env.resolve(int(spaces[t, j]), "no_change", bag, rng, majority)
+            env.resolve(int(spaces[t, j]), tie, bag, rng, majority)
             if j + 1 == 10:
                 assert list(out[10][t]) == env.chips_of()
         assert list(out[steps][t]) == env.chips_of()

@@ -17,7 +17,7 @@ MAX_ACTIONS = 5000  # far more than any game takes; a game that runs past it nev
 
 variants = st.fixed_dictionaries(
     {
-        "majority_tie": st.sampled_from(["chooser", "no_change", "random"]),
+        "majority_tie": st.sampled_from(["empty", "chooser", "no_change", "random"]),
         "majority": st.sampled_from(["most", "over_half"]),
         "five_count": st.sampled_from(["exact", "up_to"]),
         "track_tie_fight": st.sampled_from(["order_only", "full_effects"]),
@@ -37,7 +37,10 @@ def check_invariants(state, deck_size: int) -> None:
     chips = state.bag.total() + sum(sum(h) for h in state.hands) + state.env.chips_on_card()
     assert chips == 4 * state.rules.chips_per_symbol
     assert min(state.bag.chips) >= 0 and all(min(h) >= 0 for h in state.hands)
-    assert all(min(p) >= 0 for p in state.env.potential) and min(state.env.current_count) >= 1
+    assert all(min(p) >= 0 for p in state.env.potential) and min(state.env.current_count) >= 0
+    for n, pot in zip(state.env.current_count, state.env.potential, strict=True):
+        if not n:  # only a tie empties a space (`majority_tie = "empty"`), and it stays tied until a majority
+            assert state.rules.majority_tie == "empty" and pot.count(max(pot)) > 1
     on_board = [bc for bc in state.spots if bc is not None]
     cards = sum(len(p) for p in state.piles) + len(state.set_aside) + len(on_board) + len(state.out)
     assert cards == deck_size

@@ -194,9 +194,28 @@ def test_tie_chooser_picks_among_the_tied_symbols():
     assert state.phase == "environment" and state.current_player() == 1
 
 
-def test_tie_no_change_leaves_the_space():
-    """The default reading: a tie for the most revealed chips is no "simple majority", so nothing changes."""
+def test_tie_empty_removes_the_current_chips_and_leaves_the_space_empty_until_a_majority():
+    """The default reading: "that space's current chips are immediately removed" once the face-down chips
+    outnumber them; a tie is no "simple majority", so no symbol takes their place until a later chip breaks it."""
     state = scripted()
+    environment_phase(state)
+    frog = put(state, spot(0, 0), card("Frog", SUN, SUN, SUN), 0)  # lives on space 0's sun alone
+    state.env.potential[0] = [0, 1, 0, 0]
+    bag = list(state.bag.chips)
+    state.apply(SetChips(((LEAF, 0),)))  # water 1, leaf 1: tied
+    assert state.env.current_count[0] == 0 and state.bag.chips[SUN] == bag[SUN] + 1  # the sun went back
+    assert state.env.potential[0] == [0, 1, 1, 0] and state.stats()["ties"] == 1
+    assert not state.env.present() & 1 << SUN and state.env.chips_of()[SUN] == 0
+    state.passes, state.player = 0, 1
+    state.apply(SetChips(((LEAF, 0),)))  # leaf 2, water 1: a majority at last
+    assert (state.env.current[0], state.env.current_count[0]) == (LEAF, 2)
+    state._survival()
+    assert frog not in state.spots  # no sun among the conditions any more
+
+
+def test_tie_no_change_leaves_the_space():
+    """A tie for the most revealed chips is no "simple majority", and the old chips stay (`no_change`)."""
+    state = scripted(Rules(majority_tie="no_change"))
     environment_phase(state)
     state.env.potential[0] = [0, 1, 0, 0]
     state.apply(SetChips(((LEAF, 0),)))
@@ -377,6 +396,8 @@ def test_five_marker_at_phase_end_next_start_player_first():
     ("last_round", 3, 2),  # End on 3: placement rounds 1 and 2 are played, the last is among the first 3
     ("last_round", 4, 2),  # End on 4: rounds 1-3 (Move stands on 4, a field no round was played on)
     ("last_round", 5, None),  # End on 5: rounds 1-4, the last is no longer among the first 3
+    ("tracker", 3, 2),  # judged by Move's field: Move stands on End, field 3, among the first 3
+    ("tracker", 4, None),  # Move on 4, a field past the first 3, although rounds 1-3 were played
     ("never", 3, None),  # the extra placement comes after the placement rounds
 ])
 def test_five_marker_at_phase_end_earns_dice_by_the_last_placement_round(reading, end, die):
@@ -398,6 +419,29 @@ def test_five_marker_at_phase_end_earns_dice_by_the_last_placement_round(reading
     state.apply(UseFive(((WATER, 1), (LEAF, 2))))  # water and leaf become current: the Frog is complete
     assert (state.env.current[1], state.env.current[2]) == (WATER, LEAF)
     assert frog.die == die
+
+
+@pytest.mark.parametrize("reading", ["last_round", "tracker", "never"])
+@pytest.mark.parametrize(("end", "after_track"), [
+    (1, "unlimited"),  # End already on Move's field: the phase plays no placement round
+    (7, "none"),  # End has run off the 6-field tracker and no placement follows
+])
+def test_five_marker_earns_no_dice_when_no_placement_round_was_played(reading, end, after_track):
+    """A phase with no placement round has no round the "5" marker's chips could belong to: no strength dice
+    under every reading of `five_die_round` (they were once judged as played in round 1)."""
+    state = scripted(Rules(five_die_round=reading, after_track=after_track))
+    state.end = end
+    state.env = Environment([SUN, SUN, SUN, BONE])
+    frog = put(state, spot(0, 0), card("Frog", SUN, WATER, LEAF), 0)
+    state.env.potential[1] = [0, 1, 0, 0]
+    state.env.potential[2] = [0, 0, 1, 0]
+    state._begin_environment()
+    assert state.phase == "five"  # straight to the "5" marker
+    for _ in range(3):
+        state.apply(KEEP_FIVE)
+    state.apply(UseFive(((WATER, 1), (LEAF, 2))))
+    assert (state.env.current[1], state.env.current[2]) == (WATER, LEAF)  # the Frog is complete ...
+    assert frog.die is None  # ... and earns nothing
 
 
 def test_five_marker_on_own_turn_then_the_turn_goes_on():
@@ -652,7 +696,7 @@ def test_tied_cards_entering_the_track_fight_for_the_order(monkeypatch, tie_figh
     ("full_effects", [["Second"], [], []], ["First"]),  # a 2:0 loser is eliminated: it never enters the track
 ])
 def test_a_clean_tie_fight_on_entering_the_track(monkeypatch, tie_fight, expected, out):
-    state = scripted(Rules(track_tie_fight=tie_fight))
+    state = scripted(Rules(track_tie_fight=tie_fight, winner_without_die="earns_die"))
     put(state, spot(0, 9), card("First", SUN, WATER, LEAF), 0)
     put(state, spot(1, 9), card("Second", SUN, WATER, LEAF), 1)
     monkeypatch.setattr(fights, "resolve_fight", fixed_fight("defender", 0, 2))
@@ -813,3 +857,24 @@ def test_actions_read_like_a_play_by_play():
     assert repr(Challenge(spot(1, 6), TRACK)) == "Challenge(c1r6 -> s0)"
     assert repr(Trade((WATER,))) == "Trade(water)"
     assert SYMBOLS[LEAF] == "leaf"
+
+
+# --- marker stones -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("stones", "placed"), [(5, False), (6, True), (0, True)])
+def test_a_colour_whose_marker_stones_all_mark_cards_places_no_card(stones, placed):
+    """"marking the card at its edge with one of their marker stones": 5 stones of each colour, so a colour
+    with 5 cards on the board (grid and special spaces) places none until a stone comes back (`marker_stones`;
+    0: they never run out)."""
+    state = scripted(Rules(marker_stones=stones))
+    state.round, state.double_last = 2, False
+    for at in (spot(0, 3), spot(0, 6), spot(0, 9), track_spot(0), track_spot(1)):
+        put(state, at, (SUN, WATER, LEAF), 0)
+    state._begin_placement()
+    assert state.current_player() == (0 if placed else 1)
+    assert state.stats()["no_stone"] == (0 if placed else 1)
+    state.spots[track_spot(1)] = None  # the card on 10 leaves the board: its stone comes back
+    state.start = 0
+    state._begin_placement()
+    assert state.current_player() == 0

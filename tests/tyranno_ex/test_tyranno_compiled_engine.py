@@ -10,7 +10,7 @@ random policy's choice must be equal, and at the end the scores.
 
 The quick suite plays fewer games per rule set than the slow tests (2,000 whole games per rule set, 10
 stepped position by position): the object engine's 2,000 four-player games take about 5 s a rule set, and
-stepping compares about 170 positions a game in Python, for 35 rule sets. The whole-game tables compare
+stepping compares about 170 positions a game in Python, for 38 rule sets. The whole-game tables compare
 every game's final scores, points by source and every counter.
 """
 

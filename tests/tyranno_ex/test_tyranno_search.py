@@ -150,7 +150,7 @@ def test_a_tie_without_change_is_seen_by_everyone():
     assert env.current[0] == SUN and env.known[0] == [0, 1, 1, 0] and env.unseen(0, 0) == 0
 
 
-@pytest.mark.parametrize("majority_tie", ["no_change", "chooser", "random"])
+@pytest.mark.parametrize("majority_tie", ["empty", "no_change", "chooser", "random"])
 def test_every_face_down_chip_is_accounted_for_in_whole_games(majority_tie):
     rng = np.random.default_rng(3)
     state = make_game(Rules(majority_tie=majority_tie), 3).new_state(rng)
@@ -249,7 +249,8 @@ def test_the_leaf_evaluation_is_a_win_share_that_favours_the_leader():
         values = IsmctsPolicy().evaluate(state)
         assert all(0.0 <= v <= 1.0 for v in values) and sum(values) == pytest.approx(1.0)
     state = positions(games=1)[-1]
-    state.points["rows"][1] += 100
+    totals = [sum(state.points[k][p] for k in state.points) for p in range(state.num_players)]
+    state.points["rows"][1] += max(totals) - totals[1] + 100  # 100 points ahead of everyone
     values = IsmctsPolicy().evaluate(state)
     assert values[1] == max(values) and values[1] > 0.9
 

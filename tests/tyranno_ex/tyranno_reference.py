@@ -91,10 +91,15 @@ def place_actions(state) -> list:
     the space directly above their first card." After a double shift: "the bottom two rows (row 0 and row 3)
     are both empty ... each player now places 2 new animal cards ... Which row a player fills first is up to
     them." The engine asks for one column at a time (with 2 columns, outer first): it must be the player's.
+    The card is marked "with one of their marker stones" (5 in each colour, `marker_stones`): a colour whose
+    stones all mark cards on the board has none to place.
     """
     player, rules = state.player, state.rules
     column = state.queue[0][1]
     if column not in own_columns(player, state.num_players, rules.two_player_columns):
+        return []
+    marked = sum(1 for bc in state.spots if bc is not None and bc.column == column)
+    if rules.marker_stones and marked >= rules.marker_stones:
         return []
     empty = [r for r in (0, 1) if state.spots[column * 4 + r] is None]
     if state.round == 1:

@@ -227,8 +227,8 @@ def lay_chips(
     chip j of trial t has symbol symbols[t, j] and goes on space spaces[t, j].
     After each chip the space changes while its potential chips outnumber its
     current ones (cascades included); a tie for the most chips is settled at
-    random ("chooser" and "random": there is no decision here) or leaves the
-    space as it is ("no_change"); under `majority = "over_half"` a space changes
+    random ("chooser" and "random": there is no decision here), leaves the
+    space with no current chips ("empty") or as it is ("no_change"); under `majority = "over_half"` a space changes
     only when one symbol holds more than half of its revealed chips. Returns {chips laid: current chips per symbol
     (trials, 4)} for the recorded numbers of chips.
     """
@@ -258,8 +258,10 @@ def lay_chips(
             if rules.majority == "over_half":  # only a symbol with more than half of the revealed chips wins
                 keep = 2 * top[:, 0] > p.sum(axis=1)
                 active, sp, p, top = active[keep], sp[keep], p[keep], top[keep]
-            elif rules.majority_tie == "no_change":
+            elif rules.majority_tie in ("empty", "no_change"):
                 tied = (p == top).sum(axis=1) > 1
+                if rules.majority_tie == "empty":  # the current chips are removed and none take their place
+                    count[active[tied], sp[tied]] = 0
                 active, sp, p, top = active[~tied], sp[~tied], p[~tied], top[~tied]
             winner = np.argmax((p == top) * (1.0 + rng.random(p.shape)), axis=1)
             cur[active, sp] = winner

@@ -213,8 +213,10 @@ def fight_effects(
     if it has one. Ruling: a die never falls below 1 — a die showing 1 stays
     (it still hits on a 1, as no die does). Ruling `winner_without_die`: "The
     winner may raise their strength die by 1" for a winner without a die reads
-    as its strength 1 ("its rolls only hit on a 1") raised to a die showing 2
-    ("earns_die"), or as no die to raise ("nothing").
+    as no die to raise ("nothing", the default: the rulebook earns a die for a
+    card without one and raises a die it has, and combat says only "raise"),
+    or as its strength 1 ("its rolls only hit on a 1") raised to a die showing 2
+    ("earns_die").
     """
     rules = rules or Rules()
     new_winner = winner_die

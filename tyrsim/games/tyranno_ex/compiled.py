@@ -152,8 +152,10 @@ OPENING_CHIPS = np.int64(SPACES)  # drawn at set-up, one for each current space
 
 # counters by name (game.GAME_COUNTERS, game.SEAT_COUNTERS)
 (ROUNDS, CHANGES, CASCADES, LONGEST_CASCADE, TIES, FIGHTS, FIGHTS_CLEAN, FIGHTS_CLOSE, FIGHTS_ENDLESS,
- TRACK_TIE_FIGHTS_COUNT, TRACK_TIE_LOSSES, DOUBLE_SHIFTS, SURVIVAL_LOSSES, FIGHT_LOSSES, LEAD_CHANGES) = range(15)
-assert len(GAME_COUNTERS) == 15 and GAME_COUNTERS[LEAD_CHANGES] == "lead_changes"
+ TRACK_TIE_FIGHTS_COUNT, TRACK_TIE_LOSSES, DOUBLE_SHIFTS, SURVIVAL_LOSSES, FIGHT_LOSSES, LEAD_CHANGES,
+ NO_STONE) = range(16)
+assert len(GAME_COUNTERS) == 16 and GAME_COUNTERS[LEAD_CHANGES] == "lead_changes"
+assert GAME_COUNTERS[NO_STONE] == "no_stone"
 CARDS_PLACED, FIGHTS_STARTED, FIGHTS_WON, DICE_EARNED, DICE_RAISED, TRADES, CHIPS_SET = range(7)
 ENTERED = SEAT_COUNTERS.index("cards_entered_row0")  # + 1 for row 3; then CARD_POINTS, CARD_POINTS_SQ
 CARD_POINTS = SEAT_COUNTERS.index("card_points_row0")
@@ -194,7 +196,8 @@ POSITION = np.dtype([
 RULES = np.dtype([
     ("die_faces", np.int64), ("rounds_to_win", np.int64), ("tie_rule", np.int64), ("max_strength", np.int64),
     ("max_dice", np.int64), ("chips_per_symbol", np.int64), ("chips_per_player", np.int64),
-    ("homo_sapiens_die", np.int64), ("placement_order", np.int64), ("trade_limit", np.int64),
+    ("homo_sapiens_die", np.int64), ("marker_stones", np.int64), ("placement_order", np.int64),
+    ("trade_limit", np.int64),
     ("set_limit", np.int64), ("trade_rounds", np.int64), ("die_rounds", np.int64), ("new_die", np.int64),
     ("die_gain", np.int64), ("majority", np.int64), ("majority_tie", np.int64), ("move_start", np.int64),
     ("end_start", np.int64), ("track_fields", np.int64), ("end_direction", np.int64), ("after_track", np.int64),
@@ -232,8 +235,20 @@ RULES = np.dtype([
     ("trade_upto", np.int64, (HAND_CLASSES, MAX_CHIPS_SET + 1)),
 ])
 
-# the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
-PLAYED = tuple(f.name for f in dataclasses.fields(Rules))
+# the rules this engine plays, declared here and never derived from Rules: `supported` names any other (a rule
+# added to Rules and not yet learnt here), so the default engine 'auto' plays it on the object engine instead
+PLAYED = (
+    "die_faces", "rounds_to_win", "tie_rule", "max_strength", "max_dice", "deck_file", "chips_per_symbol",
+    "chips_per_player", "homo_sapiens_die", "marker_stones", "placement_order", "trade_limit", "set_limit",
+    "trade_rounds",
+    "die_rounds", "new_die", "die_gain", "majority", "majority_tie", "move_start", "end_start", "track_fields",
+    "end_direction", "after_track", "five_marker", "five_chips", "five_count", "five_points", "five_timing",
+    "five_die_round", "track_cards_need_survival", "fights_per_player", "first_fighter", "two_player_battles",
+    "winner_without_die", "face_down_can_fight", "track_cards_fight", "special_spaces", "special_space_holds",
+    "track_tie_fight", "double_shift", "empty_space_bonus", "unused_column_empty", "two_player_columns",
+)
+# of those, the rules that are no number of the RULES record: `rule_tables` makes tables of them
+TABLED = ("deck_file", "special_spaces")
 CHOICES = {
     "tie_rule": TIE_RULES, "placement_order": PLACEMENT_ORDERS, "die_gain": DIE_GAINS, "majority": MAJORITIES,
     "majority_tie": MAJORITY_TIES, "end_direction": END_DIRECTIONS, "after_track": AFTER_TRACK,
@@ -247,12 +262,12 @@ REROLL, ATTACKER = TIE_RULES.index("reroll"), TIE_RULES.index("attacker")
 LAPS = PLACEMENT_ORDERS.index("laps")
 COMPLETED = DIE_GAINS.index("completed")
 OVER_HALF = MAJORITIES.index("over_half")
-NO_CHANGE, CHOOSER = MAJORITY_TIES.index("no_change"), MAJORITY_TIES.index("chooser")
+EMPTY, NO_CHANGE, CHOOSER = (MAJORITY_TIES.index(t) for t in ("empty", "no_change", "chooser"))
 UP = END_DIRECTIONS.index("up")
 UNLIMITED, LAST_FIELD = AFTER_TRACK.index("unlimited"), AFTER_TRACK.index("last_field")
 EXACT = FIVE_COUNTS.index("exact")
 PHASE_END = FIVE_TIMINGS.index("phase_end")
-LAST_ROUND = FIVE_DIE_ROUNDS.index("last_round")
+TRACKER, NEVER = FIVE_DIE_ROUNDS.index("tracker"), FIVE_DIE_ROUNDS.index("never")
 START_PLAYER = FIRST_FIGHTERS.index("start_player")
 COLOURS = TWO_PLAYER_BATTLES.index("colours")
 EARNS_DIE = WINNERS_WITHOUT_DIE.index("earns_die")
@@ -293,6 +308,8 @@ def rule_tables(rules: Rules) -> np.recarray:
             r[f.name] = CHOICES[f.name].index(getattr(rules, f.name))
         elif f.name in RULES.names:
             r[f.name] = int(getattr(rules, f.name))
+        elif f.name not in TABLED:  # never skipped without a word (`supported` refuses it first)
+            raise ValueError(f"rule {f.name!r}: the compiled engine has no table for it")
     r["special_count"] = len(rules.special_spaces)
     r["specials"][: len(rules.special_spaces)] = rules.special_spaces
     r["spot_count"] = track_spot(len(rules.special_spaces))
@@ -425,7 +442,7 @@ def set_up(game, tables, bits) -> None:
     pos.game_round = 1
     pos.end = rules.end_start
     pos.move = rules.move_start
-    pos.last_round = rules.move_start
+    pos.last_round = 0
     pos.leaders = -1
     pos.phase = NEXT_ROUND
     advance(pos, rules, bits)
@@ -492,12 +509,30 @@ def begin_placement(pos, rules, bits) -> None:
 @njit(cache=True)
 def next_placement(pos, rules, bits) -> None:
     """The next placement, while a face-up card is left; then environmental change."""
-    if pos.queue_head < pos.queue_end:
-        if pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]:
+    while pos.queue_head < pos.queue_end:
+        if not (pos.pile_size[0] or pos.pile_size[1] or pos.pile_size[2] or pos.pile_size[3]):
+            pos.queue_head = pos.queue_end  # no face-up card left: nobody can place
+        elif marker_stone_left(pos, rules, pos.queue_column[pos.queue_head]):
             pos.player = pos.queue_player[pos.queue_head]
             return
-        pos.queue_head = pos.queue_end  # no face-up card left: nobody can place
+        else:  # every marker stone of the colour marks a card on the board: this card is not placed
+            pos.counters[NO_STONE] += 1
+            pos.queue_head += 1
     begin_environment(pos, rules, bits)
+
+
+@njit(cache=True)
+def marker_stone_left(pos, rules, column) -> bool:
+    """`_marker_stone_left`: the colour has a marker stone for a new card (ruling `marker_stones`; 0: never run
+    out); a stone comes back when its card leaves the board."""
+    if rules.marker_stones == 0:
+        return True
+    used = 0
+    for spot in range(rules.spot_count):
+        card = pos.spots[spot]
+        if card != NO_CARD and pos.column[card] == column:
+            used += 1
+    return used < rules.marker_stones
 
 
 @njit(cache=True, inline="always")
@@ -560,7 +595,7 @@ def begin_environment(pos, rules, bits) -> None:
     pos.phase = ENVIRONMENT
     pos.limit = placement_limit(pos, rules)
     pos.move = rules.move_start
-    pos.last_round = pos.move
+    pos.last_round = 0  # no placement round played yet
     pos.passes = 0
     pos.player = pos.start
     if placement_over(pos):
@@ -739,8 +774,12 @@ def set_chips(pos, rules, setting, bits) -> None:
 
 @njit(cache=True, inline="always")
 def present(pos) -> int:
-    """Bitmask of the symbols among the current living conditions."""
-    return (1 << pos.current[0]) | (1 << pos.current[1]) | (1 << pos.current[2]) | (1 << pos.current[3])
+    """Bitmask of the symbols among the current living conditions (an emptied space shows none)."""
+    mask = 0
+    for space in range(SPACES):
+        if pos.current_count[space]:
+            mask |= 1 << pos.current[space]
+    return mask
 
 
 @njit(cache=True)
@@ -780,6 +819,10 @@ def change_living_conditions(pos, rules, space, bits) -> bool:
         if count > 1:
             pos.counters[TIES] += 1  # under every reading of a tie
             if rules.majority == OVER_HALF or rules.majority_tie == NO_CHANGE:
+                return False
+            if rules.majority_tie == EMPTY:  # the current chips were removed and none take their place
+                pos.bag[pos.current[space]] += pos.current_count[space]
+                pos.current_count[space] = 0
                 return False
             if rules.majority_tie == CHOOSER:
                 pos.tie_space, pos.tied = space, tied
@@ -878,10 +921,13 @@ def strength_dice(pos, rules) -> None:
 @njit(cache=True, inline="always")
 def strength_dice_open(pos, rules) -> bool:
     """Whether a change made now can earn or raise strength dice (`die_rounds`; ruling `five_die_round` for the
-    "5" marker's chips at the end of placement)."""
+    "5" marker's chips at the end of placement: by the last placement round played, Move's field or never; none
+    after a phase that played no placement round)."""
     if pos.phase != FIVE_PHASE:
         return pos.move <= rules.die_rounds
-    return rules.five_die_round == LAST_ROUND and pos.last_round <= rules.die_rounds
+    if pos.last_round == 0 or rules.five_die_round == NEVER:
+        return False
+    return (pos.move if rules.five_die_round == TRACKER else pos.last_round) <= rules.die_rounds
 
 
 @njit(cache=True)

@@ -400,7 +400,8 @@ def standing(pos, rules, ptables, player) -> float:
     conditions) and a point per pip of its strength die, plus an unused "5" marker's points."""
     present = 0
     for space in range(SPACES):
-        present |= 1 << pos.current[space]
+        if pos.current_count[space]:  # an emptied space shows no condition
+            present |= 1 << pos.current[space]
     value = float(points(pos, player))
     for spot in range(rules.spot_count):
         card = pos.spots[spot]

@@ -32,7 +32,7 @@ from tyrsim.games.tyranno_ex.cards import SYMBOLS
 SPACES = 4  # "current living conditions" spaces on the environment card
 NUM_SYMBOLS = len(SYMBOLS)
 # what `resolve` tells of a space whose face-down chips outnumber its current chips (`narration.space_outcome`)
-OUTCOMES = ("change", "tie_drawn", "tie_chooser", "tie_no_change", "tie_not_over_half", "not_over_half")
+OUTCOMES = ("change", "tie_drawn", "tie_chooser", "tie_no_change", "tie_empty", "tie_not_over_half", "not_over_half")
 Tell = Callable[[str, int, int, list[int] | None, int | None], None]  # (outcome, space, changes, tied, symbol)
 
 
@@ -84,10 +84,11 @@ class Environment:
         self.laid = [[[0] * NUM_SYMBOLS for _ in current] for _ in range(players)]
 
     def present(self) -> int:
-        """Bitmask of the symbols among the current living conditions."""
+        """Bitmask of the symbols among the current living conditions (an emptied space shows none)."""
         mask = 0
-        for s in self.current:
-            mask |= 1 << s
+        for s, n in zip(self.current, self.current_count, strict=True):
+            if n:
+                mask |= 1 << s
         return mask
 
     def chips_of(self) -> list[int]:
@@ -125,6 +126,12 @@ class Environment:
         top = max(pot)
         return [s for s in range(NUM_SYMBOLS) if pot[s] == top]
 
+    def empty(self, space: int, bag: Bag) -> None:
+        """Current chips back to the bag and none take their place: the space shows no condition (its symbol
+        stays recorded with no chips, so it counts for nothing)."""
+        bag.put_back(self.current[space], self.current_count[space])
+        self.current_count[space] = 0
+
     def change(self, space: int, symbol: int, bag: Bag) -> None:
         """Current chips back to the bag; the revealed `symbol` chips become the current conditions."""
         bag.put_back(self.current[space], self.current_count[space])
@@ -146,8 +153,10 @@ class Environment:
         symbol with more than half of the revealed chips; without one the space
         stays as it is until a later chip gives one. Ruling `majority_tie` (for
         "most"): a tie for the most chips is no "simple majority", so
-        "no_change" (the default) leaves the space as it is until a later chip
-        breaks the tie; "random" draws one of the tied symbols. A tie for the
+        "empty" (the default: "that space's current chips are immediately
+        removed", before the chips are turned face up) leaves the space with no
+        current chips until a later chip breaks the tie; "no_change" keeps the
+        old chips; "random" draws one of the tied symbols. A tie for the
         most is counted under every reading. `tell`, if given, is told each
         outcome (one of OUTCOMES, with the changes made so far, the tied symbols
         and the new or leading symbol) before anything changes.
@@ -172,6 +181,11 @@ class Environment:
                 if majority_tie == "no_change":
                     if tell is not None:
                         tell("tie_no_change", space, changes, tied, None)
+                    break
+                if majority_tie == "empty":
+                    if tell is not None:
+                        tell("tie_empty", space, changes, tied, None)
+                    self.empty(space, bag)
                     break
                 symbol = tied[int(rng.integers(len(tied)))]
                 if tell is not None:

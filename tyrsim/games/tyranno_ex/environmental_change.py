@@ -34,7 +34,7 @@ class EnvironmentalChange:
         self.phase = "environment"
         self.limit = self._limit()
         self.move = self.rules.move_start
-        self.last_round = self.move  # until a turn is taken (Move's field when the phase has no placement round)
+        self.last_round = 0  # no placement round played yet (0 until a turn is taken)
         self.passes = 0
         self.player = self.start
         over = self._placement_over()
@@ -196,13 +196,18 @@ class EnvironmentalChange:
         marker's chips at the end of placement (`five_timing = "phase_end"`): Move stands on End by then, a
         field no placement round is played on (End on field 3: rounds 1 and 2 are played). Default
         "last_round": the extra chips count in the last placement round played (Move's field at the phase's
-        last turn), since they are laid as that round's placement ends; "never": they come after the
-        placement rounds, which alone earn dice.
+        last turn), since they are laid as that round's placement ends; "tracker": they count on the field
+        Move stands on ("see the round tracker"); "never": they come after the placement rounds, which alone
+        earn dice. A phase that played no placement round at all (End already on Move's field, or no
+        placement after End ran off the tracker) has no round the chips could belong to: no dice under every
+        reading.
         """
         r = self.rules
         if self.phase != "five":
             return self.move <= r.die_rounds
-        return r.five_die_round == "last_round" and self.last_round <= r.die_rounds
+        if not self.last_round or r.five_die_round == "never":
+            return False
+        return (self.move if r.five_die_round == "tracker" else self.last_round) <= r.die_rounds
 
     # --- the "5" marker ---
 

@@ -65,7 +65,7 @@ SEAT_COUNTERS = (
 GAME_COUNTERS = (
     "rounds", "changes", "cascades", "longest_cascade", "ties", "fights", "fights_clean", "fights_close",
     "fights_endless", "track_tie_fights", "track_tie_losses", "double_shifts", "survival_losses", "fight_losses",
-    "lead_changes",
+    "lead_changes", "no_stone",
 )  # fmt: skip
 
 
@@ -111,7 +111,7 @@ class TyrannoExState(Placement, EnvironmentalChange, Survival, Fights, Shifting,
         self.player = -1
         self.queue: list[tuple[int, int]] = []  # (player, column) decisions still to come in this phase
         self.passes = 0  # passes in a row in the environment phase
-        self.last_round = rules.move_start  # the placement round (Move's field) of the phase's last turn
+        self.last_round = 0  # the placement round (Move's field) of the phase's last turn; 0: none played yet
         self.limit: int | None = None  # the field where this environment phase's placement stops
         self.fight_options: tuple | None = None  # the challenges open to the player to act in combat
         self.tie: tuple[int, list[int]] | None = None  # (space, tied symbols) awaiting the chooser

@@ -109,6 +109,12 @@ def placement(state: Any, pile: int, die: int | None) -> list[str]:
     return [*lines, f"Pile {pile} is used up{double}."]
 
 
+def no_marker_stone(state: Any, player: int, column: int) -> str:
+    """A placement skipped: all the colour's marker stones mark cards on the board (ruling `marker_stones`)."""
+    return (f"P{player} places no card in column {column}: all {state.rules.marker_stones} of its marker stones "
+            "mark cards on the board.")
+
+
 # --- 2. environmental change ---
 
 
@@ -127,7 +133,7 @@ def environment_begins(state: Any, placement_over: bool) -> list[str]:
 def conditions(state: Any) -> str:
     """The current conditions: "Current conditions: space 0: 1 sun, space 1: 2 water, ..."."""
     env = state.env
-    spaces = ", ".join(f"space {space}: {n} {SYMBOLS[s]}"
+    spaces = ", ".join(f"space {space}: {n} {SYMBOLS[s]}" if n else f"space {space}: empty"
                        for space, (s, n) in enumerate(zip(env.current, env.current_count, strict=True)))  # fmt: skip
     return f"Current conditions: {spaces}."
 
@@ -136,8 +142,10 @@ def change_text(env: Environment, space: int, symbol: int) -> str:
     """The words for `env.change(space, symbol, ...)`, said before it happens."""
     n, old = env.current_count[space], SYMBOLS[env.current[space]]
     k = env.potential[space][symbol]
-    return (f"{k} {SYMBOLS[symbol]} become{'s' * (k == 1)} current and the {n} {old} "
-            f"go{'es' if n == 1 else ''} back to the bag")  # fmt: skip
+    became = f"{k} {SYMBOLS[symbol]} become{'s' * (k == 1)} current"
+    if not n:
+        return f"{became} on the empty space"
+    return f"{became} and the {n} {old} go{'es' if n == 1 else ''} back to the bag"
 
 
 def space_outcome(
@@ -147,7 +155,8 @@ def space_outcome(
     before the space changes): `outcome` is one of `environment.OUTCOMES`."""
     pot, n, current = env.potential[space], env.current_count[space], SYMBOLS[env.current[space]]
     again = " again (a rapid change)" if changes else ""
-    said = f"Space {space}{again}: the {sum(pot)} face-down chips ({chips_text(pot)}) outnumber the {n} {current}"
+    shown = f"the {n} {current}" if n else "no current chips"
+    said = f"Space {space}{again}: the {sum(pot)} face-down chips ({chips_text(pot)}) outnumber {shown}"
     tie = "" if tied is None else f"; {listing([SYMBOLS[s] for s in tied])} tie for the most"
     if outcome == "change":
         return f"{said}: {change_text(env, space, symbol)}."
@@ -155,6 +164,8 @@ def space_outcome(
         return f"{said}{tie}, drawn at random: {change_text(env, space, symbol)}."
     if outcome == "tie_chooser":
         return f"{said}{tie}: the player who set the chips picks one."
+    if outcome == "tie_empty":
+        return f"{said}{tie}: no simple majority, so the space is left with no current chips."
     if outcome == "tie_no_change":
         return f"{said}{tie}: no simple majority, so the space stays as it is."
     if outcome == "tie_not_over_half":

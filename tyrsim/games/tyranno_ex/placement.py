@@ -27,11 +27,24 @@ class Placement:
 
     def _next_placement(self) -> None:
         while self.queue:
-            if any(self.piles):
+            if not any(self.piles):
+                self.queue.clear()  # no face-up card left: nobody can place
+            elif self._marker_stone_left(self.queue[0][1]):
                 self.player = self.queue[0][0]
                 return
-            self.queue.clear()  # no face-up card left: nobody can place
+            else:  # every marker stone of the colour marks a card on the board: this card is not placed
+                self.counters["no_stone"] += 1
+                if self.narration is not None:
+                    self.narration.append(words.no_marker_stone(self, *self.queue[0]))
+                self.queue.pop(0)
         self._begin_environment()
+
+    def _marker_stone_left(self, column: int) -> bool:
+        """Whether the colour has a marker stone to mark a new card with: "placing it ... marking the card at
+        its edge with one of their marker stones" (5 each in 4 colours: ruling `marker_stones`). A stone comes
+        back when its card leaves the board (eliminated, or past the last special space); 0: never run out."""
+        stones = self.rules.marker_stones
+        return not stones or sum(bc is not None and bc.column == column for bc in self.spots) < stones
 
     def _place_actions(self) -> tuple[PlaceCard, ...]:
         column = self.queue[0][1]

@@ -13,7 +13,7 @@ from tyrsim.core.engine.rules import RuleError, RuleSet, rule
 from tyrsim.games.tyranno_ex.cards import load_deck
 
 TIE_RULES = ("reroll", "attacker", "defender")
-MAJORITY_TIES = ("no_change", "chooser", "random")
+MAJORITY_TIES = ("empty", "no_change", "chooser", "random")
 AFTER_TRACK = ("unlimited", "last_field", "none")
 END_DIRECTIONS = ("up", "down")
 DIE_GAINS = ("completed", "any_change")
@@ -23,10 +23,10 @@ SPECIAL_SPACE_HOLDS = ("several", "one")
 MAJORITIES = ("most", "over_half")
 FIVE_COUNTS = ("exact", "up_to")
 TRACK_TIE_FIGHTS = ("order_only", "full_effects")
-FIVE_DIE_ROUNDS = ("last_round", "never")
+FIVE_DIE_ROUNDS = ("last_round", "tracker", "never")
 FIRST_FIGHTERS = ("start_player", "next_start_player")
 TWO_PLAYER_BATTLES = ("colours", "players")
-WINNERS_WITHOUT_DIE = ("earns_die", "nothing")
+WINNERS_WITHOUT_DIE = ("nothing", "earns_die")
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,11 @@ class Rules(RuleSet):
         choices=PLACEMENT_ORDERS, ruling=True,
     )
 
+    marker_stones: int = rule(
+        5, "marker stones of each colour (a placed card is marked with one until it leaves the board; a colour "
+        "with none left places no card); 0: they never run out", low=0, high=28, ruling=(0,),
+    )
+
     # --- environmental change ---
     trade_limit: int = rule(3, "most chips one trade swaps", low=0, high=12)
     set_limit: int = rule(2, "most chips one turn sets onto the potential spaces", low=1, high=6)
@@ -84,9 +89,10 @@ class Rules(RuleSet):
         choices=MAJORITIES, ruling=True,
     )
     majority_tie: str = rule(
-        "no_change",
-        "revealed chips with no single most common symbol have no 'simple majority': 'no_change' (the space "
-        "stays as it is), or the 'chooser' (player who set chips) picks among the tied, or 'random'",
+        "empty",
+        "revealed chips with no single most common symbol have no 'simple majority': 'empty' (the current chips, "
+        "'immediately removed', are not replaced: the space shows no condition until a majority), 'no_change' "
+        "(the old chips stay), or the 'chooser' (player who set chips) picks among the tied, or 'random'",
         choices=MAJORITY_TIES, ruling=True,
     )
     move_start: int = rule(1, "field of the Move marker at the start of every environment phase", low=1, high=20)
@@ -123,7 +129,8 @@ class Rules(RuleSet):
     five_die_round: str = rule(
         "last_round",
         "strength dice from the '5' marker's chips at 'phase_end' (Move stands on End by then): judged by the "
-        "'last_round' of placement played (see die_rounds), or 'never' (the chips come after the placement rounds)",
+        "'last_round' of placement played (see die_rounds), by the 'tracker' (Move's field), or 'never' (the chips "
+        "come after the placement rounds); a phase that plays no placement round earns none under every reading",
         choices=FIVE_DIE_ROUNDS, ruling=True,
     )
     track_cards_need_survival: bool = rule(
@@ -147,9 +154,9 @@ class Rules(RuleSet):
         choices=TWO_PLAYER_BATTLES, ruling=True,
     )
     winner_without_die: str = rule(
-        "earns_die",
-        "a fight's winner without a strength die that may raise its die by 1: 'earns_die' (strength 1 raised to a "
-        "die showing 2) or 'nothing' (it has no die to raise)",
+        "nothing",
+        "a fight's winner without a strength die that may raise its die by 1: 'nothing' (combat says 'raise', and "
+        "a card without a die has none to raise) or 'earns_die' (strength 1 raised to a die showing 2)",
         choices=WINNERS_WITHOUT_DIE, ruling=True,
     )
     face_down_can_fight: bool = rule(
