@@ -30,7 +30,7 @@ def test_every_reading_is_marked_with_its_alternatives():
         "ships_pass_crowded": (False,),
         "trade_offers": ("three-for-three",),
         "ship_limit_on_build": (False,),
-        "trade_guard": ("none", "1-a-round", "3-a-round"),
+        "trade_guard": ("no-repeat", "none", "1-a-round", "3-a-round"),
         "tyros_chip": ("latest-replaces",),
         "start_both_beside_tyros": (False,),
         "first_city_bonus": ("each-empire",),
@@ -175,16 +175,50 @@ def trade(state, offer, partner):
     assert state.current_player() == (offerer + 1) % state.n
 
 
+NO_REPEAT = Rules(setup="first-game", trade_guard="no-repeat")
+
+
 def test_the_guard_is_marked_a_simulation_guard_and_binds_only_repetition():
-    assert Rules.of_kind("guard") == ["trade_guard"] and Rules().trade_guard == "no-repeat"
+    assert Rules.of_kind("guard") == ["trade_guard"] and Rules().trade_guard == "no-repeated-hands"
     # player 0 has made five trades this round (the old cap of 3 cut its offers) and still offers
     state = scripted(hands={0: cards(orange=2)}, trades={0: 5})
     assert offers(state) and Rules().trade_cap() == 0
 
 
+def test_a_trade_may_be_made_again_but_not_bring_back_hands_held_since_the_last_other_card_action():
+    hands = {0: cards(orange=3, yellow=1), 1: cards(green=3, orange=1), 2: cards(), 3: cards()}
+    state = scripted(hands=hands)
+    trade(state, Offer((ORANGE,), (GREEN,)), partner=1)
+    for _ in range(3):
+        state.apply(Pass())  # a pass is no card action: the hands held so far are still remembered
+    trade(state, Offer((ORANGE,), (GREEN,)), partner=1)  # the same trade again: new hands, so allowed
+    state.apply(Offer((ORANGE,), (GREEN,)))  # player 1 undoing the second trade: the hands after the first
+    for _ in range(2):
+        state.apply(Refuse())  # players 2 and 3 (no green)
+    assert state.current_player() == 0 and state.legal_actions() == [Refuse()]
+    assert set(state.legal_actions()) == set(reference_actions(state))
+    state.apply(Refuse())
+    # round in a circle: 0 gave orange for green twice, gives yellow for orange, and orange for yellow would
+    # bring back the hands after the second trade
+    for _ in range(3):
+        state.apply(Pass())  # players 1 (its offer refused), 2 and 3
+    assert state.hands[0] == cards(orange=1, yellow=1, green=2)
+    trade(state, Offer((YELLOW,), (ORANGE,)), partner=1)  # new hands
+    for _ in range(3):
+        state.apply(Pass())
+    state.apply(Offer((ORANGE,), (YELLOW,)))
+    assert state.current_player() == 1 and state.legal_actions() == [Refuse()]  # back to before: barred
+    assert set(state.legal_actions()) == set(reference_actions(state))
+    for _ in range(3):
+        state.apply(Refuse())
+    # a card action other than a trade: the hands before it are forgotten
+    state.apply(next(a for a in state.legal_actions() if type(a).__name__ == "BankSwap"))
+    assert state.changes_seen == [state.no_change()]
+
+
 def test_no_trade_repeats_or_undoes_one_the_same_two_players_made_this_round():
     hands = {0: cards(orange=2, green=1), 1: cards(green=2, orange=1), 2: cards(green=1), 3: cards(green=1)}
-    state = scripted(hands=hands)
+    state = scripted(hands=hands, rules=NO_REPEAT)
     trade(state, Offer((ORANGE,), (GREEN,)), partner=1)  # 0 gives orange to 1 for green
     for _ in range(3):
         state.apply(Pass())  # players 1-3 pass: back to player 0
@@ -212,7 +246,7 @@ def test_no_trade_repeats_or_undoes_one_the_same_two_players_made_this_round():
 
 def test_an_offer_nobody_could_take_without_repeating_is_not_made():
     hands = {0: cards(orange=4), 1: cards(green=2), 2: cards(green=2)}
-    state = scripted(players=3, hands=hands)
+    state = scripted(players=3, hands=hands, rules=NO_REPEAT)
     trade(state, Offer((ORANGE,), (GREEN,)), partner=1)
     state.apply(Pass())
     state.apply(Pass())
@@ -227,7 +261,7 @@ def test_an_offer_nobody_could_take_without_repeating_is_not_made():
 
 def test_a_new_round_forgets_the_trades_made():
     hands = {0: cards(orange=2), 1: cards(green=2)}
-    state = scripted(hands=hands, trades={0: 3, 2: 1})
+    state = scripted(hands=hands, trades={0: 3, 2: 1}, rules=NO_REPEAT)
     trade(state, Offer((ORANGE,), (GREEN,)), partner=1)
     assert state.trades_made == {(0, 1, (ORANGE,), (GREEN,)), (1, 0, (GREEN,), (ORANGE,))}
     for _ in range(4):
@@ -235,6 +269,7 @@ def test_a_new_round_forgets_the_trades_made():
     while not (state.phase == ACTIONS and state.round == 2):  # keep cards, expand: the first choice each time
         state.apply(state.legal_actions()[0])
     assert state.trades_this_round == [0, 0, 0, 0] and state.trades_made == set() and offers(state)
+    assert state.changes_seen == [state.no_change()]
 
 
 def test_the_caps_and_no_guard_are_the_alternatives():
@@ -268,12 +303,14 @@ def test_clones_and_determinizations_keep_the_trades_made_this_round():
     state.apply(Pass())
     state.apply(Pass())
     trade(state, Offer((ORANGE,), (GREEN,)), partner=2)
-    made = set(state.trades_made)
-    assert state.clone().trades_made == made  # public: nothing to sample
+    made, changes = set(state.trades_made), list(state.changes_seen)
+    assert len(changes) == 3 and state.clone().trades_made == made  # public: nothing to sample
     world = state.determinize(1, np.random.default_rng(1))
     assert world.trades_made == made and world.trades_this_round == state.trades_this_round
+    assert world.changes_seen == changes  # what the trades moved, not the hidden hands
     world.trades_made.clear()
-    assert state.trades_made == made  # a copy, not the same set
+    world.changes_seen.clear()
+    assert state.trades_made == made and state.changes_seen == changes  # copies
 
 
 @pytest.mark.exhaustive

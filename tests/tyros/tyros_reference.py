@@ -264,10 +264,13 @@ class Reference:
     # offers modelled (ruling `trade_offers`) are cards of one kind for cards of another kind, one or two
     # for one ("two-for-one") or one to three for one to three ("three-for-three"); one offer a turn.
     # "The round ends when all players pass consecutively", and nothing bounds how often a player may trade:
-    # the simulation guard `trade_guard` does. 'no-repeat': no trade identical to, or exactly undoing, one the same
-    # two players made this round, so an offer nobody could take is not made and a player it would repeat with
-    # may only refuse; '1-a-round', '3-a-round': a player who has made that many trades this round as the
-    # offering player offers no more; 'none': no bound.
+    # the simulation guard `trade_guard` does. 'no-repeated-hands' (the default): no trade after which every player
+    # holds the hands they held after an earlier card action since the last one that was not a trade (the state's
+    # `changes_seen`: the hands then, less the hands after that action), nor more than 127 trades in a row;
+    # 'no-repeat': no trade identical to, or exactly undoing, one the same two players made this round. Under
+    # either, an offer nobody could take is not made and a player the guard bars may only refuse; '1-a-round',
+    # '3-a-round': a player who has made that many trades this round as the offering player offers no more;
+    # 'none': no bound.
     def offers(self, player: int) -> list:
         if self.state.offered:
             return []
@@ -282,7 +285,17 @@ class Reference:
         return [o for o in listed if any(not self.repeats(player, q, o.give, o.get) for q in others)]
 
     def repeats(self, player: int, other: int, give: tuple, get: tuple) -> bool:
-        """Whether `player` giving `give` to `other` for `get` repeats or undoes a trade of theirs this round."""
+        """Whether the guard bars `player` giving `give` to `other` for `get`."""
+        if self.rules.trade_guard == "no-repeated-hands":
+            seen = [[list(hand) for hand in change] for change in self.state.changes_seen]
+            after = [list(hand) for hand in seen[-1]]
+            for card in give:
+                after[player][card] -= 1
+                after[other][card] += 1
+            for card in get:
+                after[other][card] -= 1
+                after[player][card] += 1
+            return len(seen) - 1 >= 127 or after in seen
         if self.rules.trade_guard != "no-repeat":
             return False
         for a, b, given, received in self.state.trades_made:

@@ -26,8 +26,9 @@ ships stand on coasts (`Board.coasts`), a card is its kind (orange, yellow, gree
   `expansion_pass`, `turn`, `actor`, `passes_in_row`, `offered` (as in game.py);
 - `trades_this_round[p]`: the trades player p made as the offering player since the round's card actions
   began (game.py's `trades_this_round`); `traded[a, b, trade_index(...)]`: 1 where players a and b traded this
-  round, a giving the first cards and b the second (game.py's `trades_made`, from both sides; rule
-  `trade_guard`);
+  round, a giving the first cards and b the second (game.py's `trades_made`, from both sides);
+  `changes_seen[:seen_count]`: game.py's `changes_seen` (rule `trade_guard`), what each player's hand
+  gained of each kind since the last card action other than a trade, before and after each trade since;
 - the open offer: `offer_give` cards of kind `offer_give_kind` for `offer_get` of `offer_get_kind`,
   `offer_answers` players already asked (the next is `(actor + 1 + offer_answers) % n`), those who
   accepted in `accepted[:accepted_count]`;
@@ -71,7 +72,7 @@ from tyrsim.games.tyros.actions import (
 from tyrsim.games.tyros.board import TYROS, conflicting
 from tyrsim.games.tyros.components import CARD_KINDS, WILD
 from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, OVER, PARTNER, TyrosGame, TyrosState
-from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
+from tyrsim.games.tyros.rules import TRADE_OFFERS, TRADES_IN_A_ROW, Rules
 
 keep_fresh(__file__)
 
@@ -133,6 +134,7 @@ POSITION = np.dtype([
     ("turn", np.int64), ("actor", np.int64), ("passes_in_row", np.int64), ("offered", np.int64),
     ("trades_this_round", np.int64, (MAX_PLAYERS,)),
     ("traded", np.uint8, (MAX_PLAYERS, MAX_PLAYERS, TRADE_INDEXES)),
+    ("changes_seen", np.int8, (TRADES_IN_A_ROW + 1, MAX_PLAYERS, CARD_KINDS)), ("seen_count", np.int64),
     ("offer_give_kind", np.int64), ("offer_give", np.int64), ("offer_get_kind", np.int64), ("offer_get", np.int64),
     ("offer_answers", np.int64), ("accepted", np.int64, (MAX_PLAYERS,)), ("accepted_count", np.int64),
     ("keepers", np.int64, (MAX_PLAYERS,)), ("keeper_next", np.int64), ("keeper_count", np.int64),
@@ -163,7 +165,7 @@ RULES = np.dtype([
     ("first_city_all_four", np.int64), ("ships_pass_unclaimed", np.int64), ("ships_change_coast", np.int64),
     ("tyros_extends_empire", np.int64), ("tyros_counts_for_size", np.int64), ("ships_pass_crowded", np.int64),
     ("most_given", np.int64), ("most_asked", np.int64), ("ship_limit_on_build", np.int64),
-    ("trade_cap", np.int64), ("no_repeat_trades", np.int64),  # rule `trade_guard`
+    ("trade_cap", np.int64), ("no_repeat_trades", np.int64), ("no_repeated_hands", np.int64),  # rule `trade_guard`
     ("tyros_chip_replaced", np.int64),  # rule `tyros_chip` = 'latest-replaces'
     ("log_factorial", np.float64, (126,)),  # log(k!) to the last bit, as numpy's hypergeometric reads it
 ])
@@ -270,6 +272,7 @@ def rule_tables(rules: Rules) -> np.recarray:
     r["first_city_all_four"] = rules.first_city_bonus == "all-four"
     r["most_given"], r["most_asked"] = TRADE_OFFERS[rules.trade_offers]
     r["trade_cap"], r["no_repeat_trades"] = rules.trade_cap(), rules.trade_guard == "no-repeat"
+    r["no_repeated_hands"] = rules.trade_guard == "no-repeated-hands"
     r["tyros_chip_replaced"] = rules.tyros_chip == "latest-replaces"
     r["log_factorial"] = LOG_FACTORIALS
     return out.view(np.recarray)
@@ -381,6 +384,7 @@ def set_up(pos, rules, work, n, bits) -> None:
     permutation and the deal of four tiles each; two ships each in Tyros; then the first round begins (its
     commerce cards dealt)."""
     pos.n = n
+    no_change_seen(pos)
     for s in range(MAX_SPACES):
         pos.chips[s] = -1
         pos.cities[s] = -1
@@ -543,6 +547,7 @@ def begin_card_actions(pos) -> None:
     for p in range(pos.n):
         pos.trades_this_round[p] = 0
     pos.traded[:, :, :] = 0
+    no_change_seen(pos)
 
 
 @njit(cache=True)
@@ -968,7 +973,7 @@ def trade_index(give_kind, give, get_kind, get) -> int:
 
 @njit(cache=True, inline="always")
 def repeats_a_trade(pos, rules, p, other, give_kind, give, get_kind, get) -> bool:
-    """Rule `trade_guard` = 'no-repeat' (a simulation guard; game.repeats_a_trade): whether p giving `give` cards of
+    """Rule `trade_guard` = 'no-repeat' (a simulation guard; game.guard_bars): whether p giving `give` cards of
     `give_kind` to `other` for `get` of `get_kind` is identical to, or exactly undoes, a trade the two made this
     round (whoever offered it)."""
     if not rules.no_repeat_trades:
@@ -978,10 +983,59 @@ def repeats_a_trade(pos, rules, p, other, give_kind, give, get_kind, get) -> boo
 
 
 @njit(cache=True, inline="always")
+def guard_bars(pos, rules, p, other, give_kind, give, get_kind, get) -> bool:
+    """Whether rule `trade_guard` (a simulation guard; game.guard_bars) bars p giving `give` cards of `give_kind`
+    to `other` for `get` of `get_kind`: 'no-repeated-hands', a trade that brings back hands held since the last
+    card action other than a trade, or one after TRADES_IN_A_ROW in a row; 'no-repeat', `repeats_a_trade`."""
+    if rules.no_repeated_hands:
+        return pos.seen_count > TRADES_IN_A_ROW or brings_back_hands(pos, p, other, give_kind, give, get_kind, get)
+    return repeats_a_trade(pos, rules, p, other, give_kind, give, get_kind, get)
+
+
+@njit(cache=True, inline="always")
+def trade_change(q, k, p, other, give_kind, give, get_kind, get) -> int:
+    """What player q's cards of kind k gain when p gives `give` cards of `give_kind` to `other` for `get` of
+    `get_kind`."""
+    change = 0
+    if q == p:
+        change += (get if k == get_kind else 0) - (give if k == give_kind else 0)
+    elif q == other:
+        change += (give if k == give_kind else 0) - (get if k == get_kind else 0)
+    return change
+
+
+@njit(cache=True)
+def brings_back_hands(pos, p, other, give_kind, give, get_kind, get) -> bool:
+    """Whether the trade gives every player the hands they held after a card action since the last one that was
+    not a trade (`changes_seen`; game.change_after)."""
+    last = pos.seen_count - 1
+    for i in range(pos.seen_count):
+        same = True
+        for q in range(pos.n):
+            for k in range(CARD_KINDS):
+                after = pos.changes_seen[last, q, k] + trade_change(q, k, p, other, give_kind, give, get_kind, get)
+                if pos.changes_seen[i, q, k] != after:
+                    same = False
+                    break
+            if not same:
+                break
+        if same:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def no_change_seen(pos) -> None:
+    """After a card action other than a trade: `changes_seen` starts again from no change."""
+    pos.changes_seen[0, :, :] = 0
+    pos.seen_count = 1
+
+
+@njit(cache=True, inline="always")
 def nobody_could_take(pos, rules, p, give_kind, give, get_kind, get) -> bool:
-    """Whether the offer repeats or undoes, with every other player, a trade of this round (rule `trade_guard`)."""
+    """Whether rule `trade_guard` bars the offer with every other player."""
     for i in range(1, pos.n):
-        if not repeats_a_trade(pos, rules, p, (p + i) % pos.n, give_kind, give, get_kind, get):
+        if not guard_bars(pos, rules, p, (p + i) % pos.n, give_kind, give, get_kind, get):
             return False
     return True
 
@@ -1033,7 +1087,7 @@ def legal_actions(pos, rules, work) -> int:
         return offers(pos, rules, work, p, n)
     if pos.phase == P_OFFER:
         responder = current_player(pos)
-        if pos.hands[responder, pos.offer_get_kind] >= pos.offer_get and not repeats_a_trade(
+        if pos.hands[responder, pos.offer_get_kind] >= pos.offer_get and not guard_bars(
                 pos, rules, pos.actor, responder, pos.offer_give_kind, pos.offer_give, pos.offer_get_kind,
                 pos.offer_get):
             n = add_action(actions, n, ACCEPT, 0, 0, 0, 0)
@@ -1173,7 +1227,7 @@ def make_offer(pos, give_kind, give, get_kind, get) -> None:
 
 
 @njit(cache=True)
-def answer_offer(pos, accept) -> None:
+def answer_offer(pos, rules, accept) -> None:
     """A player answers; once all have: "only one player may be traded with", so where several accepted the
     offering player chooses (phase PARTNER), where one did they trade, where nobody did the player acts
     otherwise (but makes no second offer this turn)."""
@@ -1186,14 +1240,14 @@ def answer_offer(pos, accept) -> None:
     if pos.accepted_count > 1:
         pos.phase = P_PARTNER
     elif pos.accepted_count == 1:
-        trade_with(pos, pos.accepted[0])
+        trade_with(pos, rules, pos.accepted[0])
     else:
         pos.phase = P_ACTIONS
         pos.offered = 1
 
 
 @njit(cache=True)
-def trade_with(pos, partner) -> None:
+def trade_with(pos, rules, partner) -> None:
     p = pos.actor
     pos.hands[p, pos.offer_give_kind] -= pos.offer_give
     pos.hands[partner, pos.offer_give_kind] += pos.offer_give
@@ -1203,6 +1257,13 @@ def trade_with(pos, partner) -> None:
     pos.trades_this_round[p] += 1
     pos.traded[p, partner, trade_index(pos.offer_give_kind, pos.offer_give, pos.offer_get_kind, pos.offer_get)] = 1
     pos.traded[partner, p, trade_index(pos.offer_get_kind, pos.offer_get, pos.offer_give_kind, pos.offer_give)] = 1
+    if rules.no_repeated_hands:  # the guard bars a trade before `changes_seen` is full
+        last = pos.seen_count - 1
+        for q in range(pos.n):
+            for k in range(CARD_KINDS):
+                pos.changes_seen[last + 1, q, k] = pos.changes_seen[last, q, k] + trade_change(
+                    q, k, p, partner, pos.offer_give_kind, pos.offer_give, pos.offer_get_kind, pos.offer_get)
+        pos.seen_count += 1
     pos.phase = P_ACTIONS
     action_done(pos)
 
@@ -1242,9 +1303,9 @@ def apply_action(pos, rules, work, bits, i) -> None:
     elif kind == OFFER_CARDS:
         make_offer(pos, a, b, c, d)
     elif kind == ACCEPT or kind == REFUSE:
-        answer_offer(pos, kind == ACCEPT)
+        answer_offer(pos, rules, kind == ACCEPT)
     elif kind == TRADE:
-        trade_with(pos, a)
+        trade_with(pos, rules, a)
     else:
         p = pos.actor
         if kind == MOVE:
@@ -1257,6 +1318,7 @@ def apply_action(pos, rules, work, bits, i) -> None:
             swap_with_bank(pos, bits, p, a, b)
         else:
             buy_from_bank(pos, p, a, b)
+        no_change_seen(pos)  # a card action other than a trade: rule `trade_guard`
         action_done(pos)
 
 
@@ -1397,6 +1459,9 @@ def position_of(state: TyrosState) -> np.recarray:
     pos["expansion_pass"], pos["turn"], pos["actor"] = state.expansion_pass, state.turn, state.actor
     pos["passes_in_row"], pos["offered"] = state.passes_in_row, state.offered
     pos["trades_this_round"][:n] = state.trades_this_round
+    pos["seen_count"] = len(state.changes_seen)
+    for i, change in enumerate(state.changes_seen):
+        pos["changes_seen"][i, :n] = change
     for a, b, given, received in state.trades_made:
         pos["traded"][a, b, trade_index(given[0], len(given), received[0], len(received))] = 1
     if state.offer is not None and state.phase in (OFFER, PARTNER):
@@ -1430,6 +1495,7 @@ def tidy(game: np.ndarray) -> np.ndarray:
             pos[name] = 0
         pos["accepted"][:] = 0
     pos["accepted"][pos["accepted_count"]:] = 0
+    pos["changes_seen"][pos["seen_count"]:] = 0
     if pos["phase"] != P_KEEP:
         pos["keepers"][:], pos["keeper_next"], pos["keeper_count"] = 0, 0, 0
     else:

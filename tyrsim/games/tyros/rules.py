@@ -19,8 +19,12 @@ FIRST_CITY_BONUSES = ("all-four", "each-empire")
 TRADE_OFFERS = {"two-for-one": (2, 1), "three-for-three": (3, 3)}
 # the guards against endless trading (rule `trade_guard`, a simulation guard); the caps: the most trades a player
 # makes as the offering player in one round
-TRADE_GUARDS = ("no-repeat", "none", "1-a-round", "3-a-round")
+TRADE_GUARDS = ("no-repeated-hands", "no-repeat", "none", "1-a-round", "3-a-round")
 TRADE_CAPS = {"1-a-round": 1, "3-a-round": 3}
+# 'no-repeated-hands' remembers the hands since the last card action that was not a trade; so that a position
+# stays small (the compiled engine holds it in fixed arrays), at most this many trades follow one another with no
+# other card action between (a pass or a refused offer is none); no measured game comes near it
+TRADES_IN_A_ROW = 127
 # what Tyros's chip does when a second empire reaches 31 or 32 (rule `tyros_chip`, a ruling)
 TYROS_CHIPS = ("first-keeps", "latest-replaces")
 
@@ -137,14 +141,16 @@ class Rules(RuleSet):
     )
     # simulation guard (a device the rulebook's text does not contain): no sentence limits trades, and "The round
     # ends when all players pass consecutively", so two players who keep accepting each other's offers can stretch
-    # a round forever (searching players swap cards back and forth). 'no-repeat' binds only that repetition: the set
-    # of distinct trades is finite, and every other action spends cards or the draw pile, so every round ends
-    # (docs/tyros.md, ruling 16)
+    # a round forever (searching players swap cards back and forth). 'no-repeated-hands' binds only that
+    # repetition: the hands reachable by trades are finite, and every other action spends cards or the draw pile,
+    # so every round ends (docs/tyros.md, ruling 16)
     trade_guard: str = rule(
-        "no-repeat", "a simulation guard against endless trading (action E): 'no-repeat' (no trade identical to, "
-        "or exactly undoing, one the same two players made this round), 'none' (the rulebook's letter: a round "
-        "ends only 'when all players pass consecutively', and searching players may never end one), '1-a-round' "
-        "or '3-a-round' (the most trades a player makes as the offering player in one round)",
+        "no-repeated-hands", "a simulation guard against endless trading (action E): 'no-repeated-hands' (no "
+        "trade that gives every player the hands they held earlier since the last card action other than a trade, "
+        f"and at most {TRADES_IN_A_ROW} trades in a row), 'no-repeat' (no trade identical to, or exactly undoing, "
+        "one the same two players made this round), 'none' (the rulebook's letter: a round ends only 'when all "
+        "players pass consecutively', and searching players may never end one), '1-a-round' or '3-a-round' (the "
+        "most trades a player makes as the offering player in one round)",
         choices=TRADE_GUARDS, ruling=True, kind="guard",
     )
     tyros_chip: str = rule(
