@@ -11,6 +11,8 @@ actions and the random policy's choice must be equal, and at the end the scores.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,7 +24,7 @@ from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
 from tyrsim.games.tyros.compiled_policies import choose, compiled_form, play_chunk
-from tyrsim.games.tyros.game import ACTIONS, TyrosGame
+from tyrsim.games.tyros.game import ACTIONS, OFFER, TyrosGame, TyrosState
 from tyrsim.games.tyros.rules import Rules
 
 # the default and every ruling's alternative (a ruling declared later is covered at once)
@@ -152,18 +154,32 @@ def test_every_position_of_more_games(name, players):
 
 
 @pytest.mark.parametrize("players", (3, 4))
-def test_the_trade_cap_binds_in_the_games_stepped_through(players):
-    """Under `trades_per_round=1` (a ruling's alternative, so one of RULE_SETS) random players often reach the
-    cap: the positions compared above include many where it cuts a player's offers."""
-    game, policy = TyrosGame(rules_of("trades_per_round=1"), players), RandomPolicy()
+@pytest.mark.parametrize("name, binds, least", [
+    ("trade_guard=1-a-round", lambda state: state.trades_used_up(state.actor), 10),
+    ("trade_guard=no-repeat", lambda state: len(state.legal_actions()) < len(no_guard(state).legal_actions()), 10),
+    ("default", lambda state: len(state.legal_actions()) < len(no_guard(state).legal_actions()), 1),
+])
+def test_the_trade_guards_bind_in_the_games_stepped_through(name, binds, least, players):
+    """Under `trade_guard='1-a-round'` (an alternative, so one of RULE_SETS) random players often reach the cap;
+    under 'no-repeat' and the default 'no-repeated-hands' an offer is cut, or a player may only refuse one, because
+    it would repeat a trade or bring back earlier hands: the positions compared above include some where each guard
+    binds (the default in about half of random games)."""
+    game, policy = TyrosGame(rules_of(name), players), RandomPolicy()
     cut = 0
     for seed in range(STEPPED_GAMES):  # step_through's games
         rng = np.random.default_rng(seed)
         state = game.new_state(rng)
         while not state.is_terminal():
-            cut += state.phase == ACTIONS and not state.offered and state.trades_used_up(state.actor)
+            cut += state.phase in (ACTIONS, OFFER) and binds(state)
             state.apply(policy.choose(state, rng))
-    assert cut > 100
+    assert cut >= least
+
+
+def no_guard(state: TyrosState) -> TyrosState:
+    """A copy of `state` under rule `trade_guard` = 'none'."""
+    other = state.clone()
+    other.game = TyrosGame(dataclasses.replace(state.rules, trade_guard="none"), state.n)
+    return other
 
 
 def test_a_broken_rule_is_caught():

@@ -160,3 +160,14 @@ def test_decisions_do_not_change_with_what_the_player_cannot_see(text, random_po
                      for p in (position, other)]
         assert decisions[0] == decisions[1], f"position {k}: the decision reads hidden information"
     assert changed > 1_000
+
+
+def test_four_planners_play_the_same_games_under_the_default_trade_guard_as_under_none():
+    """The default guard binds only going round in a circle, which planners never do (0 of 2,000 games,
+    docs/tyros.md ruling 16); 'no-repeat' (and the former cap of 3 a round) change some of the same games."""
+    games = {guard: play_chunk(Rules(trade_guard=guard), ["planner"] * 4, 0, 400, None,
+                               lambda g: np.random.default_rng([7, g]))
+             for guard in ("no-repeated-hands", "none", "no-repeat", "3-a-round")}
+    pd.testing.assert_frame_equal(games["no-repeated-hands"], games["none"])
+    for guard in ("no-repeat", "3-a-round"):
+        assert not games[guard].equals(games["none"])

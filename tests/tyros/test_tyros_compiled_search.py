@@ -32,10 +32,11 @@ from tyrsim.games.tyros.policies import IsmctsPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
 
 VARIANTS = {
-    "rulebook": (Rules(), 4),
+    "default rules": (Rules(), 4),
     "three players": (Rules(), 3),
     "first game, open ships": (Rules(setup="first-game", ships_pass_unclaimed=True), 4),
-    "one trade a round": (Rules(trades_per_round=1), 4),  # the cap binds in the searched games
+    "one trade a round": (Rules(trade_guard="1-a-round"), 4),  # the cap binds in the searched games
+    "trades without a guard": (Rules(trade_guard="none"), 4),
 }
 
 

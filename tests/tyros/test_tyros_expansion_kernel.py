@@ -47,6 +47,8 @@ def same_distribution(a, b) -> float:
         ({"setup": "first-game"}, 3, "largest", 1500),
         # few chips: empires run out, and games whose tiles can never be played end
         ({"setup": "variable", "chips_per_empire": 6, "tyros_counts_for_size": False}, 4, "smallest", 800),
+        # a later empire reaching 31 or 32 takes Tyros (in about a fifth of games)
+        ({"setup": "variable", "tyros_chip": "latest-replaces"}, 4, "largest", 800),
     ],
 )
 def test_kernel_and_engine_give_the_same_distribution(overrides, players, rule, games):

@@ -7,9 +7,10 @@ and no shortcuts: ship moves by a fresh breadth-first search over the sea
 connections of each ship, limits by counting ships one by one, payments by
 enumerating hands. Where the rulebook leaves a choice to the engine's modelling
 (docs/tyros.md, "Rulings": which cards pay a colour cost, the trade offers
-modelled, how many trades a round, keeping three cards), it follows that ruling as documented, not the
-engine's code. Cards the rulebook lets the player choose ("any one of his
-commerce cards", "any colour(s)") are listed choice by choice.
+modelled, keeping three cards) or a simulation guard (which trades a round may
+hold), it follows that ruling as documented, not the engine's code. Cards the
+rulebook lets the player choose ("any one of his commerce cards", "any
+colour(s)") are listed choice by choice.
 """
 
 from __future__ import annotations
@@ -263,23 +264,55 @@ class Reference:
     # offers modelled (ruling `trade_offers`) are cards of one kind for cards of another kind, one or two
     # for one ("two-for-one") or one to three for one to three ("three-for-three"); one offer a turn.
     # "The round ends when all players pass consecutively", and nothing bounds how often a player may trade:
-    # ruling `trades_per_round`, a player who has made that many trades this round offers no more (0: no limit).
+    # the simulation guard `trade_guard` does. 'no-repeated-hands' (the default): no trade after which every player
+    # holds the hands they held after an earlier card action since the last one that was not a trade (the state's
+    # `changes_seen`: the hands then, less the hands after that action), nor more than 127 trades in a row;
+    # 'no-repeat': no trade identical to, or exactly undoing, one the same two players made this round. Under
+    # either, an offer nobody could take is not made and a player the guard bars may only refuse; '1-a-round',
+    # '3-a-round': a player who has made that many trades this round as the offering player offers no more;
+    # 'none': no bound.
     def offers(self, player: int) -> list:
         if self.state.offered:
             return []
-        most = self.rules.trades_per_round
-        if most and self.state.trades_this_round[player] >= most:
+        cap = {"1-a-round": 1, "3-a-round": 3}.get(self.rules.trade_guard)
+        if cap and self.state.trades_this_round[player] >= cap:
             return []
         most_given, most_asked = {"two-for-one": (2, 1), "three-for-three": (3, 3)}[self.rules.trade_offers]
         hand = self.state.hands[player]
-        return [Offer((give,) * count, (get,) * asked) for give in KINDS for count in range(1, most_given + 1)
-                if hand[give] >= count for get in KINDS if get != give for asked in range(1, most_asked + 1)]
+        listed = [Offer((give,) * count, (get,) * asked) for give in KINDS for count in range(1, most_given + 1)
+                  if hand[give] >= count for get in KINDS if get != give for asked in range(1, most_asked + 1)]
+        others = [p for p in range(self.state.n) if p != player]
+        return [o for o in listed if any(not self.repeats(player, q, o.give, o.get) for q in others)]
 
-    # "Any number of players may be asked": each answers in turn, accepting only with the cards asked for.
+    def repeats(self, player: int, other: int, give: tuple, get: tuple) -> bool:
+        """Whether the guard bars `player` giving `give` to `other` for `get`."""
+        if self.rules.trade_guard == "no-repeated-hands":
+            seen = [[list(hand) for hand in change] for change in self.state.changes_seen]
+            after = [list(hand) for hand in seen[-1]]
+            for card in give:
+                after[player][card] -= 1
+                after[other][card] += 1
+            for card in get:
+                after[other][card] -= 1
+                after[player][card] += 1
+            return len(seen) - 1 >= 127 or after in seen
+        if self.rules.trade_guard != "no-repeat":
+            return False
+        for a, b, given, received in self.state.trades_made:
+            if (a, b) == (player, other) and sorted(given) == sorted(give) and sorted(received) == sorted(get):
+                return True  # the same cards the same way
+            if (a, b) == (other, player) and sorted(given) == sorted(give) and sorted(received) == sorted(get):
+                return True  # the cards going back: other gives what it received
+        return False
+
+    # "Any number of players may be asked": each answers in turn, accepting only with the cards asked for
+    # (and, under 'no-repeat', only where the trade is new between the two this round).
     def answers(self) -> list:
         offer = self.state.offer
-        hand = self.state.hands[offer.waiting[0]]
-        if all(hand[k] >= offer.get.count(k) for k in KINDS):
+        responder = offer.waiting[0]
+        hand = self.state.hands[responder]
+        if all(hand[k] >= offer.get.count(k) for k in KINDS) and not self.repeats(
+                self.state.actor, responder, offer.give, offer.get):
             return [Accept(), Refuse()]
         return [Refuse()]
 

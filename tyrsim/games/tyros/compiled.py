@@ -25,7 +25,10 @@ ships stand on coasts (`Board.coasts`), a card is its kind (orange, yellow, gree
 - `round_number`, `start_player`, `phase` (EXPAND, ACTIONS, OFFER, PARTNER, KEEP, OVER as in game.py),
   `expansion_pass`, `turn`, `actor`, `passes_in_row`, `offered` (as in game.py);
 - `trades_this_round[p]`: the trades player p made as the offering player since the round's card actions
-  began (game.py's `trades_this_round`; rule `trades_per_round`);
+  began (game.py's `trades_this_round`); `traded[a, b, trade_index(...)]`: 1 where players a and b traded this
+  round, a giving the first cards and b the second (game.py's `trades_made`, from both sides);
+  `changes_seen[:seen_count]`: game.py's `changes_seen` (rule `trade_guard`), what each player's hand
+  gained of each kind since the last card action other than a trade, before and after each trade since;
 - the open offer: `offer_give` cards of kind `offer_give_kind` for `offer_get` of `offer_get_kind`,
   `offer_answers` players already asked (the next is `(actor + 1 + offer_answers) % n`), those who
   accepted in `accepted[:accepted_count]`;
@@ -69,7 +72,7 @@ from tyrsim.games.tyros.actions import (
 from tyrsim.games.tyros.board import TYROS, conflicting
 from tyrsim.games.tyros.components import CARD_KINDS, WILD
 from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, OVER, PARTNER, TyrosGame, TyrosState
-from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
+from tyrsim.games.tyros.rules import TRADE_OFFERS, TRADES_IN_A_ROW, Rules
 
 keep_fresh(__file__)
 
@@ -90,6 +93,8 @@ MAX_HAND_TILES = 8  # a hand never grows: a tile played or put under the pile is
 MAX_ACTIONS = 20_000
 MAX_STEPS = 200_000  # decisions; the runner's safety limit
 ACTION_WIDTH = 5
+MAX_OFFERED = 3  # the most cards of a kind given or asked for in an offer (rules.TRADE_OFFERS)
+TRADE_INDEXES = CARD_KINDS * MAX_OFFERED * CARD_KINDS * MAX_OFFERED  # `trade_index`
 
 # action types: a row (type, a, b, c, d)
 PLAY_TILE = 0  # a = space, b = empire
@@ -128,6 +133,8 @@ POSITION = np.dtype([
     ("round_number", np.int64), ("start_player", np.int64), ("phase", np.int64), ("expansion_pass", np.int64),
     ("turn", np.int64), ("actor", np.int64), ("passes_in_row", np.int64), ("offered", np.int64),
     ("trades_this_round", np.int64, (MAX_PLAYERS,)),
+    ("traded", np.uint8, (MAX_PLAYERS, MAX_PLAYERS, TRADE_INDEXES)),
+    ("changes_seen", np.int8, (TRADES_IN_A_ROW + 1, MAX_PLAYERS, CARD_KINDS)), ("seen_count", np.int64),
     ("offer_give_kind", np.int64), ("offer_give", np.int64), ("offer_get_kind", np.int64), ("offer_get", np.int64),
     ("offer_answers", np.int64), ("accepted", np.int64, (MAX_PLAYERS,)), ("accepted_count", np.int64),
     ("keepers", np.int64, (MAX_PLAYERS,)), ("keeper_next", np.int64), ("keeper_count", np.int64),
@@ -158,7 +165,8 @@ RULES = np.dtype([
     ("first_city_all_four", np.int64), ("ships_pass_unclaimed", np.int64), ("ships_change_coast", np.int64),
     ("tyros_extends_empire", np.int64), ("tyros_counts_for_size", np.int64), ("ships_pass_crowded", np.int64),
     ("most_given", np.int64), ("most_asked", np.int64), ("ship_limit_on_build", np.int64),
-    ("trades_per_round", np.int64),
+    ("trade_cap", np.int64), ("no_repeat_trades", np.int64), ("no_repeated_hands", np.int64),  # rule `trade_guard`
+    ("tyros_chip_replaced", np.int64),  # rule `tyros_chip` = 'latest-replaces'
     ("log_factorial", np.float64, (126,)),  # log(k!) to the last bit, as numpy's hypergeometric reads it
 ])
 
@@ -178,7 +186,8 @@ WORKSPACE = np.dtype([
 # work.scores columns
 CITY_POINTS, SHIP_POINTS, FIRST_BONUS, MOST_BONUS, LARGEST_POINTS, TOTAL = range(6)
 
-# the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
+# the rules this engine plays, declared here by name (never read from `Rules`): `supported` refuses any other
+# field of a rule set (a rule added to Rules and not yet here), and `rule_tables` reads each one below
 PLAYED = (
     "setup", "board", "tiles_per_player", "chips_per_empire", "starting_ships", "ships_per_player",
     "cities_per_player", "cards_per_colour", "wild_cards", "cards_dealt_3p", "cards_dealt_4p", "cards_kept",
@@ -186,7 +195,7 @@ PLAYED = (
     "city_cost", "city_cost_two_ships", "bank_swap_max", "bank_buy_cost", "city_points", "ship_points",
     "all_empires_bonus", "most_cities_bonus", "start_both_beside_tyros", "first_city_bonus", "ships_pass_unclaimed",
     "ships_change_coast", "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "trade_offers",
-    "ship_limit_on_build", "trades_per_round",
+    "ship_limit_on_build", "trade_guard", "tyros_chip",
 )
 
 
@@ -257,12 +266,14 @@ def rule_tables(rules: Rules) -> np.recarray:
                  "first_round_passes", "later_passes_3p", "later_passes_4p", "ships_per_space",
                  "tyros_ships_per_player", "city_cost", "city_cost_two_ships", "bank_swap_max", "bank_buy_cost",
                  "all_empires_bonus", "most_cities_bonus", "ships_pass_unclaimed", "ships_change_coast",
-                 "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "ship_limit_on_build",
-                 "trades_per_round"):
+                 "tyros_extends_empire", "tyros_counts_for_size", "ships_pass_crowded", "ship_limit_on_build"):
         r[name] = int(getattr(rules, name))
     r["city_points"], r["ship_points"] = rules.city_points, rules.ship_points
     r["first_city_all_four"] = rules.first_city_bonus == "all-four"
     r["most_given"], r["most_asked"] = TRADE_OFFERS[rules.trade_offers]
+    r["trade_cap"], r["no_repeat_trades"] = rules.trade_cap(), rules.trade_guard == "no-repeat"
+    r["no_repeated_hands"] = rules.trade_guard == "no-repeated-hands"
+    r["tyros_chip_replaced"] = rules.tyros_chip == "latest-replaces"
     r["log_factorial"] = LOG_FACTORIALS
     return out.view(np.recarray)
 
@@ -373,6 +384,7 @@ def set_up(pos, rules, work, n, bits) -> None:
     permutation and the deal of four tiles each; two ships each in Tyros; then the first round begins (its
     commerce cards dealt)."""
     pos.n = n
+    no_change_seen(pos)
     for s in range(MAX_SPACES):
         pos.chips[s] = -1
         pos.cities[s] = -1
@@ -444,14 +456,23 @@ def set_up(pos, rules, work, n, bits) -> None:
 
 @njit(cache=True)
 def place_chip(pos, rules, space, empire) -> None:
-    """Mark `space` for `empire`; a chip next to Tyros also puts that colour on Tyros, if Tyros has none and the
-    empire has a chip left (game.place_chip's ruling)."""
+    """Mark `space` for `empire`; a chip next to Tyros also puts that colour on Tyros (`tyros_takes`)."""
     pos.chips[space] = empire
     pos.chip_count[empire] += 1
-    if (space != TYROS and rules.land[space, TYROS] and pos.chips[TYROS] < 0
-            and pos.chip_count[empire] < rules.chips_per_empire):
+    if space != TYROS and rules.land[space, TYROS] and tyros_takes(pos, rules, empire):
+        if pos.chips[TYROS] >= 0:
+            pos.chip_count[pos.chips[TYROS]] -= 1  # the replaced chip goes back to the box
         pos.chips[TYROS] = empire
         pos.chip_count[empire] += 1
+
+
+@njit(cache=True, inline="always")
+def tyros_takes(pos, rules, empire) -> bool:
+    """Whether a chip of `empire` just placed next to Tyros puts that colour on Tyros, if the empire has a chip
+    left (game.tyros_takes; ruling `tyros_chip`: the first empire keeps it, or a later one replaces it)."""
+    if pos.chips[TYROS] == empire or pos.chip_count[empire] >= rules.chips_per_empire:
+        return False
+    return pos.chips[TYROS] < 0 or rules.tyros_chip_replaced == 1
 
 
 # --- the round ----------------------------------------------------------------------------------------------
@@ -525,6 +546,8 @@ def begin_card_actions(pos) -> None:
     pos.offered = 0
     for p in range(pos.n):
         pos.trades_this_round[p] = 0
+    pos.traded[:, :, :] = 0
+    no_change_seen(pos)
 
 
 @njit(cache=True)
@@ -937,18 +960,91 @@ def bank_trades(pos, rules, work, p, n) -> int:
 
 @njit(cache=True, inline="always")
 def trades_used_up(pos, rules, p) -> bool:
-    """Whether player p has made as many trades as offering player this round as rule `trades_per_round` allows
-    (0: no limit). Ruling: the rulebook is silent on how often a player may trade, but a round ends only "when
-    all players pass consecutively", so without a bound a round can go on forever; a player may still answer
-    the others' offers."""
-    return rules.trades_per_round > 0 and pos.trades_this_round[p] >= rules.trades_per_round
+    """Whether player p has made as many trades as offering player this round as rule `trade_guard` allows
+    ('1-a-round', '3-a-round'; the other guards cap nothing). A player may still answer the others' offers."""
+    return rules.trade_cap > 0 and pos.trades_this_round[p] >= rules.trade_cap
+
+
+@njit(cache=True, inline="always")
+def trade_index(give_kind, give, get_kind, get) -> int:
+    """Where `traded` records a trade: `give` cards of `give_kind` for `get` of `get_kind` (1 to MAX_OFFERED each)."""
+    return ((give_kind * MAX_OFFERED + give - 1) * CARD_KINDS + get_kind) * MAX_OFFERED + get - 1
+
+
+@njit(cache=True, inline="always")
+def repeats_a_trade(pos, rules, p, other, give_kind, give, get_kind, get) -> bool:
+    """Rule `trade_guard` = 'no-repeat' (a simulation guard; game.guard_bars): whether p giving `give` cards of
+    `give_kind` to `other` for `get` of `get_kind` is identical to, or exactly undoes, a trade the two made this
+    round (whoever offered it)."""
+    if not rules.no_repeat_trades:
+        return False
+    return (pos.traded[p, other, trade_index(give_kind, give, get_kind, get)] == 1
+            or pos.traded[p, other, trade_index(get_kind, get, give_kind, give)] == 1)
+
+
+@njit(cache=True, inline="always")
+def guard_bars(pos, rules, p, other, give_kind, give, get_kind, get) -> bool:
+    """Whether rule `trade_guard` (a simulation guard; game.guard_bars) bars p giving `give` cards of `give_kind`
+    to `other` for `get` of `get_kind`: 'no-repeated-hands', a trade that brings back hands held since the last
+    card action other than a trade, or one after TRADES_IN_A_ROW in a row; 'no-repeat', `repeats_a_trade`."""
+    if rules.no_repeated_hands:
+        return pos.seen_count > TRADES_IN_A_ROW or brings_back_hands(pos, p, other, give_kind, give, get_kind, get)
+    return repeats_a_trade(pos, rules, p, other, give_kind, give, get_kind, get)
+
+
+@njit(cache=True, inline="always")
+def trade_change(q, k, p, other, give_kind, give, get_kind, get) -> int:
+    """What player q's cards of kind k gain when p gives `give` cards of `give_kind` to `other` for `get` of
+    `get_kind`."""
+    change = 0
+    if q == p:
+        change += (get if k == get_kind else 0) - (give if k == give_kind else 0)
+    elif q == other:
+        change += (give if k == give_kind else 0) - (get if k == get_kind else 0)
+    return change
+
+
+@njit(cache=True)
+def brings_back_hands(pos, p, other, give_kind, give, get_kind, get) -> bool:
+    """Whether the trade gives every player the hands they held after a card action since the last one that was
+    not a trade (`changes_seen`; game.change_after)."""
+    last = pos.seen_count - 1
+    for i in range(pos.seen_count):
+        same = True
+        for q in range(pos.n):
+            for k in range(CARD_KINDS):
+                after = pos.changes_seen[last, q, k] + trade_change(q, k, p, other, give_kind, give, get_kind, get)
+                if pos.changes_seen[i, q, k] != after:
+                    same = False
+                    break
+            if not same:
+                break
+        if same:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def no_change_seen(pos) -> None:
+    """After a card action other than a trade: `changes_seen` starts again from no change."""
+    pos.changes_seen[0, :, :] = 0
+    pos.seen_count = 1
+
+
+@njit(cache=True, inline="always")
+def nobody_could_take(pos, rules, p, give_kind, give, get_kind, get) -> bool:
+    """Whether rule `trade_guard` bars the offer with every other player."""
+    for i in range(1, pos.n):
+        if not guard_bars(pos, rules, p, (p + i) % pos.n, give_kind, give, get_kind, get):
+            return False
+    return True
 
 
 @njit(cache=True)
 def offers(pos, rules, work, p, n) -> int:
     """E. The offers modelled (rule `trade_offers`, a ruling): one to `most_given` cards of a kind for one to
-    `most_asked` of another kind; one offer a turn, and none once the player has made its trades of the round
-    (rule `trades_per_round`, a ruling)."""
+    `most_asked` of another kind; one offer a turn, none once the player has made its trades of the round, and
+    none that no other player could take under rule `trade_guard`."""
     if pos.offered or trades_used_up(pos, rules, p):
         return n
     for give in range(CARD_KINDS):
@@ -959,7 +1055,8 @@ def offers(pos, rules, work, p, n) -> int:
                 if get == give:
                     continue
                 for asked in range(1, rules.most_asked + 1):
-                    n = add_action(work.actions, n, OFFER_CARDS, give, count, get, asked)
+                    if not nobody_could_take(pos, rules, p, give, count, get, asked):
+                        n = add_action(work.actions, n, OFFER_CARDS, give, count, get, asked)
     return n
 
 
@@ -989,7 +1086,10 @@ def legal_actions(pos, rules, work) -> int:
         n = bank_trades(pos, rules, work, p, n)
         return offers(pos, rules, work, p, n)
     if pos.phase == P_OFFER:
-        if pos.hands[current_player(pos), pos.offer_get_kind] >= pos.offer_get:
+        responder = current_player(pos)
+        if pos.hands[responder, pos.offer_get_kind] >= pos.offer_get and not guard_bars(
+                pos, rules, pos.actor, responder, pos.offer_give_kind, pos.offer_give, pos.offer_get_kind,
+                pos.offer_get):
             n = add_action(actions, n, ACCEPT, 0, 0, 0, 0)
         return add_action(actions, n, REFUSE, 0, 0, 0, 0)
     if pos.phase == P_PARTNER:
@@ -1127,7 +1227,7 @@ def make_offer(pos, give_kind, give, get_kind, get) -> None:
 
 
 @njit(cache=True)
-def answer_offer(pos, accept) -> None:
+def answer_offer(pos, rules, accept) -> None:
     """A player answers; once all have: "only one player may be traded with", so where several accepted the
     offering player chooses (phase PARTNER), where one did they trade, where nobody did the player acts
     otherwise (but makes no second offer this turn)."""
@@ -1140,14 +1240,14 @@ def answer_offer(pos, accept) -> None:
     if pos.accepted_count > 1:
         pos.phase = P_PARTNER
     elif pos.accepted_count == 1:
-        trade_with(pos, pos.accepted[0])
+        trade_with(pos, rules, pos.accepted[0])
     else:
         pos.phase = P_ACTIONS
         pos.offered = 1
 
 
 @njit(cache=True)
-def trade_with(pos, partner) -> None:
+def trade_with(pos, rules, partner) -> None:
     p = pos.actor
     pos.hands[p, pos.offer_give_kind] -= pos.offer_give
     pos.hands[partner, pos.offer_give_kind] += pos.offer_give
@@ -1155,6 +1255,15 @@ def trade_with(pos, partner) -> None:
     pos.hands[p, pos.offer_get_kind] += pos.offer_get
     pos.counts[p, TRADES] += 1
     pos.trades_this_round[p] += 1
+    pos.traded[p, partner, trade_index(pos.offer_give_kind, pos.offer_give, pos.offer_get_kind, pos.offer_get)] = 1
+    pos.traded[partner, p, trade_index(pos.offer_get_kind, pos.offer_get, pos.offer_give_kind, pos.offer_give)] = 1
+    if rules.no_repeated_hands:  # the guard bars a trade before `changes_seen` is full
+        last = pos.seen_count - 1
+        for q in range(pos.n):
+            for k in range(CARD_KINDS):
+                pos.changes_seen[last + 1, q, k] = pos.changes_seen[last, q, k] + trade_change(
+                    q, k, p, partner, pos.offer_give_kind, pos.offer_give, pos.offer_get_kind, pos.offer_get)
+        pos.seen_count += 1
     pos.phase = P_ACTIONS
     action_done(pos)
 
@@ -1194,9 +1303,9 @@ def apply_action(pos, rules, work, bits, i) -> None:
     elif kind == OFFER_CARDS:
         make_offer(pos, a, b, c, d)
     elif kind == ACCEPT or kind == REFUSE:
-        answer_offer(pos, kind == ACCEPT)
+        answer_offer(pos, rules, kind == ACCEPT)
     elif kind == TRADE:
-        trade_with(pos, a)
+        trade_with(pos, rules, a)
     else:
         p = pos.actor
         if kind == MOVE:
@@ -1209,6 +1318,7 @@ def apply_action(pos, rules, work, bits, i) -> None:
             swap_with_bank(pos, bits, p, a, b)
         else:
             buy_from_bank(pos, p, a, b)
+        no_change_seen(pos)  # a card action other than a trade: rule `trade_guard`
         action_done(pos)
 
 
@@ -1349,6 +1459,11 @@ def position_of(state: TyrosState) -> np.recarray:
     pos["expansion_pass"], pos["turn"], pos["actor"] = state.expansion_pass, state.turn, state.actor
     pos["passes_in_row"], pos["offered"] = state.passes_in_row, state.offered
     pos["trades_this_round"][:n] = state.trades_this_round
+    pos["seen_count"] = len(state.changes_seen)
+    for i, change in enumerate(state.changes_seen):
+        pos["changes_seen"][i, :n] = change
+    for a, b, given, received in state.trades_made:
+        pos["traded"][a, b, trade_index(given[0], len(given), received[0], len(received))] = 1
     if state.offer is not None and state.phase in (OFFER, PARTNER):
         offer = state.offer
         pos["offer_give_kind"], pos["offer_give"] = offer.give[0], len(offer.give)
@@ -1380,6 +1495,7 @@ def tidy(game: np.ndarray) -> np.ndarray:
             pos[name] = 0
         pos["accepted"][:] = 0
     pos["accepted"][pos["accepted_count"]:] = 0
+    pos["changes_seen"][pos["seen_count"]:] = 0
     if pos["phase"] != P_KEEP:
         pos["keepers"][:], pos["keeper_next"], pos["keeper_count"] = 0, 0, 0
     else:

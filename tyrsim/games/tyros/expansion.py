@@ -61,6 +61,7 @@ class _Expansion:
         self.next_to_tyros[sorted(board.land[TYROS])] = True
         self.occupied = np.zeros(games, dtype=np.uint64)
         self.near = np.zeros((games, 4), dtype=np.uint64)  # spaces next to each empire
+        self.owned = np.zeros((games, 4), dtype=np.uint64)  # each empire's spaces
         self.sizes = np.zeros((games, 4), dtype=np.int64)
         self.chips_used = np.zeros((games, 4), dtype=np.int64)  # Tyros's chip included, whatever the size ruling
         self.tyros = np.full(games, -1, dtype=np.int64)  # Tyros's colour
@@ -70,22 +71,44 @@ class _Expansion:
 
     # ---- chips ------------------------------------------------------------
     def place(self, g: np.ndarray, space: np.ndarray, colour: np.ndarray) -> None:
-        """Put chips of `colour` on `space` in games `g` (one space per game), then the Tyros rule."""
+        """Put chips of `colour` on `space` in games `g` (one space per game), then the Tyros rule (`tyros_takes`
+        in game.py, with rule `tyros_chip`)."""
         self.occupied[g] |= bit(space)
         at = g * 4 + colour  # (game, colour) in the flattened per-colour arrays
         self.near.reshape(-1)[at] |= self.near_mask[space]
+        self.owned.reshape(-1)[at] |= bit(space)
         self.sizes.reshape(-1)[at] += 1
         used = self.chips_used.reshape(-1)
         used[at] += 1
-        joins = self.next_to_tyros[space] & (self.tyros[g] < 0) & (used[at] < self.rules.chips_per_empire)
+        free = self.tyros[g] < 0
+        if self.rules.tyros_chip == "latest-replaces":
+            free |= self.tyros[g] != colour
+        joins = self.next_to_tyros[space] & free & (used[at] < self.rules.chips_per_empire)
         if joins.any():
             gj, cj = g[joins], colour[joins]
+            self.leave_tyros(gj)
             self.tyros[gj] = cj
-            self.tyros_round[gj] = self.round
+            self.tyros_round[gj] = np.where(self.tyros_round[gj] < 0, self.round, self.tyros_round[gj])
             self.occupied[gj] |= bit(TYROS)
             self.near[gj, cj] |= self.near_mask[TYROS]
+            self.owned[gj, cj] |= bit(TYROS)
             self.sizes[gj, cj] += int(self.rules.tyros_counts_for_size)
             self.chips_used[gj, cj] += 1
+
+    def leave_tyros(self, g: np.ndarray) -> None:
+        """Rule `tyros_chip` = 'latest-replaces': in games `g` Tyros's chip (if any) goes back to the box, and its
+        empire's size, chips and neighbours lose Tyros."""
+        g = g[self.tyros[g] >= 0]
+        if g.size == 0:
+            return
+        old = self.tyros[g]
+        self.sizes[g, old] -= int(self.rules.tyros_counts_for_size)
+        self.chips_used[g, old] -= 1
+        self.owned[g, old] &= ~bit(TYROS)
+        near = np.zeros(g.size, dtype=np.uint64)
+        for s in self.board.spaces:
+            near |= np.where(self.owned[g, old] & bit(s), self.near_mask[s], np.uint64(0))
+        self.near[g, old] = near
 
     # ---- set-up -------------------------------------------------------------
     def set_up(self) -> np.ndarray:

@@ -48,7 +48,7 @@ from tyrsim.games.tyros.components import (
     full_deck,
     multisets,
 )
-from tyrsim.games.tyros.rules import TRADE_OFFERS, Rules
+from tyrsim.games.tyros.rules import TRADE_OFFERS, TRADES_IN_A_ROW, Rules
 from tyrsim.games.tyros.scoring import Score, empire_sizes, score_game, winners
 
 NAME = "tyros"  # the game's name on the command line and in the registry
@@ -157,15 +157,23 @@ def offers(hand: tuple[int, ...], most_given: int, most_asked: int) -> tuple[Off
 
 
 def place_chip(board: Board, rules: Rules, chips: list[int], space: int, empire: int) -> None:
-    """Mark `space` for `empire` in `chips`; a chip next to Tyros also puts that colour on Tyros.
-
-    Ruling: Tyros holds one chip, the colour of the first empire to reach it,
-    and only if that empire still has a chip left in the box.
-    """
+    """Mark `space` for `empire` in `chips`; a chip next to Tyros also puts that colour on Tyros (`tyros_takes`)."""
     chips[space] = empire
-    if (space != TYROS and TYROS in board.land[space] and chips[TYROS] < 0
-            and chips.count(empire) < rules.chips_per_empire):
+    if space != TYROS and TYROS in board.land[space] and tyros_takes(rules, chips, empire):
         chips[TYROS] = empire
+
+
+def tyros_takes(rules: Rules, chips: list[int], empire: int) -> bool:
+    """Whether a chip of `empire` just placed next to Tyros puts that colour on Tyros: "immediately put an empire
+    chip of the same colour on Tyros", if the empire has a chip left in the box.
+
+    Ruling (`tyros_chip`): 'first-keeps', Tyros keeps the chip of the first empire to reach it (nothing in the
+    rules takes a chip off the board); 'latest-replaces', a later empire's chip replaces it (the old one goes back
+    to the box).
+    """
+    if chips[TYROS] == empire or chips.count(empire) >= rules.chips_per_empire:
+        return False
+    return chips[TYROS] < 0 or rules.tyros_chip == "latest-replaces"
 
 
 class TyrosState:
@@ -175,7 +183,10 @@ class TyrosState:
     player answers a trade offer), "keep" (cards kept at the end of a round),
     "over". Per-player lists are indexed by seat; spaces by number, Tyros 0.
     `trades_this_round[p]`: the trades player p made as the offering player since the round's card
-    actions began (rule `trades_per_round`; public, like the board).
+    actions began; `trades_made`: those trades as (a, b, cards a gave, cards b gave), each recorded from both
+    sides; `changes_seen`: after each trade since the last card action that was not a trade, and before the first,
+    what every player's hand has gained (or lost, negative) of each kind of card since that action (rule
+    `trade_guard`, a simulation guard; all public: a trade shows its cards).
 
     `narration` is None unless a play log listens (see `Narrated` in tyrsim.core.engine.protocols); then each
     action appends what it caused (tolls, Tyros joining an empire, first cities, round ends and
@@ -185,8 +196,8 @@ class TyrosState:
     __slots__ = (
         "game", "_rng", "_rng_source", "n", "chips", "tile_pile", "tile_hands", "deck", "discard", "hands", "ships",
         "cities", "city_colours", "all_empires_first", "first_cities", "round", "start_player", "phase",
-        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "trades_this_round", "offer", "keepers",
-        "counters", "narration",
+        "expansion_pass", "turn", "actor", "passes_in_row", "offered", "trades_this_round", "trades_made",
+        "changes_seen", "offer", "keepers", "counters", "narration",
     )
 
     # ---- set-up -------------------------------------------------------------
@@ -221,6 +232,8 @@ class TyrosState:
         self.keepers = []
         self.actor, self.passes_in_row, self.offered = 0, 0, False
         self.trades_this_round = [0] * self.n
+        self.trades_made = set()
+        self.changes_seen = [self.no_change()]
         self.begin_round(1)
         return self
 
@@ -267,6 +280,8 @@ class TyrosState:
         other.phase, other.expansion_pass, other.turn = self.phase, self.expansion_pass, self.turn
         other.actor, other.passes_in_row, other.offered = self.actor, self.passes_in_row, self.offered
         other.trades_this_round = self.trades_this_round[:]
+        other.trades_made = set(self.trades_made)
+        other.changes_seen = self.changes_seen[:]
         other.offer = None if self.offer is None else self.offer.copy()
         return other
 
@@ -284,7 +299,7 @@ class TyrosState:
         the other players' tiles and the tile pile's order (the tiles not on the board and not in
         their own hand, dealt by the public tile counts). Both samples start from a canonical
         sorted order, so they never depend on where the hidden things really are. The trades each player
-        made this round are public and kept (rule `trades_per_round` reads them). A trade offer
+        made this round are public and kept (rule `trade_guard` reads them). A trade offer
         on the table shows its cards: they stay in the offering player's hand, and the cards asked
         for stay in the hands of the players who accepted it. What play revealed
         earlier (cards traded or paid as tolls, a blocked player's tiles) is not remembered.
@@ -433,6 +448,8 @@ class TyrosState:
         self.passes_in_row = 0
         self.offered = False
         self.trades_this_round = [0] * self.n
+        self.trades_made = set()
+        self.changes_seen = [self.no_change()]
 
     def end_round(self) -> None:
         """The game ends here if a player has no tiles; otherwise players keep cards and a new round starts."""
@@ -484,6 +501,7 @@ class TyrosState:
         if self.phase == OFFER:
             responder, get = self.offer.waiting[0], self.offer.get
             can = all(self.hands[responder][k] >= get.count(k) for k in set(get))
+            can = can and not self.guard_bars(self.actor, responder, self.offer.give, get)
             return [Accept(), Refuse()] if can else [Refuse()]
         if self.phase == PARTNER:
             return [TradeWith(p) for p in self.offer.accepted]
@@ -558,6 +576,10 @@ class TyrosState:
         self.pay(partner, self.offer.get, to=self.hands[self.actor])
         self.counters[f"trades_p{self.actor}"] += 1
         self.trades_this_round[self.actor] += 1
+        self.trades_made.add((self.actor, partner, self.offer.give, self.offer.get))
+        self.trades_made.add((partner, self.actor, self.offer.get, self.offer.give))
+        if self.rules.trade_guard == "no-repeated-hands":  # the only guard that reads it
+            self.changes_seen.append(self.change_after(self.actor, partner, self.offer.give, self.offer.get))
         if self.narration is not None:
             self.narration.append(words.trade(self.actor, partner, self.offer))
         self.offer = None
@@ -714,22 +736,55 @@ class TyrosState:
 
     def offers(self, player: int) -> list[Offer]:
         """The offers modelled (rule `trade_offers`, a ruling): by default one or two cards of a kind for one
-        card of another kind; one offer a turn, and none once the player has made its trades of the round."""
+        card of another kind; one offer a turn, none once the player has made its trades of the round, and none
+        that no other player could take under rule `trade_guard`."""
         if self.offered or self.trades_used_up(player):
             return []
         most_given, most_asked = TRADE_OFFERS[self.rules.trade_offers]
-        return list(offers(tuple(min(count, most_given) for count in self.hands[player]), most_given, most_asked))
+        listed = offers(tuple(min(count, most_given) for count in self.hands[player]), most_given, most_asked)
+        if not self.trades_made:  # no trade yet this round: no guard bars one
+            return list(listed)
+        others = [(player + i) % self.n for i in range(1, self.n)]
+        return [o for o in listed if not all(self.guard_bars(player, q, o.give, o.get) for q in others)]
 
     def trades_used_up(self, player: int) -> bool:
-        """Whether `player` has made as many trades as offering player this round as rule `trades_per_round`
-        allows (0: no limit).
-
-        Ruling: the rulebook is silent on how often a player may trade, but "The round ends when all players
-        pass consecutively" and trades conserve cards, so without a bound a round can go on forever (searching
-        players swap cards back and forth); a player may still answer the others' offers.
-        """
-        most = self.rules.trades_per_round
+        """Whether `player` has made as many trades as offering player this round as rule `trade_guard` allows
+        ('1-a-round', '3-a-round'; the other guards cap nothing). A player may still answer the others' offers."""
+        most = self.rules.trade_cap()
         return most > 0 and self.trades_this_round[player] >= most
+
+    def guard_bars(self, player: int, other: int, give: Cards, get: Cards) -> bool:
+        """Whether rule `trade_guard` (a simulation guard) bars `player` giving `give` to `other` for `get`.
+
+        No sentence limits trades, and a round ends only "when all players pass consecutively"; a trade conserves
+        cards, but every other card action spends cards or the draw pile, so a round can go on forever only
+        through trades. 'no-repeated-hands' bars a trade after which every player holds the hands they held
+        earlier since the last card action other than a trade (the hands are finite, so every round ends; it
+        binds only going round in a circle), and a trade after `TRADES_IN_A_ROW` in a row; 'no-repeat' bars a
+        trade identical to, or exactly undoing, one the two made this round (whoever offered it).
+        """
+        guard = self.rules.trade_guard
+        if guard == "no-repeated-hands":
+            return (len(self.changes_seen) > TRADES_IN_A_ROW
+                    or self.change_after(player, other, give, get) in self.changes_seen)
+        if guard == "no-repeat":
+            return (player, other, give, get) in self.trades_made or (player, other, get, give) in self.trades_made
+        return False
+
+    def no_change(self) -> tuple[tuple[int, ...], ...]:
+        return ((0,) * CARD_KINDS,) * self.n
+
+    def change_after(self, player: int, other: int, give: Cards, get: Cards) -> tuple[tuple[int, ...], ...]:
+        """`changes_seen[-1]` after `player` gives `give` to `other` for `get`: the hands the players would then
+        hold, less those they held after the last card action other than a trade (so it reads no hidden card)."""
+        hands = [list(change) for change in self.changes_seen[-1]]
+        for k in give:
+            hands[player][k] -= 1
+            hands[other][k] += 1
+        for k in get:
+            hands[other][k] -= 1
+            hands[player][k] += 1
+        return tuple(tuple(hand) for hand in hands)
 
     def card_actions(self, player: int) -> list:
         return [
@@ -828,6 +883,7 @@ class TyrosState:
             hand[action.take] += 1
             self.pay(player, action.give)
             self.counters[f"bank_trades_p{player}"] += 1
+        self.changes_seen = [self.no_change()]  # a card action other than a trade: rule `trade_guard`
         self.action_done()
 
     # ---- the play log (only while `narration` is a list) ----------------------

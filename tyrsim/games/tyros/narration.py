@@ -103,10 +103,13 @@ def trade(actor: int, partner: int, offer: Any) -> str:
 
 
 def tile_played(state: Any, player: int, empire: int, tyros_before: int) -> list[str]:
-    """What a tile caused: Tyros joining an empire, the empire's last chip, the player's last tile."""
+    """What a tile caused: Tyros joining an empire (or changing empire, rule `tyros_chip`), the empire's last
+    chip, the player's last tile."""
     said = []
     if tyros_before < 0 and state.chips[TYROS] >= 0:
         said.append(f"Tyros joins the {COLOUR_NAMES[state.chips[TYROS]]} empire")
+    elif tyros_before != state.chips[TYROS]:
+        said.append(f"Tyros leaves the {COLOUR_NAMES[tyros_before]} empire for the {COLOUR_NAMES[state.chips[TYROS]]}")
     if not state.chips_left(empire):
         said.append(f"the {COLOUR_NAMES[empire]} empire has placed its last chip")
     if not state.tile_hands[player]:

@@ -1,4 +1,6 @@
-"""Tyros rules as data; every default is the rulebook's, and rulings a designer could want otherwise are fields."""
+"""Tyros rules as data: every rule of the rulebook with its default; the readings a designer could want otherwise
+are rulings (fields marked `ruling=`), and `trade_guard`, a device the rulebook's text does not contain, is a
+simulation guard (`kind="guard"`)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,16 @@ FIRST_CITY_BONUSES = ("all-four", "each-empire")
 # the trade offers modelled (rule `trade_offers`, a ruling): the most cards of one kind given, and of another
 # kind asked for, in one offer
 TRADE_OFFERS = {"two-for-one": (2, 1), "three-for-three": (3, 3)}
+# the guards against endless trading (rule `trade_guard`, a simulation guard); the caps: the most trades a player
+# makes as the offering player in one round
+TRADE_GUARDS = ("no-repeated-hands", "no-repeat", "none", "1-a-round", "3-a-round")
+TRADE_CAPS = {"1-a-round": 1, "3-a-round": 3}
+# 'no-repeated-hands' remembers the hands since the last card action that was not a trade; so that a position
+# stays small (the compiled engine holds it in fixed arrays), at most this many trades follow one another with no
+# other card action between (a pass or a refused offer is none); no measured game comes near it
+TRADES_IN_A_ROW = 127
+# what Tyros's chip does when a second empire reaches 31 or 32 (rule `tyros_chip`, a ruling)
+TYROS_CHIPS = ("first-keeps", "latest-replaces")
 
 
 @data_file_cache(maxsize=16)
@@ -39,7 +51,8 @@ def variable_setup_can_stall(board_file: str, both_beside_tyros: bool) -> tuple[
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
-    """Tyros rules; defaults are the rulebook's."""
+    """Tyros rules: the rulebook's numbers, the readings chosen where its words are open (rulings, each with its
+    alternatives) and one simulation guard (`trade_guard`)."""
 
     # --- preparing for play ---
     setup: str = rule(
@@ -126,15 +139,26 @@ class Rules(RuleSet):
         "three cards of one kind for one to three of another)",
         choices=tuple(TRADE_OFFERS), ruling=True,
     )
-    # ruling (a case the rulebook does not cover): it is silent on how often a player may trade, but "The round
-    # ends when all players pass consecutively" and trades conserve cards, so without a bound a round can go on
-    # forever (searching players swap cards back and forth); 3 ends the search players' swaps and binds no greedy
-    # game (greedy never trades) and about one game of four planners in 80 (25 of 2,000), where a planner offers
-    # again after its third trade of a round (docs/tyros.md, ruling 16)
-    trades_per_round: int = rule(
-        3, "most trades with another player (action E) a player may make as the offering player in one round; "
-        "0: no limit, the rulebook's letter ('The round ends when all players pass consecutively'), under which "
-        "searching players may never end a round", low=0, high=20, ruling=(0, 1),
+    # simulation guard (a device the rulebook's text does not contain): no sentence limits trades, and "The round
+    # ends when all players pass consecutively", so two players who keep accepting each other's offers can stretch
+    # a round forever (searching players swap cards back and forth). 'no-repeated-hands' binds only that
+    # repetition: the hands reachable by trades are finite, and every other action spends cards or the draw pile,
+    # so every round ends (docs/tyros.md, ruling 16)
+    trade_guard: str = rule(
+        "no-repeated-hands", "a simulation guard against endless trading (action E): 'no-repeated-hands' (no "
+        "trade that gives every player the hands they held earlier since the last card action other than a trade, "
+        f"and at most {TRADES_IN_A_ROW} trades in a row), 'no-repeat' (no trade identical to, or exactly undoing, "
+        "one the same two players made this round), 'none' (the rulebook's letter: a round ends only 'when all "
+        "players pass consecutively', and searching players may never end one), '1-a-round' or '3-a-round' (the "
+        "most trades a player makes as the offering player in one round)",
+        choices=TRADE_GUARDS, ruling=True, kind="guard",
+    )
+    tyros_chip: str = rule(
+        "first-keeps", "Tyros's empire chip ('If an empire chip is placed on space 31 or 32, adjacent to Tyros, then "
+        "immediately put an empire chip of the same colour on Tyros'): 'first-keeps' (the first empire to reach it "
+        "keeps it for good) or 'latest-replaces' (a later empire placing a chip on 31 or 32 replaces it; the old "
+        "chip goes back to the box)",
+        choices=TYROS_CHIPS, ruling=True,
     )
     ship_limit_on_build: bool = rule(
         True, "building a ship must respect the ships-per-space limit, like the end of a move: 'at the end of a "
@@ -164,6 +188,10 @@ class Rules(RuleSet):
                     f"rule 'cards_dealt_{players}p': {players} players x ({dealt} dealt + {self.cards_kept} kept)"
                     f" is more than the {deck} commerce cards"
                 )
+
+    def trade_cap(self) -> int:
+        """The most trades a player makes as the offering player in one round under rule `trade_guard` (0: no cap)."""
+        return TRADE_CAPS.get(self.trade_guard, 0)
 
     def cards_dealt(self, players: int) -> int:
         return self.cards_dealt_3p if players == 3 else self.cards_dealt_4p
