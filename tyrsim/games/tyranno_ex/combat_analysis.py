@@ -15,7 +15,8 @@ import pandas as pd
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.engine.limits import MAX_MATCHUPS
 from tyrsim.core.report.figures import legend_outside, line_style
-from tyrsim.core.run.output import atomic_folder, csv_text, markdown_table
+from tyrsim.core.report.table_text import csv_text, markdown_table
+from tyrsim.core.run.output import atomic_folder
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.cheat_sheet import CMAP, sheet_files
 from tyrsim.games.tyranno_ex.combat_words import COMBAT_GLOSSARY, combat_findings
