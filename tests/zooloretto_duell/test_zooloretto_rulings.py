@@ -16,7 +16,7 @@ ALTERNATIVES = [(name, alt) for name, alts in Rules.rulings().items() for alt in
 def test_the_rulings_and_their_alternatives():
     assert Rules.rulings() == {
         "steal_triggers_symbols": (False,),
-        "dispose_without_minus": (True,),
+        "dispose_without_minus": (False,),
         "symbol_once": (True,),
         "one_square_per_turn": (True,),
         "symbol_before_scoring": (True,),

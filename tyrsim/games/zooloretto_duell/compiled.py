@@ -414,6 +414,7 @@ def legal_actions(pos, rules, actions) -> int:
                         break
                 if fresh:
                     n = _add(actions, n, STEAL, kind, UNUSED)
+        # ruling (rule `dispose_without_minus`, default true): offered with no minus point too, a paid pass
         if pos.minus[p] or rules.dispose_without_minus:
             n = _add(actions, n, DISPOSE, UNUSED, UNUSED)
     return n

@@ -257,7 +257,8 @@ class ZooState:
         if self.coins[p] >= self.rules.money_action_cost:
             steal = game.steal
             actions.extend(steal[c.id] for c in _distinct([c for pen in self.pens[1 - p] for c in pen]))
-            # ruling (rule `dispose_without_minus`): with none to return the action is offered only by the rule
+            # ruling (rule `dispose_without_minus`): the 2 coins are the action's only stated precondition, so by
+            # default it is offered with no minus point to return (a paid pass); false: only with one
             if self.minus[p] or self.rules.dispose_without_minus:
                 actions.append(DISPOSE)
         return actions
