@@ -21,6 +21,7 @@ def test_the_rulings_and_their_alternatives():
         "one_square_per_turn": (True,),
         "symbol_before_scoring": (True,),
         "discard_pile_open": (True,),
+        "discard_pile_memory": ("remember",),
         "symbols_file": ("bundled:symbols_two_each.toml",),
         "stands_file": ("bundled:stands_by_colour.toml",),
         "markers_file": ("bundled:markers_threes.toml",),

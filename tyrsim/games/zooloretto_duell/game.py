@@ -396,7 +396,8 @@ class ZooState:
         places. The state has no chance generator to replace: all chance is drawn at set-up.
         """
         new = self.clone()
-        looks = self.rules.discard_pile_open or (self.phase == DONATION and self.to_move == player)
+        looks = self.rules.discard_pile_open or self._remembers_discard_pile() or (
+            self.phase == DONATION and self.to_move == player)
         hidden = 0 if looks else max(len(new.discard) - 1, 0)  # the discard pile's places below its top card
         unseen = [c for c in new.pile if c.species != FINAL_ROUND] + new.discard[:hidden]
         unseen.sort(key=lambda c: (card_kind(c), c.id))
@@ -408,6 +409,13 @@ class ZooState:
             shuffled.insert(new.pile.index(self.game.final_card), self.game.final_card)
         new.pile = shuffled
         return new
+
+    def _remembers_discard_pile(self) -> bool:
+        """Ruling (rule `discard_pile_memory`, default 'forget'): "only the top card is visible", but both players
+        see every card go onto the pile face up (the first card, a truck's leftovers, a third symbol's card, an
+        expert discard) and see a donation taken from it join a zoo, so a player who keeps in mind what they saw
+        knows the whole pile, as under the agreed variant. 'forget': the top card and the pile's size only."""
+        return self.rules.discard_pile_memory == "remember"
 
     def with_cards(self, player: int, cards: Iterable[Card]) -> tuple[ZooState, int]:
         """A clone where `player` has placed `cards` in this order (for a policy's look-ahead).

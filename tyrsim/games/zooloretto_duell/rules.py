@@ -76,6 +76,17 @@ class Rules(RuleSet):
         "is visible, except to a player choosing a square's donation (only what the search policies know changes)",
         ruling=True,
     )
+    # the same sentences: only the top card is visible, yet both players see every card go onto the pile face up
+    # (the first card, a truck's leftovers, a third symbol's card, an expert discard); the rulebook does not say
+    # whether they keep in mind what went under
+    discard_pile_memory: str = rule(
+        "forget",
+        "under a closed discard pile (discard_pile_open false), what players know of the cards under its top: "
+        "'forget' (only the top card and the pile's size) or 'remember' (every card they saw go onto it: the "
+        "whole pile) (only what the search policies know changes)",
+        choices=("forget", "remember"),
+        ruling=True,
+    )
     expert: bool = rule(
         False, "expert variant: after drawing, pay to discard the card instead (not in the final round)"
     )
