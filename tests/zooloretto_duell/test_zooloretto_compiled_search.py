@@ -16,6 +16,7 @@ from numba import njit
 from tyrsim.core.compiled.search import ismcts
 from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.rng import uniform
+from tyrsim.games.zooloretto_duell import compiled as C
 from tyrsim.games.zooloretto_duell import compiled_search
 from tyrsim.games.zooloretto_duell.cards import FINAL_ROUND
 from tyrsim.games.zooloretto_duell.game import ZooGame, ZooState
@@ -26,6 +27,7 @@ VARIANTS = {
     "rulebook": Rules(),
     "expert": Rules(expert=True),
     "open discard pile": Rules(discard_pile_open=True),
+    "remembered discard pile": Rules(discard_pile_memory="remember"),
 }
 
 
@@ -116,6 +118,21 @@ def test_a_peeking_determinization_would_be_caught(monkeypatch):
                != policy.compiled_choice(reordered(s, seed=k), np.random.default_rng(k))
                for k, s in enumerate(STATES)]
     assert any(changed)
+
+
+@pytest.mark.parametrize("memory", ["forget", "remember"])
+def test_the_compiled_determinization_keeps_the_discard_pile_a_player_remembers(memory):
+    """Rule `discard_pile_memory`: 'remember' keeps the whole discard pile in every sample, 'forget' deals the
+    cards under its top again (`ZooState.determinize`, tested in test_zooloretto_search.py)."""
+    tables = C.rule_tables(Rules(discard_pile_memory=memory))
+    kept = []
+    for k, state in enumerate(STATES):
+        real, world = C.position_of(state), C.new_position()
+        compiled_search.determinize(real, world, tables[0], np.int64(0), np.random.default_rng(k).bit_generator)
+        size = real[0].discard_size
+        kept.append(bool((world[0].discard[:size] == real[0].discard[:size]).all()))
+        assert world[0].discard_size == size and world[0].discard[size - 1] == real[0].discard[size - 1]
+    assert all(kept) if memory == "remember" else not all(kept)
 
 
 def test_rules_the_compiled_engine_does_not_play_fall_back_to_the_python_search():

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,15 +13,16 @@ from click.testing import CliRunner
 
 from tyrsim.cli import main
 from tyrsim.core.engine.analysis import ArgumentError
-from tyrsim.core.engine.rules import RuleError
-from tyrsim.core.engine.runner import GAMES_PER_CHUNK
+from tyrsim.core.engine.rules import RuleError, rule
+from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play
 from tyrsim.core.run.scenario import scenario_from_data
 from tyrsim.core.run.sweep import run_scenario
 from tyrsim.core.studies.explore import point_metrics
-from tyrsim.games import get_game
-from tyrsim.games.zooloretto_duell import SPEC
+from tyrsim.games import get_game, zooloretto_duell
+from tyrsim.games.zooloretto_duell import SPEC, compiled
 from tyrsim.games.zooloretto_duell.analysis import COMPILED
 from tyrsim.games.zooloretto_duell.compiled import MAX_POINTS
+from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 ANALYSES = SPEC.analyses  # the package's table holds the studies before the spec builds them
@@ -151,3 +156,45 @@ def test_simulate_with_the_compiled_engine(tmp_path):
     assert "points_by_source" in result.output
     games = pd.read_csv(tmp_path / "s" / "games.csv")
     assert len(games) == 80 and set(games["policy"]) == {"greedy", "random"}
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesWithOneMore(Rules):
+    """A rule added to the object engine's `Rules` that the compiled engine has not learnt."""
+
+    unlearnt_rule: int = rule(0, "a rule only the object engine knows")
+
+
+def test_the_compiled_engine_declares_the_rules_it_plays_in_a_literal_tuple():
+    """`compiled.PLAYED` is written out name by name, so a rule added to `Rules` is refused until the compiled
+    engine learns it: a declaration derived from `Rules` (its fields) would let every new rule through."""
+    source = ast.parse(inspect.getsource(compiled))
+    values = [node.value for node in source.body if isinstance(node, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == "PLAYED" for t in node.targets)]
+    assert len(values) == 1 and isinstance(values[0], ast.Tuple)
+    assert all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in values[0].elts)
+    names = [e.value for e in values[0].elts]
+    assert tuple(names) == compiled.PLAYED and len(set(names)) == len(names)
+    assert set(names) == {f.name for f in dataclasses.fields(Rules)}  # and it plays every rule of today
+
+
+def test_a_rule_the_compiled_engine_has_not_learnt_is_refused_by_it_and_played_by_the_object_engine(monkeypatch):
+    rules = RulesWithOneMore()
+    assert compiled.supported(rules) == ("rule 'unlearnt_rule': the compiled engine does not play it yet "
+                                         "(the object engine does)")
+    with pytest.raises(ValueError, match="'unlearnt_rule'"):
+        compiled.rule_tables(rules)  # never a table that leaves the rule out
+    args = ANALYSES["game"].check_args({"policies": ["random", "random"]})
+    assert COMPILED.engine_for(rules, args) == "object"
+    record = play(ZooGame(rules), [SPEC.make_policy("random")] * 2, np.random.default_rng(4))
+    assert record.winners
+    # the command line: asked by name, the compiled engine refuses (exit 2, naming the rule); 'auto' plays
+    # the object engine and says why
+    monkeypatch.setattr(zooloretto_duell, "SPEC", dataclasses.replace(SPEC, rules=RulesWithOneMore))
+    command = ["simulate", "zooloretto-duell", "--games", "4", "--policy", "random", "--policy", "random",
+               "--seed", "1", "--jobs", "1"]
+    refused = CliRunner().invoke(main, [*command, "--engine", "compiled"])
+    assert refused.exit_code == 2 and "'unlearnt_rule'" in refused.output
+    auto = CliRunner().invoke(main, command)
+    assert auto.exit_code == 0, auto.output
+    assert "note:" in auto.output and "'unlearnt_rule'" in auto.output

@@ -159,12 +159,22 @@ def test_steal_costs_two_coins_and_never_takes_a_stand(state, pick):
 
 def test_dispose_of_minus_points(state, pick):
     state.pile = [pick("gorilla")]
-    state.coins[0] = 3
-    assert DISPOSE not in state.legal_actions()  # nothing to dispose of
+    state.coins[0] = 1
     state.minus[0] = 3
+    assert DISPOSE not in state.legal_actions()  # "If you have less than 2 coins ... you cannot choose this action"
+    state.coins[0] = 3
     assert DISPOSE in state.legal_actions()
     state.apply(DisposeMinus())
     assert state.minus[0] == 0 and state.coins[0] == 1 and state.to_move == 1
+
+
+def test_money_action_two_asks_only_for_the_coins_by_default(state, pick):
+    """Rule `dispose_without_minus`, default the letter: the 2 coins are the action's only precondition, so a
+    player holding no minus point may still pay for it (the game's only paid pass)."""
+    assert Rules().dispose_without_minus is True
+    state.pile = [pick("gorilla")]
+    state.coins[0] = 2
+    assert state.minus[0] == 0 and DISPOSE in state.legal_actions()
 
 
 @pytest.mark.parametrize("offered", [False, True])

@@ -16,11 +16,12 @@ ALTERNATIVES = [(name, alt) for name, alts in Rules.rulings().items() for alt in
 def test_the_rulings_and_their_alternatives():
     assert Rules.rulings() == {
         "steal_triggers_symbols": (False,),
-        "dispose_without_minus": (True,),
+        "dispose_without_minus": (False,),
         "symbol_once": (True,),
         "one_square_per_turn": (True,),
         "symbol_before_scoring": (True,),
         "discard_pile_open": (True,),
+        "discard_pile_memory": ("remember",),
         "symbols_file": ("bundled:symbols_two_each.toml",),
         "stands_file": ("bundled:stands_by_colour.toml",),
         "markers_file": ("bundled:markers_threes.toml",),

@@ -79,6 +79,22 @@ def test_determinize_hides_the_discard_pile_below_its_top_card(player):
         assert agreed.determinize(player, np.random.default_rng(3)).discard == state.discard
 
 
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_player_who_remembers_knows_the_whole_discard_pile(player):
+    """Rule `discard_pile_memory`: 'forget' (the default) deals the cards under the top again; 'remember' keeps
+    every card, all seen going onto the pile, in its place, as the agreed variant does."""
+    assert Rules().discard_pile_memory == "forget"
+    for state in POSITIONS:
+        remembered = state.clone()
+        remembered.rules = dataclasses.replace(state.rules, discard_pile_memory="remember")
+        world = remembered.determinize(player, np.random.default_rng(3))
+        assert world.discard == state.discard and len(world.pile) == len(state.pile)
+        assert world.pile.index(state.game.final_card) == state.pile.index(state.game.final_card)
+        assert sorted(c.id for c in world.pile) == sorted(c.id for c in state.pile)
+    forgotten = [s.determinize(player, np.random.default_rng(3)).discard != s.discard for s in POSITIONS]
+    assert any(forgotten)
+
+
 def test_a_player_choosing_a_donation_sees_the_whole_discard_pile(state, pick):
     """The rulebook: "Only when you are carrying out the symbol action of the square you may look through the
     discard pile." The other player still sees only the top card."""

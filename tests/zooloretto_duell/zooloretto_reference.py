@@ -64,8 +64,8 @@ def legal_actions(state: ZooState) -> list:
         # I. "Take any animal card from your opponent's side"; "You may not take a vending stand card!"
         actions += [Steal(card) for pen in state.pens[1 - p] for card in pen]
         # II. "Put all your point markers that are lying with their minus point side facing up back"
-        # (ruling, rule `dispose_without_minus`: only a player holding a minus point can choose it, unless the
-        # rule lets a player pay to return none)
+        # (ruling, rule `dispose_without_minus`: the 2 coins are its only precondition, so a player holding no
+        # minus point may pay to return none; false: only a player holding one can choose it)
         if state.minus[p] or rules.dispose_without_minus:
             actions.append(DisposeMinus())
     return actions

@@ -147,7 +147,8 @@ RULES = np.dtype([
     ("dispose_without_minus", np.int64), ("symbol_once", np.int64),
     ("expert", np.int64), ("expert_discard_cost", np.int64), ("majority_points", np.int64),
     ("coins_per_point", np.int64),
-    ("discard_pile_open", np.int64),  # what the players may see, for the search's determinizations
+    # what the players may see and keep in mind, for the search's determinizations
+    ("discard_pile_open", np.int64), ("discard_pile_memory", np.int64),  # memory: 1 'remember', 0 'forget'
     ("deck", np.int8, (DECK,)),  # the kinds of the animals and stands in the object engine's deck order
     # the scoring markers in the file's order (points replaced by the rule `marker_points`)
     ("marker_points", np.int64, (MARKERS,)), ("marker_coin", np.int8, (MARKERS,)),
@@ -168,8 +169,8 @@ PLAYED = (
     "majority_points", "coins_per_point", "symbols_file", "stands_file", "markers_file", "marker_order",
     "marker_points",
     "dispose_without_minus", "symbol_once",
-    # changes only what a search may know (`compiled_search.determinize`)
-    "discard_pile_open",
+    # change only what a search may know (`compiled_search.determinize`)
+    "discard_pile_open", "discard_pile_memory",
 )
 
 
@@ -206,6 +207,7 @@ def rule_tables(rules: Rules) -> np.recarray:
                  "one_square_per_turn", "symbol_before_scoring", "expert", "expert_discard_cost",
                  "majority_points", "coins_per_point", "dispose_without_minus", "symbol_once", "discard_pile_open"):
         setattr(r, name, int(getattr(rules, name)))
+    r.discard_pile_memory = rules.discard_pile_memory == "remember"
     r.deck[:] = [card_kind(c) for c in game.deck]
     for i, m in enumerate(game.markers):
         r.marker_points[i], r.marker_coin[i], r.marker_final[i] = m.points, m.coin, m.final_round
@@ -414,6 +416,7 @@ def legal_actions(pos, rules, actions) -> int:
                         break
                 if fresh:
                     n = _add(actions, n, STEAL, kind, UNUSED)
+        # ruling (rule `dispose_without_minus`, default true): offered with no minus point too, a paid pass
         if pos.minus[p] or rules.dispose_without_minus:
             n = _add(actions, n, DISPOSE, UNUSED, UNUSED)
     return n

@@ -145,7 +145,8 @@ def determinize(real, world, rules, observer, bits) -> None:
     """`ZooState.determinize` of `real` for `observer` into `world`."""
     world[0] = real[0]
     pos = world[0]
-    looks = rules.discard_pile_open or (pos.phase == DONATION and pos.to_move == observer)
+    # rule `discard_pile_memory` 'remember': every card was seen going onto the pile (`_remembers_discard_pile`)
+    looks = rules.discard_pile_open or rules.discard_pile_memory or (pos.phase == DONATION and pos.to_move == observer)
     hidden = 0 if looks else max(pos.discard_size - 1, 0)  # the discard pile's places below its top card
     count = np.zeros(KINDS, np.int64)  # the unseen cards of each kind
     final_place = -1  # the final-round card's place in the draw pile, known to both

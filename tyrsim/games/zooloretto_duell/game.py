@@ -257,7 +257,8 @@ class ZooState:
         if self.coins[p] >= self.rules.money_action_cost:
             steal = game.steal
             actions.extend(steal[c.id] for c in _distinct([c for pen in self.pens[1 - p] for c in pen]))
-            # ruling (rule `dispose_without_minus`): with none to return the action is offered only by the rule
+            # ruling (rule `dispose_without_minus`): the 2 coins are the action's only stated precondition, so by
+            # default it is offered with no minus point to return (a paid pass); false: only with one
             if self.minus[p] or self.rules.dispose_without_minus:
                 actions.append(DISPOSE)
         return actions
@@ -395,7 +396,8 @@ class ZooState:
         places. The state has no chance generator to replace: all chance is drawn at set-up.
         """
         new = self.clone()
-        looks = self.rules.discard_pile_open or (self.phase == DONATION and self.to_move == player)
+        looks = self.rules.discard_pile_open or self._remembers_discard_pile() or (
+            self.phase == DONATION and self.to_move == player)
         hidden = 0 if looks else max(len(new.discard) - 1, 0)  # the discard pile's places below its top card
         unseen = [c for c in new.pile if c.species != FINAL_ROUND] + new.discard[:hidden]
         unseen.sort(key=lambda c: (card_kind(c), c.id))
@@ -407,6 +409,13 @@ class ZooState:
             shuffled.insert(new.pile.index(self.game.final_card), self.game.final_card)
         new.pile = shuffled
         return new
+
+    def _remembers_discard_pile(self) -> bool:
+        """Ruling (rule `discard_pile_memory`, default 'forget'): "only the top card is visible", but both players
+        see every card go onto the pile face up (the first card, a truck's leftovers, a third symbol's card, an
+        expert discard) and see a donation taken from it join a zoo, so a player who keeps in mind what they saw
+        knows the whole pile, as under the agreed variant. 'forget': the top card and the pile's size only."""
+        return self.rules.discard_pile_memory == "remember"
 
     def with_cards(self, player: int, cards: Iterable[Card]) -> tuple[ZooState, int]:
         """A clone where `player` has placed `cards` in this order (for a policy's look-ahead).

@@ -38,12 +38,13 @@ class Rules(RuleSet):
         "a stolen animal counts as placed in the thief's enclosure, so its symbol triggers (ruling)",
         ruling=True,
     )
-    # "II. Dispose of all minus points. Put all your point markers that are lying with their minus point side
-    # facing up back into the supply."
+    # "Pay 2 coins and carry out exactly one of the following money actions: ... II. Dispose of all minus
+    # points." and "If you have less than 2 coins before your action, you cannot choose this action.": the
+    # 2 coins are its only precondition, as every other action's is stated, so it may be chosen holding none
     dispose_without_minus: bool = rule(
-        False,
+        True,
         "money action II may be chosen with no minus points: the player pays, returns nothing and the turn "
-        "ends (ruling: false, only a player holding a minus point may choose it)",
+        "ends, the game's only paid pass (ruling: false, only a player holding a minus point may choose it)",
         ruling=True,
     )
     # "But if you place a second animal of this species with the same symbol in your enclosure, a specific
@@ -73,6 +74,17 @@ class Rules(RuleSet):
         False,
         "players may look through the discard pile at any time (the agreed variant); false: only its top card "
         "is visible, except to a player choosing a square's donation (only what the search policies know changes)",
+        ruling=True,
+    )
+    # the same sentences: only the top card is visible, yet both players see every card go onto the pile face up
+    # (the first card, a truck's leftovers, a third symbol's card, an expert discard); the rulebook does not say
+    # whether they keep in mind what went under
+    discard_pile_memory: str = rule(
+        "forget",
+        "under a closed discard pile (discard_pile_open false), what players know of the cards under its top: "
+        "'forget' (only the top card and the pile's size) or 'remember' (every card they saw go onto it: the "
+        "whole pile) (only what the search policies know changes)",
+        choices=("forget", "remember"),
         ruling=True,
     )
     expert: bool = rule(
