@@ -155,7 +155,7 @@ def combat(attacker_strength, attacker_dice, defender_strength, defender_dice, m
                                                lambda total: progress_reporter(total, "fights"), out)
     except ArgumentError as exc:
         raise click.BadParameter(exc.detail, param_hint=f"--{exc.name.replace('_', '-')}") from None
-    from tyrsim.core.report.pages.table_text import csv_text, json_records, markdown_table, terminal_table
+    from tyrsim.core.report.table_text import csv_text, json_records, markdown_table, terminal_table
 
     if fmt == "table":
         click.echo(terminal_table(odds))
@@ -405,7 +405,7 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
     (those named in `shown`, if given); write a report to `out` if given (with the raw per-trial rows
     as `per_game_csv`, if named)."""
     from tyrsim.core.report.pages import write_report
-    from tyrsim.core.report.pages.table_text import csv_text, terminal_table
+    from tyrsim.core.report.table_text import csv_text, terminal_table
     from tyrsim.core.run.command import run_command
     from tyrsim.core.run.scenario import ScenarioError
     from tyrsim.games import get_game

@@ -1,5 +1,5 @@
 """Writing results: output folders, checked first and written atomically (tables as text are
-`tyrsim.core.report.pages.table_text`'s).
+`tyrsim.core.report.table_text`'s).
 
 A folder tyrsim writes holds `.tyrsim-files.json`, the list of the files its last
 write put there. The next write into the same folder removes the listed files it

@@ -46,7 +46,7 @@ from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, chunks, rotation
 from tyrsim.core.engine.spec import GameSpec
-from tyrsim.core.report.pages.table_text import csv_text
+from tyrsim.core.report.table_text import csv_text
 from tyrsim.core.run.output import atomic_folder
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore

@@ -15,7 +15,7 @@ import pandas as pd
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.engine.limits import MAX_MATCHUPS
 from tyrsim.core.report.figures import legend_outside, line_style
-from tyrsim.core.report.pages.table_text import csv_text, markdown_table
+from tyrsim.core.report.table_text import csv_text, markdown_table
 from tyrsim.core.run.output import atomic_folder
 from tyrsim.games.tyranno_ex import combat
 from tyrsim.games.tyranno_ex.cheat_sheet import CMAP, sheet_files
