@@ -29,8 +29,8 @@ import tyrsim
 from tyrsim.core.report import words
 from tyrsim.core.report.figures import comparison_figures
 from tyrsim.core.report.findings import GAME_GLOSSARY, comparison_findings
-from tyrsim.core.report.table_text import csv_text, markdown_table
 from tyrsim.core.report.readable import header, readable
+from tyrsim.core.report.table_text import csv_text, markdown_table
 from tyrsim.core.run.output import atomic_folder
 from tyrsim.core.run.scenario import Scenario, shown_value
 from tyrsim.core.run.substitutions import Noted
