@@ -211,3 +211,16 @@ def test_exact_combat_odds_refuse_what_only_monte_carlo_uses(option, value):
     assert result.exit_code == 2 and option in result.output and "the exact odds simulate no fights" in result.output
     assert invoke(*one, "--method", "mc", "--fights", 200, option, value).exit_code == 0
     assert invoke(*one).exit_code == 0
+
+
+def test_a_search_without_a_turn_loop_says_the_compiled_search_chooses_its_moves():
+    game = get_game(ZD)
+    [note] = game.analyses["game"].point_substitutions(game.rules(), {"policies": ("ismcts", "heuristic"),
+                                                                      "engine": "auto"})
+    assert note.played == "the object engine plays the moves of these games; the compiled search chooses them"
+    assert note.reason == "the compiled engine has no form of policy 'ismcts'"
+    ladder = game.analyses["ladder"]
+    args = ladder.check_args({"policies": ["random", "heuristic", "ismcts"], "games": 2})
+    [note] = ladder.point_substitutions(game.rules(), args)
+    assert note.played.startswith("the object engine plays the moves of the games of ")
+    assert note.played.endswith("; the compiled search chooses them")

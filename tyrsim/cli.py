@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from tyrsim.core.engine.limits import MAX_MATCHUPS, MAX_TRIALS
+from tyrsim.core.engine.limits import MAX_JOBS, MAX_MATCHUPS, MAX_TRIALS
 from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.run.output import STORE, OutFolderError, check_out_folder
 
@@ -197,7 +197,7 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
 
     from tyrsim.core.report.pages import build_report, write_report
     from tyrsim.core.run.sweep import run_and_build, run_substitutions
-    from tyrsim.core.run.workers import SchedulerError
+    from tyrsim.core.run.workers import SchedulerError, default_jobs
 
     lock = page_lock if page_lock is not None else contextlib.nullcontext()
     notes = run_substitutions(scenario, jobs=jobs if pool is None else None)  # a shared pool is not the run's own
@@ -224,17 +224,6 @@ def execute(scenario, out: Path, jobs: int | None, backend: str, scheduler: str 
         raise click.UsageError(f"{scenario.path}: {exc}") from None
     with lock:
         return write_report(report, out)
-
-
-MAX_JOBS = 256  # the most worker processes --jobs may ask for
-
-
-def default_jobs() -> int:
-    """The cores this process may use, at most MAX_JOBS."""
-    import os
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return min(cores or 1, MAX_JOBS)
 
 
 JOBS = click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
@@ -291,6 +280,7 @@ def report(out, quick, jobs) -> None:
     from tyrsim.core.run.default_report import report_scenarios, run_report
     from tyrsim.core.run.progress import clock_text
     from tyrsim.core.run.scenario import bundled_scenarios
+    from tyrsim.core.run.workers import default_jobs
 
     scenarios = report_scenarios([load_or_fail(path) for path in bundled_scenarios()])
     for scenario in scenarios:  # every folder is checked before the first game is played
@@ -419,7 +409,7 @@ def run_inline(spec, analysis: str, args: dict, rule_items: tuple[str, ...], see
 
     try:
         done = run_command(spec, analysis, args, rule_overrides(rule_items), seed, games=get_game,
-                           jobs=jobs or default_jobs(), keep_rows=out is not None and per_game_csv is not None,
+                           jobs=jobs, keep_rows=out is not None and per_game_csv is not None,
                            ready=ready)
     except ScenarioError as exc:
         raise scenario_usage_error(exc, option_names) from None
@@ -567,6 +557,7 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     from tyrsim.core.run.progress import Progress
     from tyrsim.core.run.store import ResultStore
     from tyrsim.core.run.substitutions import Noted
+    from tyrsim.core.run.workers import default_jobs
     from tyrsim.core.studies.tune import TuneError, plan_tune, write_tuned
     from tyrsim.core.studies.tune import tune as run_tune
 

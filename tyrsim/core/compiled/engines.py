@@ -48,6 +48,9 @@ class CompiledEngine:
     rules_module: str  # offers supported(rules, players)
     policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng, game_rng)
     policies: str  # the policies with a compiled form, for messages: "the random, greedy and heuristic policies"
+    # the game's compiled search: (the policy whose decisions it makes, its module, which offers
+    # `choose(policy, state, rng)`), registered by the game's GameSpec (`tyrsim.core.compiled.accelerators`)
+    search: tuple[str, str] | None = None
     # games per compiled task: large enough that a task's fixed costs (its table, the worker's round trip) stay
     # small beside its games, small enough that a million games still spread over the workers
     games_per_task: int = 20_000
@@ -59,6 +62,14 @@ class CompiledEngine:
         """The policy texts among `texts` that have no compiled form."""
         forms = self._policies().compiled_forms
         return [t for t in texts if forms([t]) is None]
+
+    def object_play(self, missing: list[str], games: str = "these games") -> str:
+        """What plays `games` that the compiled engine cannot play because the policies `missing` have no compiled
+        form: the object engine, and where they are all the game's search, the compiled search choosing their
+        moves ("the object engine plays the moves of these games; the compiled search chooses them")."""
+        if missing and self.search is not None and all(text.split(":", 1)[0] == self.search[0] for text in missing):
+            return f"the object engine plays the moves of {games}; the compiled search chooses them"
+        return f"the object engine plays {games}"
 
     def refusal(self, rules: Any, texts) -> str | None:
         """Why the compiled engine cannot play games of the policies `texts` under `rules`, or None."""
@@ -96,7 +107,7 @@ class CompiledEngine:
         reason = self.refusal(rules, args["policies"])
         if args.get("engine", AUTO) == COMPILED and reason is not None:
             raise RuleError(f"--engine {COMPILED}: {reason}; use --engine {OBJECT} or {AUTO}")
-        note = engine_refused(args.get("engine", AUTO), reason)
+        note = engine_refused(args.get("engine", AUTO), reason, self.object_play(self.missing_forms(args["policies"])))
         return () if note is None else (note,)
 
     def prepare(self, rules: Any, args: Mapping[str, Any]) -> None:

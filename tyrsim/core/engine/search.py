@@ -40,6 +40,7 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
+from tyrsim.core.compiled.accelerators import compiled_search
 from tyrsim.core.engine.protocols import Action, Policy, RandomPolicy, State
 from tyrsim.core.engine.rng import uniform
 
@@ -140,11 +141,11 @@ class IsmctsPolicy:
         return self.reference_choice(state, rng) if chosen is None else chosen
 
     def compiled_choice(self, state: Determinizable, rng: np.random.Generator) -> Action | None:
-        """The decision made by the game's compiled search (`tyrsim.core.compiled.search`), drawing what
-        `reference_choice` draws from `rng`, or None where the game has none for this state and these options.
-
-        This default has none; a game with a compiled engine overrides it."""
-        return None
+        """The decision made by the game's compiled search (registered on its GameSpec:
+        `tyrsim.core.compiled.accelerators`), drawing what `reference_choice` draws from `rng`, or None where the
+        game has none for this state and these options."""
+        choose = compiled_search(type(self))
+        return None if choose is None else choose(self, state, rng)
 
     def reference_choice(self, state: Determinizable, rng: np.random.Generator) -> Action:
         """The decision of the search in Python: the readable reference the compiled search is tested against."""

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tyrsim.core.compiled.accelerators import register_search
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, ForGame
 from tyrsim.core.engine.protocols import Game, Policy, PolicyError, make_policy
 from tyrsim.core.engine.rules import RuleSet
@@ -44,6 +45,9 @@ class GameSpec:
     def __post_init__(self) -> None:
         bound = {name: a.build(self) if isinstance(a, ForGame) else a for name, a in self.analyses.items()}
         object.__setattr__(self, "analyses", bound)
+        if self.compiled is not None and self.compiled.search is not None:
+            policy, module = self.compiled.search
+            register_search(self.policies[policy], module)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.package is not None and getattr(sys.modules.get(self.package), "SPEC", None) is self:

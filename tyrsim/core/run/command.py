@@ -18,6 +18,7 @@ from tyrsim.core.report.pages import Report, build_report
 from tyrsim.core.run.scenario import Scenario, scenario_from_data
 from tyrsim.core.run.substitutions import Noted
 from tyrsim.core.run.sweep import PointResult, run_scenario, run_substitutions
+from tyrsim.core.run.workers import default_jobs
 
 SOURCE = "the command line"  # how a command's scenario is named in its errors
 
@@ -34,10 +35,11 @@ class CommandRun:
 
 
 def run_command(spec: GameSpec, analysis: str, args: Mapping[str, Any], rules: Mapping[str, str], seed: int, *,
-                games: GameLookup, jobs: int, keep_rows: bool = False,
+                games: GameLookup, jobs: int | None, keep_rows: bool = False,
                 ready: Callable[[Scenario, list[Noted]], None] | None = None) -> CommandRun:
     """Run the analysis `analysis` of `spec` with the arguments `args` under the rules changed by `rules`
-    ({name: value as typed}) and the run seed `seed` on `jobs` worker processes; ScenarioError for bad input,
+    ({name: value as typed}) and the run seed `seed` on `jobs` worker processes (None: as many as there are
+    cores, and nothing to say about them); ScenarioError for bad input,
     before anything runs. `ready(scenario, notes)` is called once the input is checked and the substitutions are
     decided, before the first task (for the command to say what it runs). `keep_rows`: the results keep every
     trial's row (to write them out); else tasks hand back summaries where the analysis has them."""
@@ -47,5 +49,5 @@ def run_command(spec: GameSpec, analysis: str, args: Mapping[str, Any], rules: M
     if ready is not None:
         ready(scenario, notes)
     start = time.perf_counter()
-    results = run_scenario(scenario, n_jobs=jobs, summaries=not keep_rows)
+    results = run_scenario(scenario, n_jobs=jobs or default_jobs(), summaries=not keep_rows)
     return CommandRun(scenario, notes, results, build_report(scenario, results, time.perf_counter() - start, notes))

@@ -14,9 +14,18 @@ from typing import Any
 
 import pandas as pd
 
+from tyrsim.core.engine.limits import MAX_JOBS
+
 BACKENDS = ("loky", "dask")
 SCHEDULER_TIMEOUT = 10  # seconds a Dask scheduler has to answer before --scheduler is blamed
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def default_jobs() -> int:
+    """The worker processes a run uses where none are asked for: the cores this process may use, at most
+    MAX_JOBS."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(cores or 1, MAX_JOBS)
 
 
 class SchedulerError(Exception):

@@ -78,11 +78,17 @@ def block_substitutions(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]
             without_forms += 1
         elif (reason := spec.compiled.refusal(block_rules, seats)) is not None:
             refused[reason] = refused.get(reason, 0) + 1
+    unformed = list(missing)
     if without_forms:
-        refused = {no_form_of(COMPILED, list(missing)): without_forms, **refused}
-    return [engine_refused(AUTO, reason, "the object engine plays these games" if k == len(blocks)
-                           else f"the object engine plays the games of {k} of {len(blocks)} {unit}")
-            for reason, k in refused.items()]
+        refused = {no_form_of(COMPILED, unformed): without_forms, **refused}
+
+    def played(reason: str, k: int) -> str:
+        games = "these games" if k == len(blocks) else f"the games of {k} of {len(blocks)} {unit}"
+        if without_forms and reason == no_form_of(COMPILED, unformed):
+            return spec.compiled.object_play(unformed, games)  # a search's moves are still chosen in compiled code
+        return f"the object engine plays {games}"
+
+    return [engine_refused(AUTO, reason, played(reason, k)) for reason, k in refused.items()]
 
 
 def block_task_size(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], per_block: int,

@@ -198,7 +198,8 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.tyranno_ex.compiled", "tyrsim.games.tyranno_ex.compiled_policies",
-                          "the random, greedy, aggressive and builder policies")
+                          "the random, greedy, aggressive and builder policies",
+                          search=("ismcts", "tyrsim.games.tyranno_ex.compiled_search"))
 GAME = game_analysis(
     default_policies=("greedy", "aggressive", "builder", "random"),
     summary="policies play whole games: win rates, points by source, survival, fights, cascades, game length",

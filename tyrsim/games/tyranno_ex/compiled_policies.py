@@ -67,7 +67,7 @@ from tyrsim.games.tyranno_ex.compiled import (
     strength_dice_open,
 )
 from tyrsim.games.tyranno_ex.game import GAME_COUNTERS, SEAT_COUNTERS
-from tyrsim.games.tyranno_ex.policies import POLICIES, GreedyPolicy, _next_score, chance_table, future_points
+from tyrsim.games.tyranno_ex.policies import POLICIES, GreedyPolicy, chance_table, future_points, next_score
 from tyrsim.games.tyranno_ex.rules import Rules
 
 keep_fresh(__file__)
@@ -110,7 +110,7 @@ WORKSPACE = np.dtype([
 # the combat odds of a chunk without a greedy player, which reads none (`chance_table` imports scipy.special)
 NO_ODDS = np.zeros((0, 0, 0, 0, 4))
 NO_ODDS.flags.writeable = False  # the type of the shared, read-only `chance_table`: one compilation
-# the rules' tables a greedy policy reads: `policies.future_points` and `_next_score` of every spot
+# the rules' tables a greedy policy reads: `policies.future_points` and `next_score` of every spot
 POLICY_TABLES = np.dtype([("future_points", np.float64, (MAX_SPOTS,)), ("next_score", np.float64, (MAX_SPOTS,))])
 
 
@@ -126,7 +126,7 @@ def policy_tables(rules: Rules) -> np.recarray:
     out = np.zeros(1, POLICY_TABLES).view(np.recarray)
     for spot in range(rule_tables(rules)[0].spot_count):
         out[0].future_points[spot] = future_points(spot, rules)
-        out[0].next_score[spot] = _next_score(spot, rules)
+        out[0].next_score[spot] = next_score(spot, rules)
     return out
 
 

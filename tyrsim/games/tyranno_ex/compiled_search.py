@@ -72,7 +72,7 @@ from tyrsim.games.tyranno_ex.compiled_policies import (
     setting_values,
 )
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
-from tyrsim.games.tyranno_ex.policies import _GUIDE, IsmctsPolicy, chance_table
+from tyrsim.games.tyranno_ex.policies import GUIDE, IsmctsPolicy, chance_table
 
 keep_fresh(__file__)
 # the search names its functions through the module: numba caches a function handed functions of its own module
@@ -109,7 +109,7 @@ def search_work(rollout: str, width: int, temperature: float) -> np.recarray:
     record = work[0]
     kind, weights = compiled_form(IsmctsPolicy.rollouts[rollout]().policy)
     record.rollout, record.rollout_weights = kind, weights[0]
-    record.guide_weights = compiled_form(_GUIDE)[1][0]
+    record.guide_weights = compiled_form(GUIDE)[1][0]
     record.width, record.temperature = width, temperature
     return work
 

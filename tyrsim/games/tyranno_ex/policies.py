@@ -295,7 +295,7 @@ class GreedyPolicy:
             ]
             a_worth = 1.0 + future_points(action.attacker, rules)
             d_worth = 1.0 + future_points(action.defender, rules)
-            a_now, d_now = _next_score(action.attacker, rules), _next_score(action.defender, rules)
+            a_now, d_now = next_score(action.attacker, rules), next_score(action.defender, rules)
             value = (
                 self.attack_weight * (a_clean * d_worth + a_close * d_now)
                 - d_clean * a_worth
@@ -305,7 +305,7 @@ class GreedyPolicy:
         return out
 
 
-def _next_score(spot: int, rules: Rules) -> float:
+def next_score(spot: int, rules: Rules) -> float:
     """Points the card on `spot` scores at this round's scoring, after one shift (empty spaces aside)."""
     if spot >= TRACK:
         index = track_space(spot) + 1
@@ -346,7 +346,7 @@ def standing(state: TyrannoExState, player: int, rules: Rules) -> float:
     for spot, bc in enumerate(state.spots):
         if bc is None or bc.owner != player:
             continue
-        now = _next_score(spot, rules)
+        now = next_score(spot, rules)
         worth = now + 0.5 * (future_points(spot, rules) - now)
         if not bc.card.mask & present:
             worth /= 3
@@ -402,7 +402,7 @@ class _OnGame:
 # the search's guide, which ranks the candidate actions: greedy with the weights `tyrsim tune` found, the strongest
 # policy that does not search (docs/performance.md, "The compiled search"); a ruling, as Tyros's planner
 GUIDE_WEIGHTS = "bundled:greedy_tuned.toml"
-_GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, TyrannoExGame.name, GreedyPolicy.name, GreedyPolicy))
+GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, TyrannoExGame.name, GreedyPolicy.name, GreedyPolicy))
 
 
 @dataclass(frozen=True)
@@ -426,12 +426,6 @@ class IsmctsPolicy(search.IsmctsPolicy):
         if not self.temperature > 0:
             raise ValueError(f"temperature must be above 0, got {self.temperature}")
 
-    def compiled_choice(self, state: TyrannoExState, rng: np.random.Generator):
-        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
-        from tyrsim.games.tyranno_ex import compiled_search  # which imports this module's policies
-
-        return compiled_search.choose(self, state, rng)
-
     def search(self, state: TyrannoExState, rng: np.random.Generator) -> search.Node:
         return super().search(_Candidates(state, self), rng)
 
@@ -454,13 +448,13 @@ class IsmctsPolicy(search.IsmctsPolicy):
         first = actions[0]
         view = state.view(state.current_player())
         if first is NO_FIGHT:
-            ranked = _GUIDE.challenge_values(view, actions)
+            ranked = GUIDE.challenge_values(view, actions)
             kept = [NO_FIGHT]
         elif first is PASS or first is KEEP_FIVE:
-            ranked = _GUIDE.setting_values(view, actions)
+            ranked = GUIDE.setting_values(view, actions)
             kept = [first]
             if first is PASS and width > 2:
-                trade = _GUIDE._trade(view, actions)
+                trade = GUIDE._trade(view, actions)
                 if trade is not PASS:
                     kept.append(trade)
         else:

@@ -204,7 +204,8 @@ def points_figure(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[s
 
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.tyros.compiled", "tyrsim.games.tyros.compiled_policies",
-                          "the random, greedy and planner policies")
+                          "the random, greedy and planner policies",
+                          search=("ismcts", "tyrsim.games.tyros.compiled_search"))
 GAME = game_analysis(
     default_policies=("planner", "greedy", "random", "planner"),
     extra_tables=points_by_source,

@@ -401,12 +401,6 @@ class IsmctsPolicy(search.IsmctsPolicy):
         if not self.temperature > 0:
             raise ValueError(f"temperature must be above 0, got {self.temperature}")
 
-    def compiled_choice(self, state: TyrosState, rng: np.random.Generator):
-        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
-        from tyrsim.games.tyros import compiled_search  # which imports this module's policies
-
-        return compiled_search.choose(self, state, rng)
-
     def evaluate(self, state: TyrosState) -> list[float]:
         values = PLANNER.values(state)
         top = max(values)

@@ -389,7 +389,8 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
 
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.zooloretto_duell.compiled", "tyrsim.games.zooloretto_duell.compiled_policies",
-                          "the random, greedy and heuristic policies")
+                          "the random, greedy and heuristic policies",
+                          search=("ismcts", "tyrsim.games.zooloretto_duell.compiled_search"))
 
 
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:

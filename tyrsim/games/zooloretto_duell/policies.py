@@ -228,7 +228,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
     for seat 0, the rest for seat 1."""
 
     # the budget and exploration measured to beat the strongest other policy, `mcts`, within 20 ms a decision on
-    # the compiled search (docs/performance.md, Zooloretto Duell: the search)
+    # the compiled search (docs/performance.md, "The compiled search")
     iterations: int = 2000
     exploration: float = 0.4
     rollout: str = "heuristic"
@@ -241,12 +241,6 @@ class IsmctsPolicy(search.IsmctsPolicy):
         super().__post_init__()
         if not self.scale > 0:
             raise ValueError(f"scale must be above 0, got {self.scale}")
-
-    def compiled_choice(self, state: ZooState, rng: np.random.Generator):
-        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
-        from tyrsim.games.zooloretto_duell import compiled_search  # which imports this module's policies
-
-        return compiled_search.choose(self, state, rng)
 
     def evaluate(self, state: ZooState) -> list[float]:
         if self.finish_round:
