@@ -282,16 +282,35 @@ def enclose(state, seat: int, prompt_enclosures, assignment, herd, unplaced, uni
     """"Each enclosure may only contain dinosaurs of one type"; "If you are able to place a dinosaur, you
     must do so": an enclosure not yet given to a kind goes to a kind with dinosaurs still to place (those
     on the ranch and in Holding, less the room of the enclosures already given to it), if some way of
-    giving out the enclosures still free then houses as many dinosaurs as the best layout of all. Every
-    way of giving out the free enclosures (each to a kind of the herd or to none) is tried."""
+    giving out the enclosures still free then houses as many dinosaurs as the best layout of all."""
     player = state.players[seat]
-    layout = player.ranch.layout
     mine = enclosures(state, player.ranch)
-    assert sorted(mine) == sorted(r.cells for r in prompt_enclosures), "the enclosures differ"
     basic = {}
     for kind in [*player.ranch.cells, *player.holding]:
         if kind is not None and not state.dinosaurs[kind].unique:
             basic[kind] = basic.get(kind, 0) + 1
+    return give_out(state, player.ranch.layout, mine, prompt_enclosures, assignment, basic)
+
+
+def house(state, seat: int, prompt_enclosures, assignment, herd, unplaced, born) -> list[Enclose]:
+    """"Any dinosaurs produced by breeding must immediately be placed on that player's ranch, following the
+    normal rules for placing dinosaurs" ("If you are able to place a dinosaur, you must do so"), no dinosaur
+    on the ranch moving: an empty enclosure not yet given goes to a kind whose newborns (`herd`: those without
+    room in their kind's enclosures) still want room, if some way of giving out the empty enclosures still
+    free then houses as many newborns as the best of all."""
+    player = state.players[seat]
+    cells = player.ranch.cells
+    empty = [region for region in enclosures(state, player.ranch) if all(cells[c] is None for c in region)]
+    newborns = {k: n for k, n in herd.items() if n}
+    return give_out(state, player.ranch.layout, empty, prompt_enclosures, assignment, newborns)
+
+
+def give_out(state, layout, mine, prompt_enclosures, assignment, basic) -> list[Enclose]:
+    """The (enclosure, kind) choices among the enclosures `mine` (spaces) for the dinosaurs `basic` (kind -> n),
+    after `assignment` (index into `prompt_enclosures` -> kind), that still house the most: every way of giving
+    out the free enclosures (each to a kind or to none) is tried. Read as 'maximal' (rule `must_place_and_feed`),
+    any free enclosure for any kind still without room: they are given out while both are left."""
+    assert sorted(mine) == sorted(r.cells for r in prompt_enclosures), "the enclosures differ"
     given = {prompt_enclosures[i].cells: kind for i, kind in assignment.items()}
     free = [cells for cells in mine if cells not in given]
     layouts = [
@@ -306,6 +325,8 @@ def enclose(state, seat: int, prompt_enclosures, assignment, herd, unplaced, uni
     for cells, kind in given.items():
         room[kind] = room.get(kind, 0) + len(cells)
     kinds = [kind for kind, n in basic.items() if n > room.get(kind, 0)]
+    if state.rules.must_place_and_feed == "maximal":
+        return [Enclose(cell_name(layout, cells[0]), len(cells), kind) for cells in free for kind in kinds]
     return [
         Enclose(cell_name(layout, cells[0]), len(cells), kind)
         for cells in free
@@ -355,7 +376,8 @@ def diet(player, dinosaur) -> tuple[int, int, int]:
 
 def feed(state, seat: int, _herd) -> list[Feed]:
     """"all dinosaurs must eat, or they will escape"; "If a dinosaur can be fed, then it must be fed!":
-    every count of each kind whose food is in stock and after which no unfed dinosaur could still eat."""
+    every count of each kind whose food is in stock and after which no unfed dinosaur could still eat; read as
+    'most' (rule `must_place_and_feed`), of those the ones feeding the most dinosaurs."""
     player = state.players[seat]
     herd = list(on_ranch(player).items())
     diets = [diet(player, state.dinosaurs[kind]) for kind, _ in herd]
@@ -377,6 +399,9 @@ def feed(state, seat: int, _herd) -> list[Feed]:
         if any(fits(c) for c in more):
             continue  # a dinosaur left unfed could still eat
         found.append(Feed(tuple((kind, n) for (kind, _), n in zip(herd, counts, strict=True) if n)))
+    if state.rules.must_place_and_feed == "most":
+        most = max(sum(n for _, n in plan.fed) for plan in found)
+        found = [plan for plan in found if sum(n for _, n in plan.fed) == most]
     return found
 
 
@@ -387,6 +412,7 @@ REFERENCE = {
     "rearrange": rearrange,
     "place_fence": place_fence,
     "enclose": enclose,
+    "house": house,
     "escape_as": escape_as,
     "lose_fence": lose_fence,
     "lose_dinosaur": lose_dinosaur,

@@ -11,6 +11,10 @@ lists of legal actions and the random policy's choice must be equal, and the fin
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,6 +22,7 @@ from compiled_checks import check_cache_loads, check_pure_python
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.rules import RuleError, rule
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
@@ -28,6 +33,10 @@ from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 RULE_SETS = {
     "default": {},
     **{f"{name}={alt}": {name: alt} for name, alts in Rules.rulings().items() for alt in alts},
+    # the choices the engine makes for every player alike (rule kind "choice")
+    **{f"{name}={alt}": {name: alt} for name, alt in (("cover_order", "meat-leaf-supply"),
+                                                      ("cover_order", "supply-meat-leaf"),
+                                                      ("either_food", "leaf"), ("either_food", "meat"))},
     "penalties per phase": {"penalty_once_per": "phase"},
     "private contracts at the end of the round": {"private_contract_timing": "also_end_of_round"},
     "short supplies": {"dinosaurs_per_kind": 3, "fence_tokens": 4, "breed_group": 1},
@@ -168,6 +177,41 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
     # a rule added to Rules that this engine has not learnt yet
     monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "either_food"))
     assert C.supported(Rules()).startswith("rule 'either_food'")
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesWithANewRule(Rules):
+    """The rules with one more, which only the object engine would know."""
+
+    newborns_stay_in_holding: bool = rule(False, "a rule the compiled engine has not learnt")
+
+
+def test_a_rule_the_compiled_engine_does_not_play_is_refused_and_the_object_engine_plays_it():
+    rules = RulesWithANewRule()
+    assert C.supported(rules) == ("rule 'newborns_stay_in_holding': the compiled engine does not play it yet "
+                                  "(the object engine does)")
+    with pytest.raises(ValueError, match="newborns_stay_in_holding"):
+        C.rule_tables(rules, 2)
+    engine = SPEC.compiled
+    args = {"policies": ["random", "random"]}
+    with pytest.raises(RuleError, match="--engine compiled: rule 'newborns_stay_in_holding'"):
+        engine.substitutions(rules, {**args, "engine": "compiled"})  # the CLI's exit 2
+    (note,) = engine.substitutions(rules, {**args, "engine": "auto"})
+    assert "newborns_stay_in_holding" in str(note)
+    assert engine.engine_for(rules, {**args, "engine": "auto"}) == "object"
+    table = object_table(rules, ["random", "random"], 2, 0)  # the object engine plays it
+    assert len(table) == 4
+
+
+def test_the_rules_played_are_written_out_not_derived_from_rules():
+    """`PLAYED` is a literal tuple of names in compiled.py (a tuple derived from `Rules` would hold every new rule,
+    so `supported` could never refuse one), and it names every rule of `Rules` today."""
+    tree = ast.parse(inspect.getsource(C))
+    (value,) = [node.value for node in tree.body if isinstance(node, ast.Assign)
+                and [getattr(t, "id", None) for t in node.targets] == ["PLAYED"]]
+    assert isinstance(value, ast.Tuple) and all(isinstance(e, ast.Constant) for e in value.elts)
+    assert C.PLAYED == tuple(e.value for e in value.elts)
+    assert sorted(C.PLAYED) == sorted(f.name for f in dataclasses.fields(Rules))
 
 
 def test_only_policies_with_a_compiled_form():

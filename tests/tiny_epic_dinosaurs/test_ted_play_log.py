@@ -42,9 +42,9 @@ def test_a_fixed_seed_log_shows_hunts_contracts_round_ends_and_the_final_scores(
     scores = {}
     for line in final:
         seat, total, parts = re.match(r"P(\d): (\d+) points? \((.*)\)\.", line).groups()
-        by_source = dict(re.match(r"(.+) (\d+)", part).groups()[::-1] for part in parts.split(", "))
-        assert set(by_source.values()) == {"contracts", "dinosaurs", "unique dinosaurs", "research"}
-        assert int(total) == sum(map(int, by_source))
+        by_source = dict(re.match(r"(.+) (\d+)", part).groups() for part in parts.split(", "))
+        assert set(by_source) == {"contracts", "dinosaurs", "unique dinosaurs", "research"}
+        assert int(total) == sum(map(int, by_source.values()))
         scores[int(seat)] = int(total)
     assert scores == {seat: score for seat, score in enumerate(record.scores)}
     for line in lines:

@@ -24,8 +24,10 @@ VARIANTS = [
 
 def check_invariants(state) -> None:
     rules = state.rules
+    # newborns waiting for the player to give them an empty enclosure (Phase 6) are in the player's hand
+    waiting = state.prompt.herd if state.prompt and state.prompt.kind == "house" else {}
     for kind in state.basic:
-        on_ranches = sum(p.ranch.count(kind) + p.holding.count(kind) for p in state.players)
+        on_ranches = sum(p.ranch.count(kind) + p.holding.count(kind) for p in state.players) + waiting.get(kind, 0)
         assert state.supply[kind] + on_ranches == rules.dinosaurs_per_kind, kind
         assert state.supply[kind] >= 0
     fences = state.fence_supply + sum(p.holding_fences + len(p.ranch.fences) for p in state.players)

@@ -19,6 +19,7 @@ from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 from tyrsim.games.tiny_epic_dinosaurs.steps import (
     ASSIGN_TURN,
     END_ROUND,
+    RETURN_RANCHERS,
     START_ROUND,
     ArrangeRanch,
     BreedHerd,
@@ -279,7 +280,8 @@ def test_carnivore_escape_costs_another_dinosaur():
 
 
 def test_unfed_dinosaur_escapes_and_feeding_is_compulsory():
-    state = new_state(2)
+    """Read as 'maximal' (rule `must_place_and_feed`), any feeding after which no unfed dinosaur could eat."""
+    state = new_state(2, must_place_and_feed="maximal")
     player = state.players[0]
     put(state, 0, "brachiosaurus", BIG[:1])
     put(state, 0, "stegosaurus", BIG[1:4])
@@ -291,6 +293,31 @@ def test_unfed_dinosaur_escapes_and_feeding_is_compulsory():
     state.apply(Feed((("brachiosaurus", 1), ("stegosaurus", 1))))
     assert player.counters["unfed"] == 2 and player.ranch.herd() == {"brachiosaurus": 1, "stegosaurus": 1}
     assert player.resources[0] == 0
+
+
+def test_the_feeding_feeds_the_most_dinosaurs_by_default():
+    """"If a dinosaur can be fed, then it must be fed!", read as Phase 4's "If you are able to place a dinosaur,
+    you must do so" is: the player who could feed three dinosaurs must; feeding the brachiosaurus and one
+    stegosaurus (two) is no longer offered, so the three stegosauruses eat without a question."""
+    state = new_state(2)
+    player = state.players[0]
+    put(state, 0, "brachiosaurus", BIG[:1])
+    put(state, 0, "stegosaurus", BIG[1:4])
+    player.resources = [3, 0, 0]
+    run(state, FeedHerd(0))
+    assert state.prompt is None or state.prompt.kind != "feed"
+    assert player.counters["unfed"] == 1 and player.ranch.herd() == {"stegosaurus": 3}
+
+
+def test_the_layout_gives_any_free_enclosure_when_read_as_maximal():
+    """Read as 'maximal', Phase 4 offers every free enclosure to every kind still without room (the default
+    offers only those that house the most: test_ted_phase4.py)."""
+    state = new_state(2, must_place_and_feed="maximal")
+    fence(state, 0, "0,2|N", "0,2|1,2")
+    state.players[0].holding = ["stegosaurus"] * 4 + ["raptor"]
+    run(state, ArrangeRanch(0))
+    assert {(a.enclosure, a.kind) for a in state.legal_actions()} == {
+        (e, k) for e in ("0,0", "0,2") for k in ("stegosaurus", "raptor")}
 
 
 def test_omnivore_counts_as_either():
@@ -382,8 +409,8 @@ def test_game_lasts_six_rounds_and_tie_goes_to_turn_order():
     scores = state.scores()
     assert scores == [sum(state.score_parts(s).values()) for s in range(3)]
     fresh = new_state(3)
-    fresh.first_player = 2
-    assert fresh.winners() == [2]  # all on 0 points: the first in turn order wins
+    fresh.round_first_player = 2
+    assert fresh.winners() == [2]  # all on 0 points: the first in the last round's turn order wins
 
 
 def test_rule_validation():
@@ -499,3 +526,38 @@ def test_rulings_are_marked_with_their_alternatives():
     assert rulings["injured_rancher"] == ("stays",) and rulings["rearrange_holding"] == (True,)
     for name in ("penalty_once_per", "private_contract_timing"):
         assert name not in rulings  # the rulebook's words are plain: these are variants, not readings
+    assert rulings["must_place_and_feed"] == ("maximal",) and rulings["tie_break"] == ("marker",)
+    assert rulings["no_placement_skips"] == ("round",)
+    # which symbols dinosaurs cover and which food an omnivore eats are the player's choices, not readings
+    assert Rules.of_kind("choice") == ["cover_order", "either_food"]
+    assert "cover_order" not in rulings and "either_food" not in rulings
+
+
+# --- rulings of issue 41: Phase 2's skipped turn, the tie-break's turn order ---
+
+
+@pytest.mark.parametrize(("skips", "kept"), [("turn", 3), ("round", 0)])
+def test_a_player_with_no_legal_placement_is_skipped_this_turn_by_default(skips, kept):
+    """"If it becomes a player's turn but they have no ranchers left and no abilities available to use, they are
+    skipped": a player who still has ranchers but no space they may take is skipped for this turn (rule
+    `no_placement_skips`, default 'turn') and keeps their ranchers for a later turn, or ('round') sends them
+    home."""
+    state = new_state(2, no_placement_skips=skips)
+    for groups in state.occupancy.values():
+        groups[1] = 9  # player 1 everywhere, too many to bump: nobody can place
+    state.prompt, state._legal, state._todo = None, None, []
+    state.turn = 0
+    state._step_assign_turn(ASSIGN_TURN)
+    assert state.prompt is None and state._todo == [RETURN_RANCHERS]  # nobody can place: Phase 2 ends
+    assert state.players[0].ranchers_left == kept and state.players[0].owner_left == bool(kept)
+
+
+@pytest.mark.parametrize(("tie_break", "winner"), [("last_round", 0), ("marker", 1)])
+def test_a_tie_goes_to_the_earlier_player_in_the_last_rounds_turn_order_by_default(tie_break, winner):
+    """"In the event of a tie, whichever tied player is earlier in turn order wins": player 1 took the first player
+    marker during the last round, which player 0 began; the marker would order the next round, but there is none.
+    By default (rule `tie_break`: 'last_round') the tie goes to player 0; read from the 'marker', to player 1."""
+    state = new_state(2, tie_break=tie_break)
+    state.round_first_player, state.first_player = 0, 1
+    assert state.scores()[0] == state.scores()[1]
+    assert state.winners() == [winner]

@@ -66,7 +66,8 @@ def invoke(*args):
 def test_a_policy_without_a_compiled_form_is_said_on_the_terminal_and_in_the_manifest(tmp_path):
     result = invoke("--games", 1, "--policy", SEARCH, "--policy", "random", "--jobs", 1, "--out", tmp_path / "s")
     assert result.exit_code == 0, result.output
-    line = (f"{GAME}: the object engine plays these games; the compiled engine has no form of policy '{SEARCH}' "
+    line = (f"{GAME}: the object engine plays the moves of these games; the compiled search chooses them; the "
+            f"compiled engine has no form of policy '{SEARCH}' "
             "(asked: engine 'auto')")
     assert [t for t in result.stderr.splitlines() if "note: " in t] == [f"note: {line}"]
     [listed] = json.loads((tmp_path / "s" / "manifest.json").read_text())["substitutions"]

@@ -405,7 +405,8 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.tiny_epic_dinosaurs.compiled",
                           "tyrsim.games.tiny_epic_dinosaurs.compiled_policies",
-                          "the random, greedy, hunter, breeder and contractor policies")
+                          "the random, greedy, hunter, breeder and contractor policies",
+                          search=("ismcts", "tyrsim.games.tiny_epic_dinosaurs.compiled_search"))
 GAME = game_analysis(
     default_policies=("hunter", "breeder", "contractor"),
     extra_tables=game_tables,

@@ -34,10 +34,12 @@ what is drawn next follows them:
   `escape_carnivore` (OmnivoreEscape); Enclosing's `assignment[enclosure]` (a kind or NONE),
   `assigned` (the enclosures in the order given, as `lay_out` reads them), `herd_kinds` (the basic
   kinds to lay out in the object engine's dict order) with `herd[kind]` and `unplaced[kind]`,
-  and `uniques` (the unique dinosaurs to lay out);
+  and `uniques` (the unique dinosaurs to lay out); Housing (Phase 6) uses the same fields for the
+  newborns wanting room in empty enclosures, the enclosures with dinosaurs in them TAKEN;
 - `steps[i]` (kind, seat, a, b): the steps still to run (steps.py, the object engine's `_todo`), the
   next one last;
-- `round_number` (the round), `first_player`, `turn`, `actions` (decisions made by policies).
+- `round_number` (the round), `first_player`, `round_first` (who placed first in this round), `turn`,
+  `actions` (decisions made by policies).
 
 The rules and data files become one record of the dtype `RULES`, made once per rule set and
 player count by `rule_tables(rules, players)` from the object engine's own loaders. An action
@@ -92,6 +94,7 @@ MAX_FEEDS = 4096  # different feeding plans a search meets (`compiled_search`: e
 # at a literal 0 and are passed on (`n = np.int64(0)`).
 EMPTY = np.int64(-1)  # a free ranch space
 NONE = np.int64(-1)  # no contract, no kind, no card
+TAKEN = np.int64(-2)  # Phase 6: an enclosure with dinosaurs in it (no newborns of another kind may go there)
 
 # the hunt die's faces
 NET, INJURY, EGG = np.arange(3)
@@ -111,7 +114,7 @@ PLENTIFUL, LEAF_FIRST, MEAT_FIRST = np.arange(len(EITHER_FOODS))
 
 # prompts (prompts.py)
 (NO_PROMPT, ASSIGN, TAKE_RESEARCH, PICK_RESEARCH, REARRANGE, PLACE_FENCE_PROMPT, ENCLOSE_PROMPT, ESCAPE_AS_PROMPT,
- LOSE_FENCE_PROMPT, LOSE_DINOSAUR_PROMPT, FEED_PROMPT) = np.arange(11)
+ LOSE_FENCE_PROMPT, LOSE_DINOSAUR_PROMPT, FEED_PROMPT, HOUSE_PROMPT) = np.arange(12)
 # steps (steps.py): a row (kind, seat, a, b)
 (START_ROUND, ASSIGN_TURN, RETURN_RANCHERS, ARRANGE, FEED, BREED, END_ROUND, PENALTIES,
  LOSE_DINOSAUR_PENALTY) = np.arange(9)
@@ -129,7 +132,8 @@ LOSE_DINOSAUR = np.int64(9)  # a kind
 ALONE, WITH_PRIVATE = np.int64(0), np.int64(1)  # a contract placement pays the private contract too, or not
 
 POSITION = np.dtype([
-    ("round_number", np.int64), ("first_player", np.int64), ("turn", np.int64), ("actions", np.int64),
+    ("round_number", np.int64), ("first_player", np.int64), ("round_first", np.int64), ("turn", np.int64),
+    ("actions", np.int64),
     ("fence_supply", np.int64), ("supply", np.int64, (MAX_BASIC,)),
     ("contract_deck", np.int64, (MAX_CONTRACTS,)), ("contract_deck_size", np.int64),
     ("public", np.int64, (MAX_CONTRACTS,)), ("public_size", np.int64),
@@ -166,7 +170,7 @@ RULES = np.dtype([
     ("research_draw", np.int64), ("extra_public_contracts", np.int64), ("egg_dinosaurs", np.int64),
     ("injured_leaves", np.int64), ("unique_anywhere", np.int64), ("rearrange_holding", np.int64),
     ("either_food", np.int64), ("penalty_per_phase", np.int64), ("breed_group", np.int64),
-    ("private_end_of_round", np.int64),
+    ("private_end_of_round", np.int64), ("most", np.int64), ("skip_round", np.int64), ("tie_last_round", np.int64),
     ("die", np.int64, (MAX_FACES,)), ("die_size", np.int64),
     # the expected catch of a hunt (`Rules.hunt_odds`) and its nearest whole number (Python's round), as the
     # greedy policies value a hunt
@@ -254,8 +258,17 @@ WORKSPACE = np.dtype([
     ("feeds", np.int8, (MAX_FEEDS, MAX_KINDS, 2)), ("feed_pairs", np.int64, (MAX_FEEDS,)), ("feed_count", np.int64),
 ])
 
-# the rules this engine plays; `supported` names any other (a rule added to Rules and not yet here)
-PLAYED = tuple(f.name for f in dataclasses.fields(Rules))
+# The rules this engine plays, written out: a rule added to `Rules` and not yet here is one this engine does not
+# play, so `supported` names it (and `--engine auto` falls back to the object engine). Never derive this from
+# `Rules`: the guard could then never fire.
+PLAYED = (
+    "rounds", "start_ranchers", "extra_rancher_round", "owner_strength", "resource_cap", "first_player_bonuses",
+    "dinosaurs_per_kind", "fence_tokens", "research_display", "research_draw", "extra_public_contracts",
+    "hunt_net_faces", "hunt_injury_faces", "hunt_egg_faces", "egg_dinosaurs", "injured_rancher", "border",
+    "unique_terrain", "rearrange_holding", "cover_order", "either_food", "penalty_once_per", "breed_group",
+    "private_contract_timing", "must_place_and_feed", "no_placement_skips", "tie_break", "ranch_file",
+    "spaces_file", "dinosaurs_file", "contracts_file", "research_file",
+)
 
 
 def supported(rules: Rules, players: int = 2) -> str | None:
@@ -307,6 +320,9 @@ def rule_tables(rules: Rules, players: int) -> np.ndarray:
     r["either_food"] = EITHER_FOODS.index(rules.either_food)
     r["penalty_per_phase"] = rules.penalty_once_per == "phase"
     r["private_end_of_round"] = rules.private_contract_timing == "also_end_of_round"
+    r["most"] = rules.must_place_and_feed == "most"
+    r["skip_round"] = rules.no_placement_skips == "round"
+    r["tie_last_round"] = rules.tie_break == "last_round"
     faces = {"net": NET, "injury": INJURY, "egg": EGG}
     r["die_size"] = len(game.hunt_die)
     r["die"][: len(game.hunt_die)] = [faces[f] for f in game.hunt_die]
@@ -618,7 +634,10 @@ def resolve(pos, rules, bits, work, i) -> None:
         pos.assigned_size += 1
         enclosures(pos, rules, work, p)
         pos.unplaced[b] = max(0, pos.unplaced[b] - popcount(work.enclosures[a]))
-        enclose(pos, rules, work, p)
+        if prompt == HOUSE_PROMPT:
+            house(pos, rules, work, p)
+        else:
+            enclose(pos, rules, work, p)
     elif kind == FEED_PLAN:
         eat_plan(pos, rules, work, p, a)
     elif kind == ESCAPE_AS:
@@ -650,7 +669,7 @@ def collect_resources(pos, rules) -> None:
         pos.ranchers_left[p] = pos.ranchers[p]
         pos.owner_left[p] = 1
     pos.counts[pos.first_player, FIRST_PLAYER_ROUNDS] += 1
-    pos.turn = pos.first_player
+    pos.turn = pos.round_first = pos.first_player
     then(pos, ASSIGN_TURN, 0, 0, 0)
 
 
@@ -669,8 +688,8 @@ def income(pos, rules, p, resource) -> int:
 
 @compiled_only
 def assign_turn(pos, rules, work) -> None:
-    """The next player in turn who can place a group is asked; one who cannot keeps the rest home; when nobody
-    can, Phase 3 comes."""
+    """The next player in turn who can place a group is asked; one who cannot is skipped (rule
+    `no_placement_skips`); when nobody can, Phase 3 comes."""
     n = rules.players
     for i in range(n):
         seat = (pos.turn + i) % n
@@ -680,9 +699,11 @@ def assign_turn(pos, rules, work) -> None:
                 pos.turn = seat
                 ask(pos, ASSIGN, seat)
                 return
-            # a player who cannot carry out any action keeps the rest of their ranchers home
-            pos.ranchers_left[seat] = 0
-            pos.owner_left[seat] = 0
+            # Ruling (rule `no_placement_skips`): a player who cannot carry out any action is skipped this turn, or
+            # keeps the rest of their ranchers home for the round
+            if rules.skip_round:
+                pos.ranchers_left[seat] = 0
+                pos.owner_left[seat] = 0
     then(pos, RETURN_RANCHERS, 0, 0, 0)
 
 
@@ -1355,9 +1376,19 @@ def free_capacities(pos, work, count, skip) -> int:
 @compiled_only
 def enclosure_choices(pos, rules, work, p) -> int:
     """The (enclosure, kind) choices of Phase 4 that still let the layout house the most dinosaurs
-    (`ranch.enclosure_choices`: "If you are able to place a dinosaur, you must do so"), into work.choices, by
-    enclosure then kind in the herd's order; how many."""
+    (`ranch.enclosure_choices`: "If you are able to place a dinosaur, you must do so"), or any (rule
+    `must_place_and_feed` read as 'maximal'), into work.choices, by enclosure then kind in the herd's order; how
+    many."""
     count = enclosures(pos, rules, work, p)
+    if not rules.most:
+        n = 0
+        for e in range(count):
+            if pos.assignment[e] == NONE:
+                for i in range(pos.herd_kinds_size):
+                    if pos.unplaced[pos.herd_kinds[i]]:
+                        work.choices[n, 0], work.choices[n, 1] = e, pos.herd_kinds[i]
+                        n += 1
+        return n
     caps = free_capacities(pos, work, count, NONE)
     wanted = np.int64(0)
     for i in range(pos.herd_kinds_size):
@@ -1695,8 +1726,8 @@ def maximal_plans(work, last) -> int:
 
 @compiled_only
 def feedings(pos, rules, work, p) -> int:
-    """Every maximal way to feed p's herd (`feeding.feedings`), most fed first, as FEED_PLAN actions; how many.
-    work.plans[i, j] is how many of the herd's j-th kind (work.herd_order) plan i feeds."""
+    """Every maximal way to feed p's herd (`feeding.feedings`; rule `must_place_and_feed`), most fed first, as
+    FEED_PLAN actions; how many. work.plans[i, j] is how many of the herd's j-th kind (work.herd_order) plan i feeds."""
     size = herd_on_ranch(pos, rules, work, p)
     for j in range(size):
         kind = work.herd_order[j]
@@ -1711,9 +1742,32 @@ def feedings(pos, rules, work, p) -> int:
         for f in range(3):
             work.later[i, f] = work.later[i + 1, f] + work.eats[i + 1, f] * work.wanted[i + 1]
     n = maximal_plans(work, last)
+    if rules.most:
+        n = most_fed(work, n, size)
     for i in range(n):
         add(work, i, FEED_PLAN, i, 0, 0, 0, 0)
     return n
+
+
+@compiled_only
+def most_fed(work, n, size) -> int:
+    """Of the n feeding plans in work.plans, keep (in order) those feeding the most dinosaurs (rule
+    `must_place_and_feed` read as 'most'); how many."""
+    most = 0
+    for i in range(n):
+        fed = 0
+        for j in range(size):
+            fed += work.plans[i, j]
+        most = max(most, fed)
+    m = 0
+    for i in range(n):
+        fed = 0
+        for j in range(size):
+            fed += work.plans[i, j]
+        if fed == most:
+            work.plans[m, :size] = work.plans[i, :size]
+            m += 1
+    return m
 
 
 @compiled_only
@@ -1745,10 +1799,11 @@ def eat_plan(pos, rules, work, p, plan) -> None:
 @compiled_only
 def breed_dinosaurs(pos, rules, work, p) -> None:
     """Every `breed_group` dinosaurs of a kind alone in an enclosure give one newborn (`Ranch.breeding`), placed at
-    once (`Ranch.place_newborns`) or escaping."""
+    once: into their kind's enclosures (`newborns_at_home`), then into the empty enclosures the player gives them
+    (`house`)."""
     new_phase(pos, rules, p)
     count = enclosures(pos, rules, work, p)
-    born, order, lost = work.born, work.born_order, work.lost
+    born, order = work.born, work.born_order
     born[:] = 0
     kinds = 0
     for e in range(count):
@@ -1760,49 +1815,85 @@ def breed_dinosaurs(pos, rules, work, p) -> None:
                     order[kinds] = kind
                     kinds += 1
                 born[kind] += n
+    pos.herd[:] = 0
+    pos.unplaced[:] = 0
     for i in range(kinds):
         kind = order[i]
         # Ruling: only figures left in the supply can be born.
         n = min(born[kind], pos.supply[kind])
         pos.supply[kind] -= n
         pos.counts[p, BRED] += n
-        lost[kind] = place_newborns(pos, rules, work, p, kind, n)
+        pos.herd_kinds[i] = kind
+        pos.unplaced[kind] = n
+    pos.herd_kinds_size = kinds
+    newborns_at_home(pos, rules, work, p)
+    house(pos, rules, work, p)
+
+
+@compiled_only
+def newborns_at_home(pos, rules, work, p) -> None:
+    """The newborns (pos.unplaced, by kind) into the free spaces of their kind's enclosures (`Ranch.newborns_at_home`);
+    pos.herd and pos.unplaced are then those still wanting room, pos.assignment NONE for the empty enclosures (those
+    they may be given) and TAKEN for the others."""
+    count = enclosures(pos, rules, work, p)
+    pos.assignment[:] = NONE
+    pos.assigned_size = 0
+    for e in range(count):
+        found, held = contents(pos, rules, p, work.enclosures[e])
+        if held == 0:
+            continue
+        pos.assignment[e] = TAKEN
+        if found != NONE:
+            for i in range(rules.cell_count):
+                c = rules.fill_order[i]
+                if pos.unplaced[found] and (work.enclosures[e] >> c) & 1 and pos.cells[p, c] == EMPTY:
+                    pos.cells[p, c] = found
+                    pos.unplaced[found] -= 1
+    for i in range(pos.herd_kinds_size):
+        pos.herd[pos.herd_kinds[i]] = pos.unplaced[pos.herd_kinds[i]]
+
+
+@compiled_only
+def house(pos, rules, work, p) -> None:
+    """Ask for the next empty enclosure while newborns lack room and empty enclosures are free; else the newborns
+    go into the enclosures given to their kind, in the order given (`Ranch.house_newborns`), and those without room
+    escape."""
+    count = enclosures(pos, rules, work, p)
+    wanting, free = False, False
+    for i in range(pos.herd_kinds_size):
+        if pos.unplaced[pos.herd_kinds[i]]:
+            wanting = True
+    for e in range(count):
+        if pos.assignment[e] == NONE:
+            free = True
+    if wanting and free:
+        ask(pos, HOUSE_PROMPT, p)
+        return
+    house_newborns(pos, rules, work, p)
     escaped_clear(work)
-    for i in range(kinds):
-        if lost[order[i]]:
-            escaped_add(work, order[i], lost[order[i]])
+    for i in range(pos.herd_kinds_size):
+        kind = pos.herd_kinds[i]
+        if pos.herd[kind]:
+            escaped_add(work, kind, pos.herd[kind])
+    pos.herd_kinds_size = pos.assigned_size = 0
+    pos.herd[:] = 0
+    pos.unplaced[:] = 0
+    pos.assignment[:] = 0
     escape(pos, rules, work, p)
 
 
 @compiled_only
-def place_newborns(pos, rules, work, p, kind, n) -> int:
-    """n newborns into their kind's enclosures, then the empty ones, largest first; how many escape."""
-    count = enclosures(pos, rules, work, p)
-    targets = work.targets
-    m = 0
-    for e in range(count):
-        found, held = contents(pos, rules, p, work.enclosures[e])
-        if found == kind:
-            targets[m] = work.enclosures[e]
-            m += 1
-    own = m
-    for e in range(count):
-        found, held = contents(pos, rules, p, work.enclosures[e])
-        if held == 0 and found == NONE:
-            size = popcount(work.enclosures[e])
-            j = m
-            while j > own and popcount(targets[j - 1]) < size:
-                targets[j] = targets[j - 1]
-                j -= 1
-            targets[j] = work.enclosures[e]
-            m += 1
-    for t in range(m):
-        for i in range(rules.cell_count):
-            c = rules.fill_order[i]
-            if n and (targets[t] >> c) & 1 and pos.cells[p, c] == EMPTY:
+def house_newborns(pos, rules, work, p) -> None:
+    """The newborns wanting room (pos.herd) into the empty enclosures given to their kind, in the order given
+    (`Ranch.house_newborns`); pos.herd is then those without room."""
+    for i in range(pos.assigned_size):
+        e = pos.assigned[i]
+        kind = pos.assignment[e]
+        for j in range(rules.cell_count):
+            c = rules.fill_order[j]
+            if pos.herd[kind] and (work.enclosures[e] >> c) & 1:
                 pos.cells[p, c] = kind
-                n -= 1
-    return n
+                pos.herd[kind] -= 1
 
 
 # Phase 7: end of round
@@ -1868,7 +1959,7 @@ def legal_actions(pos, rules, work) -> int:
         for i in range(rules.slot_count):
             if not (pos.fences[p] >> rules.slots[i]) & 1:
                 n = add(work, n, PLACE_FENCE, rules.slots[i], 0, 0, 0, 0)
-    elif prompt == ENCLOSE_PROMPT:
+    elif prompt == ENCLOSE_PROMPT or prompt == HOUSE_PROMPT:
         for i in range(enclosure_choices(pos, rules, work, p)):
             n = add(work, n, ENCLOSE, work.choices[i, 0], work.choices[i, 1], 0, 0, 0)
     elif prompt == ESCAPE_AS_PROMPT:
@@ -1926,6 +2017,13 @@ def score_parts(pos, rules, p, parts) -> int:
 
 
 @njit(cache=True)
+def tie_first(pos, rules) -> np.int64:
+    """The seat the turn order a tie is broken in starts with (rule `tie_break`; `TinyEpicDinosaursState.winners`):
+    who placed first in the last round, or who holds the first player marker."""
+    return pos.round_first if rules.tie_last_round else pos.first_player
+
+
+@njit(cache=True)
 def is_over(pos) -> bool:
     return pos.prompt == NO_PROMPT and pos.steps_size == 0
 
@@ -1934,8 +2032,8 @@ def is_over(pos) -> bool:
 
 PROMPT_CODES = {"assign": ASSIGN, "take_research": TAKE_RESEARCH, "pick_research": PICK_RESEARCH,
                 "rearrange": REARRANGE, "place_fence": PLACE_FENCE_PROMPT, "enclose": ENCLOSE_PROMPT,
-                "escape_as": ESCAPE_AS_PROMPT, "lose_fence": LOSE_FENCE_PROMPT, "lose_dinosaur": LOSE_DINOSAUR_PROMPT,
-                "feed": FEED_PROMPT}
+                "house": HOUSE_PROMPT, "escape_as": ESCAPE_AS_PROMPT, "lose_fence": LOSE_FENCE_PROMPT,
+                "lose_dinosaur": LOSE_DINOSAUR_PROMPT, "feed": FEED_PROMPT}
 STEP_CODES = {"start_round": START_ROUND, "assign_turn": ASSIGN_TURN, "return_ranchers": RETURN_RANCHERS,
               "arrange": ARRANGE, "feed": FEED, "breed": BREED, "end_round": END_ROUND, "penalties": PENALTIES,
               "lose_dinosaur": LOSE_DINOSAUR_PENALTY}
@@ -1953,6 +2051,7 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
     pos = out[0]
     pos["round_number"], pos["first_player"], pos["turn"], pos["fence_supply"] = (
         state.round, state.first_player, state.turn, state.fence_supply)
+    pos["round_first"] = state.round_first_player
     for k, name in enumerate(state.basic):
         pos["supply"][k] = state.supply[name]
 
@@ -2018,6 +2117,22 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
                 pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
             pos["uniques"][: len(prompt.uniques)] = [kinds.index(k) for k in prompt.uniques]
             pos["uniques_size"] = len(prompt.uniques)
+        elif prompt.kind == "house":
+            # the prompt lists the empty enclosures; the position indexes all of them, the others TAKEN
+            full = [r.name for r in state.players[prompt.player].ranch.enclosures()]
+            empty = [r.name for r in prompt.enclosures]
+            pos["assignment"][:] = NONE
+            pos["assignment"][: len(full)] = [NONE if name in empty else TAKEN for name in full]
+            order = [full.index(empty[index]) for index in prompt.assignment]
+            for index, kind in prompt.assignment.items():
+                pos["assignment"][full.index(empty[index])] = kinds.index(kind)
+            pos["assigned"][: len(order)] = order
+            pos["assigned_size"] = len(order)
+            pos["herd_kinds"][: len(prompt.herd)] = [kinds.index(k) for k in prompt.herd]
+            pos["herd_kinds_size"] = len(prompt.herd)
+            for kind, n in prompt.herd.items():
+                pos["herd"][kinds.index(kind)] = n
+                pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
     rows = []
     for step in state._todo:
         code = STEP_CODES[step.name]
@@ -2049,7 +2164,7 @@ def tidy(game: np.ndarray) -> np.ndarray:
         pos["moved"] = 0
     if pos["prompt"] != ESCAPE_AS_PROMPT:
         pos["escape_herbivore"] = pos["escape_carnivore"] = 0
-    if pos["prompt"] != ENCLOSE_PROMPT:
+    if pos["prompt"] not in (ENCLOSE_PROMPT, HOUSE_PROMPT):
         for field in ("assignment", "assigned", "herd_kinds", "herd", "unplaced", "uniques"):
             pos[field][:] = 0
         pos["assigned_size"] = pos["herd_kinds_size"] = pos["uniques_size"] = 0
@@ -2098,7 +2213,10 @@ def action_of(state: TinyEpicDinosaursState, action) -> tuple:
     if name == "PlaceFence":
         return (PLACE_FENCE, edge(action.edge))
     if name == "Enclose":
-        index = [r.name for r in state.prompt.enclosures].index(action.enclosure)
+        # Phase 6 lists the empty enclosures only; the compiled engine numbers all of them
+        listed = state.prompt.enclosures if state.prompt.kind == "enclose" else (
+            state.players[state.prompt.player].ranch.enclosures())
+        index = [r.name for r in listed].index(action.enclosure)
         return (ENCLOSE, index, kinds.index(action.kind))
     if name == "Feed":
         return (FEED_PLAN, tuple((kinds.index(k), n) for k, n in action.fed))

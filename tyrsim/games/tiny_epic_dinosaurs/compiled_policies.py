@@ -28,7 +28,7 @@ from numba import njit
 
 from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.engine.protocols import RandomPolicy
+from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     BUY,
     CONTRACT,
@@ -72,9 +72,17 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     popcount,
     rule_tables,
     score_parts,
+    tie_first,
 )
+from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
-from tyrsim.games.tiny_epic_dinosaurs.policies import BreederPolicy, ContractorPolicy, GreedyPolicy, HunterPolicy
+from tyrsim.games.tiny_epic_dinosaurs.policies import (
+    POLICIES,
+    BreederPolicy,
+    ContractorPolicy,
+    GreedyPolicy,
+    HunterPolicy,
+)
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 keep_fresh(__file__)
@@ -86,7 +94,7 @@ WEIGHTS = tuple(GreedyPolicy.tunable)
 # per game and seat: score, the four point sources, the counters, dinosaurs and fences on the ranch
 SOURCES = ("contracts", "dinosaurs", "unique", "research")
 SEAT_COLUMNS = ("score", *(f"points_{s}" for s in SOURCES), *COUNTERS, "dinosaurs", "fences")
-GAME_COLUMNS = ("rounds", "actions", "first_player")
+GAME_COLUMNS = ("rounds", "actions", "tie_first")  # tie_first: the seat the tie-break's turn order starts with
 
 
 def compiled_form(policy) -> tuple[int, np.recarray] | None:
@@ -414,22 +422,14 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
                     dinosaurs += 1
             row[5 + pos.counts.shape[1]] = dinosaurs
             row[6 + pos.counts.shape[1]] = popcount(pos.fences[p])
-        games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, pos.first_player
+        games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, tie_first(pos, rules)
 
 
 def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | None:
-    """The compiled form of each seat's policy (made with the game's POLICIES and `make_policy`, so policy
-    parameters apply), or None if any has none."""
-    from tyrsim.games import get_game  # the registry imports this game's package, which may import us
-
-    spec = get_game("tiny-epic-dinosaurs")
-    forms = []
-    for text in policy_texts:
-        form = compiled_form(spec.make_policy(text))
-        if form is None:
-            return None
-        forms.append(form)
-    return forms
+    """The compiled form of each seat's policy (made from the game's POLICIES, so a policy's parameters and a
+    weights file apply), or None if any has none."""
+    forms = [compiled_form(make_policy(POLICIES, TinyEpicDinosaursGame.name, text)) for text in policy_texts]
+    return None if any(form is None for form in forms) else forms
 
 
 def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
@@ -458,7 +458,7 @@ def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rn
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
     """The runner's rows (game by game, seat by seat) from `play_games`' records: the winner is the highest
-    score, a tie going to the tied player earliest in turn order (from the first player at the end)."""
+    score, a tie going to the tied player earliest in turn order (rule `tie_break`: from the seat in games[:, 2])."""
     count, players = seats.shape[0], seats.shape[1]
     score = seats[:, :, 0]
     best = score.max(axis=1, keepdims=True)

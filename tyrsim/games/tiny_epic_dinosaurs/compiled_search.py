@@ -82,18 +82,20 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     escaped_clear,
     feedings,
     herd_on_ranch,
+    house_newborns,
     lay_out,
     lowest,
     new_position,
     new_workspace,
+    newborns_at_home,
     options,
-    place_newborns,
     popcount,
     position_of,
     remove,
     rule_tables,
     score_parts,
     supported,
+    tie_first,
     to_lay_out,
 )
 from tyrsim.games.tiny_epic_dinosaurs.compiled import is_over as game_over
@@ -372,12 +374,13 @@ def to_move(world) -> np.int64:
 
 @njit(cache=True)
 def final_values(world, rules, work, out) -> None:
-    """The winner takes 1: the highest score, a tie to the tied player earliest in turn order."""
+    """The winner takes 1: the highest score, a tie to the tied player earliest in turn order (rule `tie_break`)."""
     pos = world[0]
     n = rules.players
-    best, winner = np.int64(-1), pos.first_player
+    first = tie_first(pos, rules)
+    best, winner = np.int64(-1), first
     for i in range(n):
-        p = (pos.first_player + i) % n
+        p = (first + i) % n
         score = score_parts(pos, rules, p, work.parts)
         if score > best:
             best, winner = score, p
@@ -489,16 +492,31 @@ def fenced(rules, work, bits, fences, herd) -> np.int64:
 
 @njit(cache=True)
 def lay_out_as_hunter(pos, rules, work, seat) -> None:
-    """`forecast._lay_out`: each enclosure in turn to the choice (`enclosure_choices`) putting the most points in
-    it (the first of the best), while dinosaurs lack room; then the layout; the kinds that escape into work.gone."""
+    """`forecast._lay_out`: the enclosures given out as hunter gives them (`give_out_as_hunter`); then the layout;
+    the kinds that escape into work.gone."""
     to_lay_out(pos, rules, seat)
+    give_out_as_hunter(pos, rules, work, seat)
+    pos.holding_size[seat] = 0
+    lay_out(pos, rules, work, seat)
+    for i in range(work.escaped_size):
+        work.gone[work.escaped_order[i]] = 1
+    escaped_clear(work)
+
+
+@njit(cache=True)
+def give_out_as_hunter(pos, rules, work, seat) -> None:
+    """`forecast._give_out`: each free enclosure (pos.assignment NONE) in turn to the choice (`enclosure_choices`)
+    putting the most points in it (the first of the best), while dinosaurs (pos.unplaced) lack room."""
     count = enclosures(pos, rules, work, seat)
-    while pos.assigned_size < count:
-        wanting = False
+    while True:
+        wanting, free = False, False
         for i in range(pos.herd_kinds_size):
             if pos.unplaced[pos.herd_kinds[i]]:
                 wanting = True
-        if not wanting:
+        for e in range(count):
+            if pos.assignment[e] == NONE:
+                free = True
+        if not (wanting and free):
             break
         best, best_value = 0, -np.inf
         for i in range(enclosure_choices(pos, rules, work, seat)):
@@ -513,11 +531,6 @@ def lay_out_as_hunter(pos, rules, work, seat) -> None:
         pos.assigned[pos.assigned_size] = e
         pos.assigned_size += 1
         pos.unplaced[kind] = max(0, pos.unplaced[kind] - popcount(work.enclosures[e]))
-    pos.holding_size[seat] = 0
-    lay_out(pos, rules, work, seat)
-    for i in range(work.escaped_size):
-        work.gone[work.escaped_order[i]] = 1
-    escaped_clear(work)
 
 
 @njit(cache=True)
@@ -575,7 +588,8 @@ def carnivore_penalty(pos, rules, work, seat) -> None:
 
 @njit(cache=True)
 def breed_in_forecast(ahead, pos, rules, work, seat) -> None:
-    """The forecast's Phase 6: each kind's newborns (`Ranch.breeding`), as many as the supply holds, placed."""
+    """`forecast._breed`: each kind's newborns (`Ranch.breeding`), as many as the supply holds, into their kind's
+    enclosures, then into the empty ones as hunter gives them out; those without room are not counted."""
     born, order = work.born, work.born_order
     born[:] = 0
     kinds = 0
@@ -586,9 +600,14 @@ def breed_in_forecast(ahead, pos, rules, work, seat) -> None:
                 order[kinds] = kind
                 kinds += 1
             born[kind] += held // rules.breed_group
+    ahead.unplaced[:] = 0
     for i in range(kinds):
-        kind = order[i]
-        place_newborns(ahead, rules, work, seat, kind, min(born[kind], pos.supply[kind]))
+        ahead.herd_kinds[i] = order[i]
+        ahead.unplaced[order[i]] = min(born[order[i]], pos.supply[order[i]])
+    ahead.herd_kinds_size = kinds
+    newborns_at_home(ahead, rules, work, seat)
+    give_out_as_hunter(ahead, rules, work, seat)
+    house_newborns(ahead, rules, work, seat)
 
 
 @njit(cache=True)

@@ -85,9 +85,10 @@ def unfed(herd: Iterable[tuple[str, int]], fed: Iterable[tuple[str, int]]) -> di
 
 
 def feedings(
-    herd: tuple[tuple[str, int], ...], diets: tuple[Sequence[int], ...], resources: Sequence[int]
+    herd: tuple[tuple[str, int], ...], diets: tuple[Sequence[int], ...], resources: Sequence[int], most: bool = False
 ) -> list[Feed]:
-    """Every maximal way to feed `herd` ((kind, n) pairs eating `diets`) from `resources`, most fed first.
+    """Every maximal way to feed `herd` ((kind, n) pairs eating `diets`) from `resources`, most fed first; with
+    `most` (rule `must_place_and_feed`: 'most'), only those feeding the most dinosaurs there can be.
 
     A depth-first search over how many of each kind are fed (from as many as fit down to none)
     that keeps the choices where no unfed dinosaur could still be fed. A choice fits as in `fits`.
@@ -145,4 +146,7 @@ def feedings(
         extend(0, 0, 0, 0)
     else:
         options.append(Feed(()))
+    if most:
+        fed = [sum(n for _, n in plan.fed) for plan in options]
+        options = [plan for plan, n in zip(options, fed, strict=True) if n == max(fed)]
     return options

@@ -50,7 +50,7 @@ def forecast(state: Any, seat: int) -> Forecast:
         if not feeding.fits(need, player.resources):
             # the plan feeding the most points (hunter's choice); the unfed escape
             diets = tuple(state.diet(player, kind) for kind, _ in herd)
-            plans = feeding.feedings(herd, diets, tuple(player.resources))
+            plans = feeding.feedings(herd, diets, tuple(player.resources), state.reads_most)
             fed = max(plans, key=lambda plan: fed_points(plan.fed, dinosaurs)).fed
             for kind, n in feeding.unfed(herd, fed).items():
                 ranch.remove(kind, n)
@@ -63,8 +63,7 @@ def forecast(state: Any, seat: int) -> Forecast:
             ranch.remove(min(on_ranch, key=lambda kind: (dinosaurs[kind].points, kind)))
     pairs = 0
     if breed:
-        for kind, n in ranch.breeding(state.game.unique_kinds).items():
-            ranch.place_newborns(kind, min(n, state.supply[kind]))
+        _breed(state, ranch)
     group = state.rules.breed_group
     for region in ranch.enclosures():
         kind, count = region.contents(ranch.cells)
@@ -100,21 +99,34 @@ def _fenced(board: RanchBoard, bits: int, fences: int, counts: tuple[int, ...], 
 
 
 def _lay_out(state: Any, ranch: Ranch, holding: list[str]) -> dict[str, int]:
-    """Phase 4's layout of the ranch and Holding: each empty enclosure in turn goes to the kind that puts the
-    most points into it (hunter's choice) among the engine's choices (`enclosure_choices`, those housing the
-    most dinosaurs), while dinosaurs lack room; the dinosaurs that escape, by kind."""
-    dinosaurs = state.dinosaurs
+    """Phase 4's layout of the ranch and Holding, the enclosures given out as hunter gives them (`_give_out`); the
+    dinosaurs that escape, by kind."""
     herd, uniques = ranch.to_lay_out(holding, state.game.unique_kinds)
     enclosures = ranch.enclosures()
+    return ranch.lay_out(enclosures, _give_out(state, enclosures, herd), herd, list(uniques))
+
+
+def _breed(state: Any, ranch: Ranch) -> None:
+    """Phase 6: the newborns (as many as the supply holds) into their kind's enclosures, then into the empty
+    enclosures as hunter gives them out (`_give_out`); those without room are not counted."""
+    born = {kind: min(n, state.supply[kind]) for kind, n in ranch.breeding(state.game.unique_kinds).items()}
+    wanting, empty = ranch.newborns_at_home(born)
+    ranch.house_newborns(empty, _give_out(state, empty, wanting), wanting)
+
+
+def _give_out(state: Any, enclosures: tuple, wanting: dict[str, int]) -> dict[int, str]:
+    """Each enclosure in turn to the kind that puts the most points into it (hunter's choice) among the engine's
+    choices (`enclosure_choices`, those housing the most dinosaurs), while dinosaurs `wanting` room lack it."""
+    dinosaurs = state.dinosaurs
     assignment: dict[int, str] = {}
-    unplaced = dict(herd)
+    unplaced = dict(wanting)
 
     def value(choice: tuple[int, str]) -> float:
         index, kind = choice
         return enclosure_value(unplaced[kind], enclosures[index].capacity, dinosaurs[kind].points)
 
     while any(unplaced.values()) and len(assignment) < len(enclosures):
-        index, kind = max(enclosure_choices(enclosures, assignment, unplaced), key=value)
+        index, kind = max(enclosure_choices(enclosures, assignment, unplaced, state.reads_most), key=value)
         assignment[index] = kind
         unplaced[kind] = max(0, unplaced[kind] - enclosures[index].capacity)
-    return ranch.lay_out(enclosures, assignment, herd, list(uniques))
+    return assignment

@@ -70,6 +70,7 @@ from tyrsim.games.tiny_epic_dinosaurs.prompts import (
     Feeding,
     FenceLoss,
     FencePlacement,
+    Housing,
     OmnivoreEscape,
     Placement,
     Prompt,
@@ -248,6 +249,7 @@ class TinyEpicDinosaursState:
         self.research_discard: list[ResearchCard] = []
         self.research_display: list[ResearchCard] = self._draw_research(rules.research_display)
         self.first_player = 0
+        self.round_first_player = 0  # who placed first in the round being played (the marker may move meanwhile)
         if rules.first_player_bonuses:
             for seat in range(1, n):  # 2nd player 1 leaf, 3rd 1 meat, 4th 1 supply
                 self.players[seat].gain(seat - 1, 1, rules.resource_cap)
@@ -430,10 +432,13 @@ class TinyEpicDinosaursState:
         return [(self.first_player + i) % n for i in range(n)]
 
     def winners(self) -> list[int]:
-        """The highest score; a tie goes to the tied player earliest in turn order."""
+        """The highest score; a tie goes to the tied player earliest in turn order (rule `tie_break`: the order
+        the last round was played in, or counted from the marker's holder at the end)."""
         scores = self.scores()
         best = max(scores)
-        return [next(seat for seat in self.turn_order() if scores[seat] == best)]
+        n = len(self.players)
+        first = self.round_first_player if self.rules.tie_break == "last_round" else self.first_player
+        return [next(seat for seat in ((first + i) % n for i in range(n)) if scores[seat] == best)]
 
     def stats(self) -> dict[str, float]:
         out: dict[str, float] = {"rounds": self.round}
@@ -536,7 +541,7 @@ class TinyEpicDinosaursState:
                 income = [a + b for a, b in zip(printed, extra, strict=True)]
                 narration.append(words.collects(seat, income, player.resources))
         self.players[self.first_player].counters["first_player_rounds"] += 1
-        self.turn = self.first_player
+        self.round_first_player = self.turn = self.first_player
         self._then(ASSIGN_TURN)
 
     # Phase 2: assign ranchers
@@ -554,8 +559,10 @@ class TinyEpicDinosaursState:
                     self._ask(prompt)
                     self._legal = options
                     return
-                # a player who cannot carry out any action keeps the rest of their ranchers home
-                player.ranchers_left, player.owner_left = 0, False
+                # Ruling (rule `no_placement_skips`): a player who cannot carry out any action is skipped this
+                # turn, or keeps the rest of their ranchers home for the round
+                if self.rules.no_placement_skips == "round":
+                    player.ranchers_left, player.owner_left = 0, False
         self._then(RETURN_RANCHERS)
 
     def _options_assign(self, prompt: Placement) -> list[Place]:
@@ -923,7 +930,7 @@ class TinyEpicDinosaursState:
         enclosures = prompt.enclosures
         return [
             Enclose(enclosures[index].name, enclosures[index].capacity, kind)
-            for index, kind in enclosure_choices(enclosures, prompt.assignment, prompt.unplaced)
+            for index, kind in enclosure_choices(enclosures, prompt.assignment, prompt.unplaced, self.reads_most)
         ]
 
     def _resolve_enclose(self, prompt: Enclosing, action: Enclose) -> None:
@@ -1033,11 +1040,17 @@ class TinyEpicDinosaursState:
         resources = player.resources
         resources[0], resources[1] = feeding.food_left(resources[0], resources[1], need, self.rules.either_food)
 
+    @property
+    def reads_most(self) -> bool:
+        """Rule `must_place_and_feed`: the layout houses and the feeding feeds the most dinosaurs there can be."""
+        return self.rules.must_place_and_feed == "most"
+
     def _options_feed(self, prompt: Feeding) -> list[Feed]:
-        """Every way to feed that leaves no dinosaur unfed that could still be fed."""
+        """Every way to feed that leaves no dinosaur unfed that could still be fed ("If a dinosaur can be fed, then
+        it must be fed!"); read as 'most' (rule `must_place_and_feed`), those feeding the most dinosaurs."""
         player = self.players[prompt.player]
         diets = tuple(self.diet(player, kind) for kind, _ in prompt.herd)
-        return feeding.feedings(prompt.herd, diets, tuple(player.resources))
+        return feeding.feedings(prompt.herd, diets, tuple(player.resources), self.reads_most)
 
     def _resolve_feed(self, prompt: Feeding, action: Feed) -> None:
         seat, herd = prompt.player, prompt.herd
@@ -1055,18 +1068,51 @@ class TinyEpicDinosaursState:
         seat = step.seat
         player = self.players[seat]
         self._new_phase(player)
-        escaped = {}
+        born = {}
         for kind, n in player.ranch.breeding(self.game.unique_kinds).items():
             # Ruling: only figures left in the supply can be born.
-            n = min(n, self.supply[kind])
-            self.supply[kind] -= n
-            player.counters["bred"] += n
-            lost = player.ranch.place_newborns(kind, n)
-            if self.narration is not None:
-                self.narration.append(words.breed(seat, kind, n, lost))
-            if lost:
-                escaped[kind] = lost
+            born[kind] = min(n, self.supply[kind])
+            self.supply[kind] -= born[kind]
+            player.counters["bred"] += born[kind]
+        wanting, empty = player.ranch.newborns_at_home(born)
+        self._house(seat, empty, {}, wanting, wanting, born)
+
+    def _house(
+        self,
+        seat: int,
+        enclosures: tuple[Region, ...],
+        assignment: dict[int, str],
+        wanting: dict[str, int],
+        unplaced: dict[str, int],
+        born: dict[str, int],
+    ) -> None:
+        """Ask for the next empty enclosure while newborns lack room and empty enclosures are free; else the
+        newborns (`wanting` room beyond their kind's enclosures) go in and those without room escape."""
+        if any(unplaced.values()) and len(assignment) < len(enclosures):
+            self._ask(Housing(seat, enclosures, assignment, wanting, unplaced, born))
+            return
+        escaped = self.players[seat].ranch.house_newborns(enclosures, assignment, wanting)
+        if self.narration is not None:
+            self.narration.extend(words.breed(seat, kind, n, escaped.get(kind, 0)) for kind, n in born.items())
         self._escape(seat, escaped)
+
+    def _options_house(self, prompt: Housing) -> list[Enclose]:
+        """An empty enclosure for a kind with newborns still without room, where the newborns can still be housed
+        the most there can be: "Any dinosaurs produced by breeding must immediately be placed on that player's
+        ranch, following the normal rules for placing dinosaurs" ("If you are able to place a dinosaur, you must
+        do so", as in Phase 4). No dinosaur already on the ranch moves."""
+        enclosures = prompt.enclosures
+        return [
+            Enclose(enclosures[index].name, enclosures[index].capacity, kind)
+            for index, kind in enclosure_choices(enclosures, prompt.assignment, prompt.unplaced, self.reads_most)
+        ]
+
+    def _resolve_house(self, prompt: Housing, action: Enclose) -> None:
+        index = next(i for i, region in enumerate(prompt.enclosures) if region.name == action.enclosure)
+        size = prompt.enclosures[index].capacity
+        assignment = {**prompt.assignment, index: action.kind}
+        unplaced = {**prompt.unplaced, action.kind: max(0, prompt.unplaced[action.kind] - size)}
+        self._house(prompt.player, prompt.enclosures, assignment, prompt.herd, unplaced, prompt.born)
 
     # Phase 7: end of round
 
@@ -1118,8 +1164,8 @@ class _PromptMethods(NamedTuple):
 _PROMPTS: dict[type, _PromptMethods] = {
     prompt: _PromptMethods(_OPTIONS[prompt.kind], _RESOLVE[prompt.kind])
     for prompt in (
-        Placement, ResearchChoice, DrawnResearch, Rearranging, FencePlacement, Enclosing, OmnivoreEscape, FenceLoss,
-        DinosaurLoss, Feeding,
+        Placement, ResearchChoice, DrawnResearch, Rearranging, FencePlacement, Enclosing, Housing, OmnivoreEscape,
+        FenceLoss, DinosaurLoss, Feeding,
     )
 }
 

@@ -317,12 +317,6 @@ class IsmctsPolicy(search.IsmctsPolicy):
         the legal actions; among equal values the earlier listed)."""
         return sorted(int(i) for i in np.argsort(-values, kind="stable")[: self.candidates])
 
-    def compiled_choice(self, state: Any, rng: np.random.Generator) -> Any:
-        """The decision of the compiled search (`compiled_search.choose`: the same decision from the same draws)."""
-        from tyrsim.games.tiny_epic_dinosaurs import compiled_search  # which imports this module's policies
-
-        return compiled_search.choose(self, state, rng)
-
     def reference_choice(self, state: Any, rng: np.random.Generator) -> Any:
         """The Python search, over the guide's best few actions where the decision offers more (heuristic pruning
         at the root: the guide's values come from what the player sees, `view`)."""

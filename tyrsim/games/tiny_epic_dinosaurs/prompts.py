@@ -67,6 +67,18 @@ class Enclosing(NamedTuple):
     kind = "enclose"
 
 
+class Housing(NamedTuple):
+    """Phase 6: which kind's newborns get the next empty enclosure (`Enclose`)."""
+
+    player: int
+    enclosures: tuple[Region, ...]  # the ranch's empty enclosures
+    assignment: dict[int, str]  # enclosure index (in `enclosures`) -> kind, given so far
+    herd: dict[str, int]  # the newborns by kind without room in their kind's enclosures, in the order born
+    unplaced: dict[str, int]  # of those, how many have no room yet, by kind
+    born: dict[str, int]  # all the newborns by kind (for the play log)
+    kind = "house"
+
+
 class OmnivoreEscape(NamedTuple):
     """Escaping omnivores count as herbivores or carnivores (`EscapeAs`)."""
 
@@ -99,6 +111,6 @@ class Feeding(NamedTuple):
 
 
 Prompt = (
-    Placement | ResearchChoice | DrawnResearch | Rearranging | FencePlacement | Enclosing | OmnivoreEscape
-    | FenceLoss | DinosaurLoss | Feeding
+    Placement | ResearchChoice | DrawnResearch | Rearranging | FencePlacement | Enclosing | Housing
+    | OmnivoreEscape | FenceLoss | DinosaurLoss | Feeding
 )

@@ -319,18 +319,23 @@ def breeding_split(count: int, capacities: list[int], group: int) -> list[int]:
 
 
 def enclosure_choices(
-    enclosures: tuple[Region, ...], assignment: dict[int, str], unplaced: dict[str, int]
+    enclosures: tuple[Region, ...], assignment: dict[int, str], unplaced: dict[str, int], most: bool = True
 ) -> list[tuple[int, str]]:
-    """The (enclosure index, kind) choices of Phase 4 that still let the layout house the most dinosaurs.
+    """The (enclosure index, kind) choices of Phase 4 (and of Phase 6's newborns) that still let the layout house
+    the most dinosaurs (rule `must_place_and_feed`: 'most'), or any (`most` False: 'maximal').
 
     "If you are able to place a dinosaur, you must do so": an enclosure not given to a kind yet may
     go to a kind with dinosaurs still without room (`unplaced`) only if some way of giving out the
     other free enclosures then houses as many of them as the best way of giving out all of them.
     Giving the enclosures out one by one from these choices therefore ends in a layout that houses
-    the most dinosaurs there can be, whichever choices the player makes.
+    the most dinosaurs there can be, whichever choices the player makes. Read as 'maximal', every free
+    enclosure may go to every kind still without room: the enclosures are given out while both are left,
+    so no dinosaur left without room could still have one.
     """
     free = [i for i in range(len(enclosures)) if i not in assignment]
     wanting = {kind: n for kind, n in unplaced.items() if n}
+    if not most:
+        return [(index, kind) for index in free for kind in wanting]
     capacities = sorted((enclosures[i].capacity for i in free), reverse=True)
     fewest = _unhoused(tuple(capacities), tuple(sorted(wanting.values())))
     choices = []
@@ -640,21 +645,33 @@ class Ranch:
                     born[kind] = born.get(kind, 0) + n
         return born
 
-    def place_newborns(self, kind: str, n: int) -> int:
-        """Place `n` newborns at once: into their kind's enclosures, then empty ones; returns how many escape."""
-        own, empty = [], []
+    def newborns_at_home(self, born: dict[str, int]) -> tuple[dict[str, int], tuple[Region, ...]]:
+        """Phase 6: newborns into the free spaces of their own kind's enclosures (room no other kind may use);
+        returns how many of each kind still want room, and the empty enclosures they may be given."""
+        cells = list(self._cells)
+        unplaced, empty = dict(born), []
         for region in self.enclosures():
             found, count = region.contents(self._cells)
-            if found == kind:
-                own.append(region)
-            elif not count:
+            if not count:
                 empty.append(region)
-        empty.sort(key=lambda r: -r.capacity)
-        cells = list(self._cells)
-        for region in own + empty:
-            for cell in region.fill_order:
-                if n and cells[cell] is None:
-                    cells[cell] = kind
-                    n -= 1
+            elif found in unplaced:
+                for cell in region.fill_order:
+                    if unplaced[found] and cells[cell] is None:
+                        cells[cell] = found
+                        unplaced[found] -= 1
         self.cells = cells
-        return n
+        return unplaced, tuple(empty)
+
+    def house_newborns(
+        self, enclosures: tuple[Region, ...], assignment: dict[int, str], unplaced: dict[str, int]
+    ) -> dict[str, int]:
+        """Phase 6: the `unplaced` newborns into the empty `enclosures` given to their kind (`assignment`: index ->
+        kind), in the order given; returns those that found no room (they escape), by kind."""
+        cells = list(self._cells)
+        left = dict(unplaced)
+        for index, kind in assignment.items():
+            for cell in enclosures[index].fill_order[: left[kind]]:
+                cells[cell] = kind
+                left[kind] -= 1
+        self.cells = cells
+        return {kind: n for kind, n in left.items() if n}

@@ -22,6 +22,9 @@ PRIVATE_CONTRACT_TIMINGS = ("with_public", "also_end_of_round")
 PENALTY_PERIODS = ("round", "phase")
 COVER_ORDERS = tuple("-".join(order) for order in permutations(("leaf", "meat", "supply")))
 EITHER_FOODS = ("plentiful", "leaf", "meat")
+MUST_READINGS = ("most", "maximal")
+NO_PLACEMENT_SKIPS = ("turn", "round")
+TIE_ORDERS = ("last_round", "marker")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,18 @@ class Rules(RuleSet):
     start_ranchers: int = rule(3, "ordinary ranchers each player starts with", low=1, high=6)
     extra_rancher_round: int = rule(4, "round from which each player has one more rancher (0: never)", low=0, high=12)
     owner_strength: int = rule(2, "how many ranchers the ranch owner counts as", low=1, high=4)
+
+    # Ruling: "If it becomes a player's turn but they have no ranchers left and no abilities available to use, they
+    # are skipped": a player with ranchers but no space they may take is skipped for that 'turn' (default: the
+    # words skip a turn, and a later injury can free a space; Phase 2 ends when nobody can place), or keeps the
+    # rest of their ranchers home for the 'round'.
+    no_placement_skips: str = rule(
+        "turn",
+        "a player with ranchers left but no legal placement is skipped this 'turn' (Phase 2 ends when nobody can "
+        "place) or for the rest of the 'round'",
+        choices=NO_PLACEMENT_SKIPS,
+        ruling=True,
+    )
 
     # --- resources ("Phase 1") ---
     resource_cap: int = rule(13, "most of each resource a player may hold", low=1, high=50)
@@ -85,28 +100,44 @@ class Rules(RuleSet):
     rearrange_holding: bool = rule(
         False, "fence rearranging may also place fences still in Holding (gained this round)", ruling=True
     )
-    # Ruling: "For each resource symbol on your ranch that is not covered by a dinosaur, collect one
-    # resource of that type": which spaces of an enclosure its dinosaurs cover is the player's to say.
-    # They take the spaces without a symbol first, then the symbols in this order; they leave in the
-    # reverse order. The default keeps the scarcest income (the ranch prints 5 leaves, 3 meat, 1 supply).
+    # A choice, not a reading: "For each resource symbol on your ranch that is not covered by a dinosaur,
+    # collect one resource of that type": which spaces of an enclosure its dinosaurs cover is the player's to
+    # say; the engine says it for every player alike. They take the spaces without a symbol first, then the
+    # symbols in this order; they leave in the reverse order. The default keeps the scarcest income (the ranch
+    # prints 5 leaves, 3 meat, 1 supply).
     cover_order: str = rule(
         "leaf-meat-supply",
         "the order in which dinosaurs cover resource symbols, after the spaces without one (the last is kept longest)",
         choices=COVER_ORDERS,
-        ruling=("meat-leaf-supply", "supply-meat-leaf"),
+        kind="choice",
+    )
+
+    # Ruling: "If you are able to place a dinosaur, you must do so" (Phase 4, and the newborns of Phase 6,
+    # placed "following the normal rules for placing dinosaurs") and "If a dinosaur can be fed, then it must be
+    # fed!" (Phase 5) are one kind of sentence, read the same way. 'most' (default): a dinosaur the player was
+    # able to house (feed) in some layout (feeding) must be, so the layout houses and the feeding feeds the most
+    # dinosaurs there can be, and the player chooses among those. 'maximal': any layout (feeding) after which no
+    # dinosaur left out could still be housed (fed) without moving (unfeeding) another.
+    must_place_and_feed: str = rule(
+        "most",
+        "'If you are able to place a dinosaur, you must do so' and 'If a dinosaur can be fed, then it must be fed!': "
+        "the layout houses and the feeding feeds the 'most' dinosaurs there can be, or any 'maximal' one (none "
+        "left out could still be housed or fed)",
+        choices=MUST_READINGS,
+        ruling=True,
     )
 
     # --- feeding ("Phase 5") ---
-    # Ruling: "Unique dinosaurs list what they eat on their own cards"; the bundled cards give the omnivores
-    # units of "either" leaf or meat, and who picks which is not printed. 'plentiful' eats each unit from
-    # the more plentiful of the two (the player keeps both stocks even); 'leaf' and 'meat' eat that food
-    # while there is any.
+    # A choice, not a reading: "Unique dinosaurs list what they eat on their own cards"; the bundled cards give
+    # the omnivores units of "either" leaf or meat, which the player pays as they like; the engine pays them for
+    # every player alike. 'plentiful' eats each unit from the more plentiful of the two (the player keeps both
+    # stocks even); 'leaf' and 'meat' eat that food while there is any.
     either_food: str = rule(
         "plentiful",
         "an omnivore's food of 'either' kind is eaten from the more 'plentiful' of leaf and meat, or 'leaf' "
         "first, or 'meat' first",
         choices=EITHER_FOODS,
-        ruling=True,
+        kind="choice",
     )
 
     # --- escapes, breeding, contracts ---
@@ -118,6 +149,18 @@ class Rules(RuleSet):
         "with_public",
         "a private contract is fulfilled only 'with_public' (when taking a public one) or 'also_end_of_round'",
         choices=PRIVATE_CONTRACT_TIMINGS,
+    )
+
+    # Ruling: "In the event of a tie, whichever tied player is earlier in turn order wins": the game ends after
+    # round 6, and the first player marker orders the *next* round ("Next round, placement onto ranches will start
+    # with you"), so the turn order at the end is the one the 'last_round' was played in (default); 'marker' counts
+    # from whoever holds the marker at the end (taking it in the last round then wins every tie).
+    tie_break: str = rule(
+        "last_round",
+        "a tie goes to the tied player earliest in the turn order the 'last_round' was played in, or counted from "
+        "the 'marker' holder at the end",
+        choices=TIE_ORDERS,
+        ruling=True,
     )
 
     # --- data files ("" = the bundled file) ---
