@@ -93,9 +93,12 @@ def setting(name: str, doc: str, value: Any, *, choices: Sequence[Any] | None = 
     if data_file:
         return _file(name, str(value))
     if choices and isinstance(value, str):
-        # the topic a choice decides opens its description, before a colon ("a round with equal hits: 'reroll' ...")
-        topic, colon, _ = _plain(doc).partition(":")
-        return f"with '{_value(value)}' for {topic if colon and len(topic) <= LONGEST_TOPIC else header(name)}"
+        # the topic a choice decides: its description's opening, before a colon ("a round with equal hits: 'reroll'
+        # ..."), or all of a short one ("empire set-up"); else (too long, or naming the choices) the rule's name
+        topic = _plain(doc).partition(":")[0].strip()
+        if len(topic) > LONGEST_TOPIC or any(f"'{_value(c)}'" in topic for c in choices):
+            topic = header(name)
+        return f"with '{_value(value)}' for {topic}"
     clause = _clause(doc).split(": ", 1)[0]
     if re.search(r"\bthis\b", clause):  # the description names the value "this": "rounds 1 to this", "every this many"
         return "when " + re.sub(r"\bthis( many)?\b", _value(value), clause, count=1)
