@@ -129,9 +129,9 @@ def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise
 
 
 def test_no_page_prints_an_objects_repr(quick_report):
+    """A repr ("<function f at 0x7f...>", "<X object at 0x...>") says nothing to a reader, and differs every run."""
     for page in [quick_report / "index.html", *scenario_pages(quick_report)]:
-        text = page.read_text()
-        assert "object at 0x" not in text and "<function " not in text, page
+        assert not re.search(r"\bat 0x[0-9a-f]+", html.unescape(page.read_text())), page
 
 
 SMALL = {
