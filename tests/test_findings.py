@@ -87,8 +87,8 @@ def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
 
     swept = pd.DataFrame({"tie_rule": ["reroll", "reroll", "defender"], "policy": ["a", "b", "a"], "x": [1, 2, 3]})
     points = points_by_name({"by_policy": swept}, "by_policy", "policy")
-    assert list(points) == ["With tie rule reroll: ", "With tie rule defender: "]  # a table the report did not name
-    assert points["With tie rule reroll: "]["x"].tolist() == [1, 2]
+    assert list(points) == ["With tie rule = reroll: ", "With tie rule = defender: "]  # a table no report named
+    assert points["With tie rule = reroll: "]["x"].tolist() == [1, 2]
     assert list(points_by_name({"by_policy": swept.iloc[:, 1:]}, "by_policy", "policy")) == [""]
     assert points_by_name({"by_policy": swept.iloc[:0]}, "by_policy", "policy") == {}
     assert points_by_name({}, "by_policy", "policy") == {}

@@ -50,10 +50,10 @@ def capitalized(phrase: str) -> str:
 
 
 def swept_value(table: pd.DataFrame, column: str, value) -> str:
-    """A swept column's value in words, as the report named it ("in the expert variant"); a table the report did
-    not name reads "with COLUMN VALUE"."""
+    """A swept column's value in words, as the report named it ("in the expert variant"); a table no report named
+    (a finding called on its own tables, which hold no rule declarations) reads "with COLUMN = VALUE"."""
     named = table.attrs.get(PHRASES, {}).get(column, {})
-    return named.get(value) or f"with {header(column)} {cell_text(value)}"
+    return named.get(value) or f"with {header(column)} = {cell_text(value)}"
 
 
 def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame]]:
