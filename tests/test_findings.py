@@ -1,10 +1,12 @@
 """The sentences that open a report page: they say what the tables say, with intervals, and never 'nan'."""
 
 import math
+from dataclasses import dataclass
 
 import pandas as pd
 
 from tyrsim.core.engine.analysis import Metric
+from tyrsim.core.engine.rules import RuleSet, rule
 from tyrsim.core.report import findings
 
 
@@ -22,19 +24,26 @@ def test_who_wins_names_the_leader_only_when_the_intervals_part():
     assert "cannot be told apart" in close[0]
 
 
-def test_a_sweep_speaks_of_each_point_by_its_swept_value():
+TIE_WORDS = {"reroll": "with 'reroll' for a round with equal hits", "defender": "in the defender's favour"}
+
+
+def test_a_sweep_speaks_of_each_point_by_its_swept_value_in_the_words_the_report_gives_it():
     table = by_policy({"a": (0.7, 0.6, 0.8), "b": (0.3, 0.2, 0.4)})
     stacked = pd.concat([table.assign(tie_rule="reroll"), table.assign(tie_rule="defender")])
     stacked = stacked[["tie_rule", *table.columns]]
+    stacked.attrs[findings.PHRASES] = {"tie_rule": TIE_WORDS}
     sentences = findings.game_findings({"by_policy": stacked})
-    assert [s.split(":")[0] for s in sentences] == ["With tie rule = reroll", "With tie rule = defender"]
+    assert [s.split(": ")[0] for s in sentences] == ["With 'reroll' for a round with equal hits",
+                                                      "In the defender's favour"]
 
 
 def comparison(rows):
-    return pd.DataFrame([{"variant": "tie_rule=defender", "metric": "p_attacker_wins", "policy": p,
-                          "baseline": b, "value": v, "difference": v - b, "diff_low": lo, "diff_high": hi,
-                          "p_value": p_, "test": "z", "p_holm": p_, "significant": p_ < 0.05}
-                         for p, b, v, lo, hi, p_ in rows])
+    table = pd.DataFrame([{"variant": "tie_rule=defender", "metric": "p_attacker_wins", "policy": p,
+                           "baseline": b, "value": v, "difference": v - b, "diff_low": lo, "diff_high": hi,
+                           "p_value": p_, "test": "z", "p_holm": p_, "significant": p_ < 0.05}
+                          for p, b, v, lo, hi, p_ in rows])
+    table.attrs[findings.PHRASES] = {"variant": {"tie_rule=defender": "with 'defender' for a round with equal hits"}}
+    return table
 
 
 METRICS = {"p_attacker_wins": Metric("proportion", ("policy",), lambda *a: None, "share of fights the attacker wins")}
@@ -42,8 +51,9 @@ METRICS = {"p_attacker_wins": Metric("proportion", ("policy",), lambda *a: None,
 
 def test_a_comparison_says_the_direction_the_interval_and_the_holm_verdict():
     [sentence] = findings.comparison_findings(comparison([("x", 0.5, 0.459, -0.043, -0.039, 1e-9)]), METRICS)
-    assert sentence == ("With tie rule = defender: share of fights the attacker wins: x 45.9% against 50.0% at the "
-                        "baseline, -4.1 points [-4.3, -3.9], significant after the Holm correction.")
+    assert sentence == ("With 'defender' for a round with equal hits: share of fights the attacker wins: x 45.9% "
+                        "against 50.0% at the baseline, -4.1 points [-4.3, -3.9], significant after the Holm "
+                        "correction.")
 
 
 def test_a_comparison_without_a_test_is_never_significant():
@@ -77,7 +87,7 @@ def test_points_by_name_names_each_sweep_point_and_is_empty_without_the_table():
 
     swept = pd.DataFrame({"tie_rule": ["reroll", "reroll", "defender"], "policy": ["a", "b", "a"], "x": [1, 2, 3]})
     points = points_by_name({"by_policy": swept}, "by_policy", "policy")
-    assert list(points) == ["With tie rule = reroll: ", "With tie rule = defender: "]
+    assert list(points) == ["With tie rule = reroll: ", "With tie rule = defender: "]  # a table no report named
     assert points["With tie rule = reroll: "]["x"].tolist() == [1, 2]
     assert list(points_by_name({"by_policy": swept.iloc[:, 1:]}, "by_policy", "policy")) == [""]
     assert points_by_name({"by_policy": swept.iloc[:0]}, "by_policy", "policy") == {}
@@ -91,22 +101,41 @@ def test_every_finding_names_the_policies_that_produced_it():
     said = ["No evidence that any seat has an edge (chi-square p = 0.3): seat 0 wins 35.0% [32.0, 38.1].",
             f"{tuned} scores 24.71 [24.46, 24.96] points a game"]
     named = named_players(said, [{"policies": (tuned,) * 3}, {"policies": (tuned,) * 3}])
-    assert named[0] == said[0][:-1] + f" (played by three {tuned} players)."
+    assert named[0] == said[0][:-1] + " (played by three tuned hunter players)."
     assert named[1] == said[1]  # it names its policy already
     # a sweep over the policies names each point's in its sentences
     assert named_players(said, [{"policies": ("hunter", "breeder")}, {"policies": ("hunter", "contractor")}]) == said
     assert named_players(said, [{"fights": 10}]) == said  # nobody played: computed odds
 
 
-def test_a_rulings_sweep_speaks_of_each_point_by_its_swept_value():
-    ranking = pd.DataFrame({"players": [3, 3, 2, 2], "rank": [1, 2, 1, 2], "ruling": ["a", "b", "a", "b"],
-                            "alternative": ["x", "y", "x", "y"], "answers_moved": [1, 0, 0, 0]})
-    said = pd.DataFrame({"players": [3, 3, 2, 2], "rank": [1, 2, 1, 2],
-                         "finding": ["a = x moves", "b = y never fired", "a = x moved nothing", "b = y too"]})
-    found = findings.rulings_findings({"ruling_ranking": ranking, "findings": said})
-    assert found == ["With players = 3: 1 of 2 alternative readings of the rulebook moved an answer (win rates, "
-                     "score, seat balance, margin, length) significantly after the Holm correction: a = x.",
-                     "With players = 3: a = x moves.",
-                     "With players = 2: 0 of 2 alternative readings of the rulebook moved an answer (win rates, "
+@dataclass(frozen=True)
+class ToyRules(RuleSet):
+    """Two rulings, declared as a game declares them."""
+
+    ships_pass: bool = rule(True, "a ship may pass through spaces without a chip", ruling=True)
+    board: str = rule("", "board data file", data_file=True, ruling=("bundled:board_alt.toml",))
+
+
+def test_a_rulings_sweep_names_each_point_and_each_reading_in_words():
+    quiet = {"games": 40, "answers_moved": 0, "counters_moved": 0}
+    ranking = pd.DataFrame([
+        {"players": 3, "rank": 1, "ruling": "ships_pass", "alternative": "False", **quiet, "games_changed": 9,
+         "answers_moved": 1, "answer_measure": "mean_score", "answer_difference": 1.5, "answer_low": 0.5,
+         "answer_high": 2.5, "answer_size": 0.2},
+        {"players": 3, "rank": 2, "ruling": "board", "alternative": "bundled:board_alt.toml", **quiet,
+         "games_changed": 0},
+        {"players": 2, "rank": 1, "ruling": "board", "alternative": "bundled:board_alt.toml", **quiet,
+         "games_changed": 3},
+        {"players": 2, "rank": 2, "ruling": "ships_pass", "alternative": "False", **quiet, "games_changed": 0}])
+    ranking.attrs[findings.PHRASES] = {"players": {3: "with number of players set to 3", 2: "with two players"}}
+    found = findings.rulings_findings({"ruling_ranking": ranking}, ToyRules)
+    assert found == ["With number of players set to 3: 1 of 2 alternative readings of the rulebook moved an answer "
+                     "(win rates, score, seat balance, margin, length) significantly after the Holm correction: when "
+                     "a ship may not pass through spaces without a chip.",
+                     "With number of players set to 3: when a ship may not pass through spaces without a chip: "
+                     "changed 9 of 40 games; moves mean_score by +1.5 [0.5, 2.5] (+0.20 sd), significant after "
+                     "Holm's correction.",
+                     "With two players: 0 of 2 alternative readings of the rulebook moved an answer (win rates, "
                      "score, seat balance, margin, length) significantly after the Holm correction.",
-                     "With players = 2: a = x moved nothing."]
+                     "With two players: with the board from board_alt.toml: changed 3 of 40 games; no answer (win "
+                     "rates, score, seat balance, margin, length) moved significantly."]

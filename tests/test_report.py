@@ -126,3 +126,109 @@ def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise
         write_report(report, tmp_path / name)
         assert plt.get_fignums() == [fig.number for fig in others]
         plt.close("all")
+
+
+def test_no_page_prints_an_objects_repr(quick_report):
+    """A repr ("<function f at 0x7f...>", "<X object at 0x...>") says nothing to a reader, and differs every run."""
+    for page in [quick_report / "index.html", *scenario_pages(quick_report)]:
+        assert not re.search(r"\bat 0x[0-9a-f]+", html.unescape(page.read_text())), page
+
+
+SMALL = {
+    # a rule sweep compared with its baseline, played by a bundled tuned policy
+    "expert": """
+        title = "The expert variant"
+        game = "zooloretto-duell"
+        analysis = "game"
+        seed = 5
+        [args]
+        policies = ["heuristic:weights=bundled:heuristic_tuned.toml", "heuristic:weights=bundled:heuristic_tuned.toml"]
+        games = 40
+        engine = "object"
+        [sweep.rules]
+        expert = [false, true]
+        [compare]
+        baseline = { expert = false }
+        metrics = ["mean_score"]
+    """,
+    # a data-file rule and a switch swept together
+    "boards": """
+        title = "Two boards"
+        game = "tyros"
+        analysis = "game"
+        seed = 5
+        [args]
+        policies = ["random", "random", "random"]
+        games = 12
+        engine = "object"
+        [sweep.rules]
+        board = ["", "bundled:board_alt.toml"]
+        ships_pass_unclaimed = [false]
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def small_pages(tmp_path_factory) -> dict[str, Path]:
+    """{name: page} of each SMALL scenario's report."""
+    from tyrsim.core.report.pages import build_report, write_report
+    from tyrsim.core.run.scenario import load_scenario
+    from tyrsim.core.run.sweep import run_scenario
+    from tyrsim.games import get_game
+
+    out = tmp_path_factory.mktemp("pages")
+    pages = {}
+    for name, text in SMALL.items():
+        scenario = load_scenario(f"{name}.toml", text=text, games=get_game)
+        report = build_report(scenario, run_scenario(scenario, n_jobs=1, progress=False), 0.0)
+        pages[name] = write_report(report, out / name) / "index.html"
+    return pages
+
+
+def _parts(page: Path) -> dict[str, str]:
+    """The page's answer, "How this was run" and glossary, as text."""
+    text = page.read_text()
+    answer = text[text.index("<section id='answer'>"):text.index("</section>")]
+    run = text[text.index("<h2>How this was run</h2>"):]
+    run = run[:run.index("</ul>")]
+    return {"answer": html.unescape(answer), "run": html.unescape(run), "page": text}
+
+
+def test_a_page_names_rules_in_words_and_tuned_policies_by_a_short_name(small_pages):
+    parts = _parts(small_pages["expert"])
+    answer, run = parts["answer"], parts["run"]
+    assert answer.count("<li>") >= 2
+    assert "In the expert variant: mean final score" in answer and "two tuned heuristic players" in answer
+    assert "expert =" not in answer and "expert=" not in answer and "weights=" not in answer
+    # how it was run keeps the exact key and policy text
+    assert "`rules.expert` over False, True" in run and "heuristic:weights=bundled:heuristic_tuned.toml" in run
+    assert "analysis game (expected final score per seat" in run  # its summary, not its task summary's repr
+    assert "<details><summary>comparison" in parts["page"] and "<section id='glossary'>" in parts["page"]
+    assert "src='data:image/png;base64," in parts["page"]
+
+    answer = _parts(small_pages["boards"])["answer"]
+    assert "With the bundled board and when a ship may not pass through spaces without an empire chip: " in answer
+    assert "With the board from board_alt.toml and when a ship may not pass" in answer
+    assert "board =" not in answer and "(bundled)" not in answer and "ships_pass_unclaimed" not in answer
+
+
+def test_figures_of_a_sweep_are_headed_by_their_point_in_words(small_pages):
+    text = html.unescape(small_pages["boards"].read_text())
+    headings = re.findall(r"<h3>([^<]+)</h3>", text)
+    assert any(h.endswith("(with the bundled board and when a ship may not pass through spaces without an empire "
+                          "chip)") for h in headings), headings
+    assert not any("=" in h for h in headings), headings
+
+
+def test_page_parts_are_templates_that_escape_what_they_are_given():
+    from tyrsim.core.report.render import render
+
+    answer = render("answer.html", findings=["a <b> & c"])
+    assert answer.startswith("<section id='answer'><h2>Answer</h2>") and "<li>a &lt;b&gt; &amp; c</li>" in answer
+    run = render("run.html", lines=["Game **Tyros**, <seed> 5."])
+    assert "<li>Game Tyros, &lt;seed&gt; 5.</li>" in run
+    table = render("table.html", table={"title": "t", "rows": "2 rows", "note": "", "columns": ["x"],
+                                        "cells": [["1"], ["<2>"]], "marked": [False, True], "more": "all in",
+                                        "csv": "t.csv"})
+    assert '<tr class="sig"><td>&lt;2&gt;</td></tr>' in table and "<tr><td>1</td></tr>" in table
+    assert "<dt>x</dt><dd>y &amp; z</dd>" in render("glossary.html", glossary=[("x", "y & z")])

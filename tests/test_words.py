@@ -1,10 +1,15 @@
 """Numbers in words for report findings."""
 
+import dataclasses
 import math
+import re
+from dataclasses import dataclass
 
 import pandas as pd
+import pytest
 
-from tyrsim.core.report import words
+from tyrsim.core.engine.rules import RuleSet, rule
+from tyrsim.core.report import rule_words, words
 
 
 def test_share_with_interval():
@@ -48,7 +53,65 @@ def test_counts_articles_and_listings():
 
 def test_who_played_in_a_sentence():
     tuned = "greedy:weights=bundled:greedy_tuned.toml"
-    assert words.players([tuned] * 4) == f"four {tuned} players"
+    assert words.players([tuned] * 4) == "four tuned greedy players"
     assert words.players(["heuristic", "greedy"]) == "heuristic against greedy"
     assert words.players(["greedy", "aggressive", "builder", "greedy"]) == "2 greedy, aggressive and builder"
     assert words.players(["ismcts"]) == "one ismcts player"
+
+
+def test_a_bundled_tuned_policy_is_named_short_and_any_other_policy_text_as_given():
+    tuned = "heuristic:weights=bundled:heuristic_tuned.toml"
+    assert words.players([tuned, tuned]) == "two tuned heuristic players"
+    assert words.policy_name("ismcts:iterations=400") == "ismcts:iterations=400"
+    assert words.policy_name("greedy:weights=bundled:hunter_tuned.toml") == "greedy:weights=bundled:hunter_tuned.toml"
+    assert words.policy_names(f"{tuned} wins 51.0% against greedy") == "tuned heuristic wins 51.0% against greedy"
+
+
+@dataclass(frozen=True)
+class ToyRules(RuleSet):
+    """Rules declared as a game declares them, to be read back in words."""
+
+    expert: bool = rule(False, "expert variant: pay a coin to discard a drawn card")
+    ships_pass: bool = rule(True, "a ship may pass through spaces without a chip (only its end needs one): 'quote'")
+    counts: bool = rule(True, "Tyros counts as one space of its empire's size")
+    shifts: bool = rule(True, "once a pile is empty the board shifts twice per round")
+    beside: bool = rule(True, "variable set-up: empires may start on both spaces next to Tyros")
+    tie_rule: str = rule("reroll", "a round with equal hits: 'reroll' (doesn't count), or won by the 'attacker'",
+                         choices=("reroll", "attacker"))
+    die_gain: str = rule("completed", "a change earns a die for a card it 'completed', or 'any_change'",
+                         choices=("completed", "any_change"))
+    board: str = rule("", "board data file (TOML); empty: the bundled map", data_file=True)
+    passes: int = rule(2, "expansion passes in each later round (not the first), with 3 players", low=1)
+    breed_group: int = rule(2, "every this many dinosaurs of a kind in one enclosure produce one more", low=1)
+    points: tuple = rule((12, 10), "city points by empire size, largest first")
+
+
+def test_a_rule_reads_as_its_description_with_its_value_in_words():
+    said = {(name, value): rule_words.rule(ToyRules, name, value) for name, value in [
+        ("expert", True), ("expert", False), ("ships_pass", False), ("ships_pass", "True"), ("counts", False),
+        ("shifts", False), ("beside", False), ("tie_rule", "attacker"), ("die_gain", "any_change"), ("board", ""),
+        ("board", "bundled:board_alt.toml"), ("passes", 1), ("breed_group", 3), ("points", (6, 5))]}
+    assert list(said.values()) == [
+        "in the expert variant", "without the expert variant",
+        "when a ship may not pass through spaces without a chip", "when a ship may pass through spaces without a chip",
+        "when Tyros does not count as one space of its empire's size",
+        "without the rule that once a pile is empty the board shifts twice per round",
+        "in the variable set-up, when empires may not start on both spaces next to Tyros",
+        "with 'attacker' for a round with equal hits", "with 'any change' for die gain", "with the bundled board",
+        "with the board from board_alt.toml", "with expansion passes in each later round set to 1",
+        "when every 3 dinosaurs of a kind in one enclosure produce one more",
+        "with city points by empire size set to 6 and 5"]
+
+
+@pytest.mark.parametrize("game", ["tyranno-ex", "tyros", "tiny-epic-dinosaurs", "zooloretto-duell"])
+def test_every_rule_and_reading_of_every_game_reads_without_its_field_name(game):
+    from tyrsim.games import get_game
+
+    rules = get_game(game).rules
+    for f in dataclasses.fields(rules):
+        values = (True, False) if isinstance(f.default, bool) else (f.default, *rules.rulings().get(f.name, ()))
+        for value in values:
+            text = rule_words.rule(rules, f.name, value)
+            assert (f"{f.name} =" not in text and f"{f.name}=" not in text and "(bundled)" not in text
+                    and text.startswith(("in the ", "without ", "when ", "with "))), (f.name, value, text)
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b(?!\.toml)", text), (f.name, value, text)  # no field name

@@ -50,9 +50,19 @@ def test_rules_validate_variants():
 
 
 def test_greedy_builds_the_city_that_gains_most():
-    state = scripted(hands={0: cards(green=5, violet=5)}, chips=FIRST_GAME, ships={0: ["23", "26"]})
+    # violet (26) is the largest empire, so a city there gains more than one in green (23), listed first
+    chips = {**FIRST_GAME, 25: VIOLET, 27: VIOLET}
+    state = scripted(hands={0: cards(green=5, violet=5)}, chips=chips, ships={0: ["23", "26"]})
     action = GreedyPolicy().choose(state, np.random.default_rng(0))
-    assert isinstance(action, BuildCity)
+
+    def gain(city: BuildCity) -> float:  # the rulebook's scoring of the position the city leaves, less today's
+        after = state.clone()
+        after.apply(city)
+        return after.final_scores()[0].total - state.final_scores()[0].total
+
+    cities = [a for a in state.legal_actions() if isinstance(a, BuildCity)]
+    assert len({gain(c) for c in cities}) > 1  # the choice matters: the cities gain different points
+    assert isinstance(action, BuildCity) and gain(action) == max(gain(c) for c in cities)
 
 
 def test_greedy_passes_when_nothing_scores():

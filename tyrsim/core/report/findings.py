@@ -7,19 +7,21 @@ and of variant comparisons (what a rule change does, after the Holm correction).
 
 Tables arrive as the report stacks them: for a sweep, one block of rows per point, the
 swept values as leading columns. `points_of(table, key)` splits them again, so a finding
-can name the point it speaks of.
+can name the point it speaks of, in the words the report gives each swept value (the table's
+`attrs["phrases"]`, see `tyrsim.core.report.rule_words`: "In the expert variant: ...").
 """
 
 from __future__ import annotations
 
+import math
 import numbers
-import re
 from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pandas as pd
 
-from tyrsim.core.report import words
+from tyrsim.core.engine.rules import RuleSet
+from tyrsim.core.report import rule_words, words
 from tyrsim.core.report.readable import cell_text, header
 
 GAME_GLOSSARY = {
@@ -39,6 +41,21 @@ MAX_POINTS = 3  # sentences about separate sweep points before the comparison ta
 MAX_MULTIPLES = 4  # a skill trace's multiples with a sentence each: the full trace's 2x, 4x, 8x and 16x
 
 
+PHRASES = "phrases"  # a table's attrs key: {swept column: {value as the table shows it: the value in words}}
+
+
+def capitalized(phrase: str) -> str:
+    """A phrase that opens a sentence: "In the expert variant"."""
+    return phrase[:1].upper() + phrase[1:]
+
+
+def swept_value(table: pd.DataFrame, column: str, value) -> str:
+    """A swept column's value in words, as the report named it ("in the expert variant"); a table no report named
+    (a finding called on its own tables, which hold no rule declarations) reads "with COLUMN = VALUE"."""
+    named = table.attrs.get(PHRASES, {}).get(column, {})
+    return named.get(value) or f"with {header(column)} = {cell_text(value)}"
+
+
 def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame]]:
     """(prefix naming the point, its rows) per sweep point: the columns left of `key` are the swept values."""
     swept = list(table.columns[: list(table.columns).index(key)])
@@ -47,8 +64,8 @@ def points_of(table: pd.DataFrame, key: str) -> Iterator[tuple[str, pd.DataFrame
         return
     for values, rows in table.groupby(swept, sort=False):
         values = values if isinstance(values, tuple) else (values,)
-        named = ", ".join(f"{header(k)} = {cell_text(v)}" for k, v in zip(swept, values, strict=True))
-        yield f"With {named}: ", rows
+        named = words.listing([swept_value(table, k, v) for k, v in zip(swept, values, strict=True)])
+        yield f"{capitalized(named)}: ", rows
 
 
 def points_by_name(tables: Mapping[str, pd.DataFrame], name: str, key: str) -> dict[str, pd.DataFrame]:
@@ -133,11 +150,6 @@ def _value(kind: str, value: float) -> str:
     return words.percent(value) if kind == "proportion" else words.number(value, digits=words.digits_for(None))
 
 
-def _variant(title: str) -> str:
-    """ "With later passes 3p = 1" for the point titled "later_passes_3p=1"."""
-    return "With " + re.sub(r"(\w+)=", lambda m: f"{header(m.group(1))} = ", title)
-
-
 FEW_ITEMS = 3  # up to this many items (policies, seats...) a comparison sentence names each one
 
 
@@ -164,21 +176,22 @@ def comparison_findings(comparison: pd.DataFrame, metrics: dict) -> list[str]:
     if comparison is None or not len(comparison):
         return []
     out = []
-    for (variant, name), rows in comparison.groupby(["variant", "metric"], sort=False):
+    for (title, name), rows in comparison.groupby(["variant", "metric"], sort=False):
+        variant = capitalized(swept_value(comparison, "variant", title))
         metric = metrics[name]
         what = metric.doc or name
         keys = [k for k in metric.keys if k in rows.columns]
         tested = rows["p_holm"].notna()
         if len(rows) <= FEW_ITEMS:
-            out.append(f"{_variant(variant)}: {what}: " + "; ".join(_item_change(metric, keys, row)
+            out.append(f"{variant}: {what}: " + "; ".join(_item_change(metric, keys, row)
                                                                    for _, row in rows.iterrows()) + ".")
             continue
         differences = rows["difference"].dropna()
         if differences.empty:
-            out.append(f"{_variant(variant)}: {what} has no value to compare with the baseline.")
+            out.append(f"{variant}: {what} has no value to compare with the baseline.")
             continue
         up, down = int((differences > 0).sum()), int((differences < 0).sum())
-        sentence = (f"{_variant(variant)}: {what} is higher in {up} and lower in {down} of {len(rows)} cases "
+        sentence = (f"{variant}: {what} is higher in {up} and lower in {down} of {len(rows)} cases "
                     f"(median change {_signed(metric.kind, float(differences.median()))})")
         significant = rows[rows["significant"].astype(bool)]
         if not tested.any():
@@ -288,21 +301,45 @@ def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     return out
 
 
-def rulings_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Which readings of the rulebook change the answer: how many moved one, then the top of the ranking; per
-    sweep point (the first few), each sentence naming its point."""
-    ranking, findings = tables["ruling_ranking"], tables["findings"]
+def _effect_text(r: Mapping, prefix: str) -> str:
+    size = r[prefix + "_size"]  # NaN where the measure does not vary under the default reading
+    return (f"{r[prefix + '_measure']} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
+            f"{r[prefix + '_high']:.4g}]" + (f" ({size:+.2f} sd)" if math.isfinite(size) else ""))
+
+
+def reading_effects(r: Mapping) -> str:
+    """What one reading of the rulebook changed (a row of the rulings study's ranking), with its interval:
+    "changed 12 of 400 games; moves mean_score by +1.2 [0.4, 2] (+0.11 sd), significant after Holm's correction"."""
+    text = f"changed {r['games_changed']} of {r['games']} games"
+    if r["answers_moved"]:
+        text += f"; moves {_effect_text(r, 'answer')}, significant after Holm's correction"
+        if r["answers_moved"] > 1:
+            text += f", and {r['answers_moved'] - 1} more answer{'s' if r['answers_moved'] > 2 else ''}"
+    elif r["games_changed"]:
+        text += "; no answer (win rates, score, seat balance, margin, length) moved significantly"
+    else:
+        text += "; it never fired, so these games cannot tell whether it matters"
+    if r["counters_moved"]:
+        text += (f"; of the engine's counters it moves {_effect_text(r, 'counter')}"
+                 + (f" and {r['counters_moved'] - 1} more" if r["counters_moved"] > 1 else ""))
+    return text
+
+
+def rulings_findings(tables: dict[str, pd.DataFrame], rules: type[RuleSet]) -> list[str]:
+    """Which readings of the rulebook change the answer: how many moved one, then the top of the ranking, each
+    reading of `rules` in words; per sweep point (the first few), each sentence naming its point."""
+    ranking = tables["ruling_ranking"]
     if ranking.empty:
         return []
     points = list(points_of(ranking, "rank"))[:MAX_POINTS]
-    sentences = dict(points_of(findings, "rank"))
     out = []
     for prefix, rows in points:
-        moved = rows[rows["answers_moved"] > 0]
+        rows = rows.sort_values("rank")
+        readings = [rule_words.rule(rules, r["ruling"], r["alternative"]) for r in rows.to_dict("records")]
+        moved = [reading for reading, n in zip(readings, rows["answers_moved"], strict=True) if n > 0]
         out.append(prefix + f"{len(moved)} of {len(rows)} alternative readings of the rulebook moved an answer (win "
                    "rates, score, seat balance, margin, length) significantly after the Holm correction"
-                   + (": " + ", ".join(f"{r.ruling} = {r.alternative}" for r in moved.itertuples()) if len(moved)
-                      else "") + ".")
-        top = sentences[prefix].sort_values("rank")["finding"].head(3 if len(points) == 1 else 1)
-        out += [prefix + str(f) + ("" if str(f).endswith(".") else ".") for f in top]
+                   + (": " + "; ".join(moved) if moved else "") + ".")
+        top = list(zip(readings, rows.to_dict("records"), strict=True))[:3 if len(points) == 1 else 1]
+        out += [f"{capitalized(prefix + reading)}: {reading_effects(r)}." for reading, r in top]
     return out

@@ -6,12 +6,15 @@ figures, the comparison with significance marked, the run time), one CSV per
 table, one PNG per figure, and `manifest.json` (scenario text, seed, resolved
 rules, versions, trial counts, wall time, git commit) so any number can be
 reproduced. It is written into a temporary folder and renamed into place.
+
+The HTML pages are filled templates (`render`: one template per page part, shared with the
+live page); the markdown twin is written here. A page names each sweep point in words
+(`rule_words`), never as `name=value`; "How this was run" keeps the exact keys and values.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import json
 import platform
 import re
@@ -26,10 +29,11 @@ import numpy as np
 import pandas as pd
 
 import tyrsim
-from tyrsim.core.report import words
+from tyrsim.core.report import rule_words, words
 from tyrsim.core.report.figures import comparison_figures
-from tyrsim.core.report.findings import GAME_GLOSSARY, comparison_findings
+from tyrsim.core.report.findings import GAME_GLOSSARY, PHRASES, comparison_findings
 from tyrsim.core.report.readable import header, readable
+from tyrsim.core.report.render import render
 from tyrsim.core.report.table_text import csv_text, markdown_table
 from tyrsim.core.run.output import atomic_folder
 from tyrsim.core.run.scenario import Scenario, shown_value
@@ -71,6 +75,7 @@ class Report:
     files: dict[str, bytes] = field(default_factory=dict)  # extra files the analysis writes (a sheet, a page)
     # what the run played in place of what was asked, and why (`sweep.run_substitutions`)
     substitutions: list[Noted] = field(default_factory=list)
+    figure_points: dict[str, str] = field(default_factory=dict)  # a sweep point's figure -> the point in words
 
 
 def _slug(text: str) -> str:
@@ -87,6 +92,9 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     analysis = scenario.analysis
     stacked: dict[str, list[pd.DataFrame]] = {}
     figures: dict[str, Any] = {}
+    figure_points: dict[str, str] = {}
+    points = {r.point.title(): rule_words.point(r.point.rules, r.point.args, analysis, r.point.label)
+              for r in results}
     for result in results:
         point = result.point
         tables = analysis.tables(result.raw, point.rules, point.args)
@@ -102,8 +110,14 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
             with matplotlib.rc_context({"figure.max_open_warning": 0}):
                 made = analysis.figures(tables, point.rules, point.args)
             for name, fig in made.items():
-                figures[name if len(results) == 1 else f"{name}__{_slug(point.title())}"] = fig
+                key = name if len(results) == 1 else f"{name}__{_slug(point.title())}"
+                figures[key] = fig
+                if len(results) > 1:
+                    figure_points[key] = points[point.title()]
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in stacked.items()}
+    swept = _swept_words(scenario, results)
+    for table in tables.values():
+        table.attrs[PHRASES] = swept  # the findings name each sweep point by these words (`findings.points_of`)
     computed = dict(tables)  # what the analysis's findings and files read: every table it made
     if scenario.precision is not None:
         tables["precision"] = pd.DataFrame(
@@ -119,15 +133,29 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
         _close([fig for k, fig in figures.items() if k not in shown])  # made for every point, not asked for
         figures = shown
     comparison = comparison_table(scenario, results)
+    comparison.attrs[PHRASES] = {"variant": points}
     figures = {**comparison_figures(comparison, analysis.metrics), **figures}  # the variants overlaid come first
     first = results[0].point
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)
-    own, compared = (named_players(sentences, [r.point.args for r in results]) for sentences in (own, compared))
+    own, compared = ([words.policy_names(s) for s in named_players(sentences, [r.point.args for r in results])]
+                     for sentences in (own, compared))
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
     # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
     answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
-    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files, list(substitutions or ()))
+    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files, list(substitutions or ()),
+                  figure_points)
+
+
+def _swept_words(scenario: Scenario, results: list[PointResult]) -> dict[str, dict[Any, str]]:
+    """{swept column: {its value as the tables show it: the value in words}} (`rule_words.point`)."""
+    swept: dict[str, dict[Any, str]] = {}
+    for r in results:
+        point = r.point
+        for key, value in point.label.items():
+            words_for = rule_words.point(point.rules, point.args, scenario.analysis, {key: value})
+            swept.setdefault(key, {})[shown_value(value)] = words_for
+    return swept
 
 
 def _versions() -> dict[str, str]:
@@ -249,15 +277,6 @@ def _preview(table: pd.DataFrame) -> pd.DataFrame:
     return table.iloc[np.linspace(0, len(table) - 1, PAGE_ROWS).round().astype(int)]
 
 
-def _html_table(shown: pd.DataFrame, flags: list[bool]) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
-    rows = []
-    for cells, flag in zip(shown.itertuples(index=False), flags, strict=True):
-        cls = ' class="sig"' if flag else ""
-        rows.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
 def _glossary(report: Report, shown: list[pd.DataFrame]) -> list[tuple[str, str]]:
     """(header, meaning) for every column on the page that has an explanation."""
     meanings = {**GAME_GLOSSARY, **CORE_GLOSSARY, **report.scenario.analysis.glossary}
@@ -268,54 +287,32 @@ def _glossary(report: Report, shown: list[pd.DataFrame]) -> list[tuple[str, str]
     return [(h, meanings[headers[h]]) for h in on_page if h in headers and headers[h] in meanings]
 
 
-def _figure_title(name: str) -> str:
-    base, _, point = name.partition("__")
+def _figure_title(name: str, point: str | None) -> str:
+    """A figure's heading: what it shows, and the sweep point (in words) it shows it for."""
+    base = name.partition("__")[0]
     if base.startswith("comparison_"):
         return f"Each variant against the baseline: {header(base.removeprefix('comparison_'))}"
-    return base.replace("_", " ").capitalize() + (f" ({point.replace('_', ' ')})" if point else "")
+    return base.replace("_", " ").capitalize() + (f" ({point})" if point else "")
 
 
-STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222}
-body{line-height:1.45}
-nav{font-size:90%;margin-bottom:.5em}
-#answer{background:#f3f7fb;border-left:4px solid #2b6cb0;padding:.4em 1.2em;margin:1em 0}
-#answer h2{margin:.4em 0}#answer li{margin:.3em 0}
-table{border-collapse:collapse;font-size:12px;margin:.5em 0 1em;width:100%}
-th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;overflow-wrap:anywhere}
-th{background:#f0f0f0;vertical-align:bottom}td:first-child,th:first-child{text-align:left}
-tr.sig td{background:#fff3c4;font-weight:600}img{max-width:100%;border:1px solid #eee}
-details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
-dt{font-weight:600}dd{margin:0 0 .4em 1.5em}
-.note{color:#666;font-size:90%}"""
-
-
-def _page(title: str, body: list[str]) -> str:
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
-
-
-def _figures_section(report: Report, folder: Path) -> tuple[list[str], list[str]]:
-    """The page's Figures (markdown lines, HTML parts), each figure written beside it as NAME.png."""
+def _figures_section(report: Report, folder: Path) -> tuple[list[str], list[dict[str, str]]]:
+    """The page's Figures (markdown lines, and each figure for `figure.html`), each written beside it as NAME.png."""
     if not report.figures:
         return [], []
     md = ["## Figures", ""]
-    body = ["<section id='figures'><h2>Figures</h2>"]
+    shown = []
     for name, fig in report.figures.items():
         png = folder / f"{name}.png"
         fig.savefig(png, dpi=100, bbox_inches="tight")
-        data = base64.b64encode(png.read_bytes()).decode()
-        title = _figure_title(name)
+        title = _figure_title(name, report.figure_points.get(name))
         md += [f"### {title}", "", f"![{title}]({name}.png)", ""]
-        body.append(f"<h3>{html.escape(title)}</h3>"
-                    f"<img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
-                    f"<p class='note'><a href='{name}.png'>{name}.png</a></p>")
-    body.append("</section>")
-    return md, body
+        shown.append({"title": title, "png": png.name, "data": base64.b64encode(png.read_bytes()).decode()})
+    return md, shown
 
 
-def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[str], list[pd.DataFrame]]:
-    """The page's Tables (markdown lines, HTML parts) and the tables as shown there, each table (and the
-    comparison, if any) written beside it in full as NAME.csv."""
+def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[dict[str, Any]], list[pd.DataFrame]]:
+    """The page's Tables (markdown lines, each table for `table.html`) and the tables as shown there, each table
+    (and the comparison, if any) written beside it in full as NAME.csv."""
     s = report.scenario
     sections = list(report.tables.items())
     if len(report.comparison):
@@ -323,7 +320,7 @@ def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[str],
     keys = tuple(k for m in s.metrics for k in s.analysis.metrics[m].keys) if s.metrics else ()
     shown_tables = []
     md = ["## Tables", ""]
-    body = ["<section id='tables'><h2>Tables</h2>"]
+    parts = []
     for name, table in sections:
         (folder / f"{name}.csv").write_text(csv_text(table))
         shown = _page_table(name, table, keys, s.analysis.headline)
@@ -336,14 +333,12 @@ def _tables_section(report: Report, folder: Path) -> tuple[list[str], list[str],
                     "significant rows (adjusted p < 0.05) are marked.")
         md += [f"### {header(name)}", "", note, "", markdown_table(shown), "", f"({more} [{name}.csv]({name}.csv))",
                ""]
-        flags = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
-                 else [False] * len(shown))
-        body.append(f"<details><summary>{html.escape(header(name))} ({html.escape(rows)})</summary>"
-                    + (f"<p class='note'>{html.escape(note)}</p>" if note else "")
-                    + _html_table(shown, flags)
-                    + f"<p class='note'>{html.escape(more)} <a href='{name}.csv'>{name}.csv</a></p></details>")
-    body.append("</section>")
-    return md, body, shown_tables
+        marked = (_preview(table)["significant"].astype(bool).tolist() if name == "comparison"
+                  else [False] * len(shown))
+        parts.append({"title": header(name), "rows": rows, "note": note, "columns": [str(c) for c in shown.columns],
+                      "cells": [[str(c) for c in cells] for cells in shown.itertuples(index=False)],
+                      "marked": marked, "more": more, "csv": f"{name}.csv"})
+    return md, parts, shown_tables
 
 
 def write_report(report: Report, out: Path, extra: dict[str, str] | None = None) -> Path:
@@ -364,32 +359,21 @@ def write_report(report: Report, out: Path, extra: dict[str, str] | None = None)
             (folder / name).write_bytes(data)
         md = ["[All reports](../index.md)", "", f"# {s.title}", "", "## Answer", ""]
         md += [f"- {f}" for f in findings] + [""]
-        body = ["<nav><a href='../index.html'>&larr; All reports</a></nav>", f"<h1>{html.escape(s.title)}</h1>",
-                "<section id='answer'><h2>Answer</h2><ul>"
-                + "".join(f"<li>{html.escape(f)}</li>" for f in findings) + "</ul></section>"]
         if s.description:
             md += [s.description, ""]
-            body.append(f"<p>{html.escape(s.description)}</p>")
         md += ["## How this was run", ""] + [f"- {line}" for line in run_lines] + [""]
-        body.append("<h2>How this was run</h2><ul>"
-                    + "".join(f"<li>{html.escape(line).replace('**', '')}</li>" for line in run_lines) + "</ul>")
         if report.files:
-            links = [f"[{n}]({n})" for n in report.files]
-            md += ["Also in this folder: " + ", ".join(links) + ".", ""]
-            body.append("<p>Also in this folder: " + ", ".join(
-                f"<a href='{html.escape(n)}'>{html.escape(n)}</a>" for n in report.files) + ".</p>")
-        figures_md, figures_html = _figures_section(report, folder)
-        tables_md, tables_html, shown_tables = _tables_section(report, folder)
+            md += ["Also in this folder: " + ", ".join(f"[{n}]({n})" for n in report.files) + ".", ""]
+        figures_md, figures = _figures_section(report, folder)
+        tables_md, tables, shown_tables = _tables_section(report, folder)
         md += figures_md + tables_md
-        body += figures_html + tables_html
         glossary = _glossary(report, shown_tables)
         if glossary:
             md += ["## Glossary", ""] + [f"- **{h}**: {m}" for h, m in glossary] + [""]
-            body.append("<section id='glossary'><h2>Glossary</h2><dl>"
-                        + "".join(f"<dt>{html.escape(h)}</dt><dd>{html.escape(m)}</dd>" for h, m in glossary)
-                        + "</dl></section>")
         (folder / "index.md").write_text("\n".join(md))
-        (folder / "index.html").write_text(_page(s.title, body))
+        (folder / "index.html").write_text(render("scenario.html", title=s.title, findings=findings,
+                                                  description=s.description, lines=run_lines, files=list(report.files),
+                                                  figures=figures, tables=tables, glossary=glossary))
         (folder / "manifest.json").write_text(json.dumps(manifest(report), indent=1, default=str) + "\n")
     _close(report.figures.values())
     return out
@@ -416,6 +400,11 @@ class IndexEntry:
     seed: int
     finding: str  # the first sentence of its answer
     player_files: dict[str, str]  # {file name: what it is} of its files for players (`Analysis.player_files`)
+
+    @property
+    def facts(self) -> str:
+        """Its seed and time, as the index shows them."""
+        return f"seed {self.seed}, {self.seconds:.1f} s"
 
 
 def index_entry(scenario: Scenario, folder: Path, seconds: float) -> IndexEntry:
@@ -444,29 +433,20 @@ def write_index(entries: list[IndexEntry], out: Path, *, quick: bool, seconds: f
         run += (f" {at_once} scenarios ran at a time, sharing the workers, so a scenario's time below includes "
                 "its waits for them.")
     md = ["# tyrsim reports", "", run, ""]
-    body = ["<h1>tyrsim reports</h1>", f"<p>{html.escape(run)}</p>"]
     tools = [(f"{e.folder}/{name}", label) for e in entries for name, label in e.player_files.items()
              if (out / e.folder / name).is_file()]
     if tools:
         md += ["## For players", ""] + [f"- [{label}]({path})" for path, label in tools] + [""]
-        body.append("<h2>For players</h2><ul>" + "".join(
-            f"<li><a href='{html.escape(path)}'>{html.escape(label)}</a></li>" for path, label in tools) + "</ul>")
     sections: dict[str, dict[str, list[IndexEntry]]] = {}
     for e in entries:
         sections.setdefault(e.section, {}).setdefault(e.game, []).append(e)
     for section, games in sections.items():
         md += [f"## {section}", ""]
-        body.append(f"<h2>{html.escape(section)}</h2>")
         for game, items in games.items():
             md += [f"### {game}", ""]
-            body.append(f"<h3>{html.escape(game)}</h3><ul>")
-            for e in items:
-                facts = f"seed {e.seed}, {e.seconds:.1f} s"
-                md.append(f"- [{e.title}]({e.folder}/index.md) ({facts}): {e.finding}")
-                body.append(f"<li><a href='{html.escape(e.folder)}/index.html'>{html.escape(e.title)}</a> "
-                            f"<span class='note'>({html.escape(facts)})</span><br>{html.escape(e.finding)}</li>")
+            md += [f"- [{e.title}]({e.folder}/index.md) ({e.facts}): {e.finding}" for e in items]
             md.append("")
-            body.append("</ul>")
     with atomic_folder(out) as folder:  # replaces the two index files only; each scenario's folder stays
         (folder / "index.md").write_text("\n".join(md) + "\n")
-        (folder / "index.html").write_text(_page("tyrsim reports", body))
+        (folder / "index.html").write_text(render("index.html", title="tyrsim reports", run=run, tools=tools,
+                                                  sections=sections))

@@ -12,6 +12,7 @@ helpers at the end.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -105,12 +106,29 @@ def listing(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+# a bundled tuned policy, "heuristic:weights=bundled:heuristic_tuned.toml": a sentence says "tuned heuristic"
+TUNED = re.compile(r"\b(?P<name>[\w-]+):weights=bundled:(?P=name)_tuned\.toml\b")
+
+
+def policy_name(policy: str) -> str:
+    """A policy as a sentence names it: a bundled tuned policy by a short name ("tuned heuristic"), any other
+    policy text as given ("ismcts:iterations=400")."""
+    tuned = TUNED.fullmatch(policy)
+    return f"tuned {tuned['name']}" if tuned else policy
+
+
+def policy_names(sentence: str) -> str:
+    """The sentence with every bundled tuned policy it names by its short name (`policy_name`)."""
+    return TUNED.sub(r"tuned \g<name>", sentence)
+
+
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def players(policies: Sequence[str]) -> str:
     """Who played, in a sentence: "four greedy players", "heuristic against greedy", "2 greedy, aggressive and
-    builder" (each policy as given, weights file and all)."""
+    builder", "two tuned heuristic players" (each policy by `policy_name`)."""
+    policies = [policy_name(policy) for policy in policies]
     counts: dict[str, int] = {}
     for policy in policies:
         counts[policy] = counts.get(policy, 0) + 1

@@ -218,7 +218,8 @@ def game_analysis(
     summaries (a `Totals`, holding the core's parts too) and makes the same tables
     from them; without it, a game with extra tables keeps its rows.
     """
-    summary = None if extra_tables is not None and extra_summary is None else (
+    # the tasks' summary form (not the one-line `summary` a person reads)
+    task_summary = None if extra_tables is not None and extra_summary is None else (
         GAME_SUMMARY if extra_summary is None else GAME_SUMMARY + extra_summary)
 
     def tables(raw: pd.DataFrame | Totals, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
@@ -264,7 +265,7 @@ def game_analysis(
         findings=lambda tables_, rules, args: [
             *game_findings(tables_), *(extra_findings(tables_, rules, args) if extra_findings else [])],
         glossary={**GAME_GLOSSARY, **(extra_glossary or {})},
-        task_summary=summary,
+        task_summary=task_summary,
     )
 
 

@@ -35,7 +35,7 @@ import pandas as pd
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
 from tyrsim.core.engine.spec import GameSpec
-from tyrsim.core.report.findings import rulings_findings
+from tyrsim.core.report.findings import reading_effects, rulings_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
 from tyrsim.core.studies.blocks import block_substitutions, block_task_size, play_games, prepare_blocks
@@ -212,29 +212,12 @@ def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     return ranking
 
 
-def _effect_text(r: Mapping[str, Any], prefix: str) -> str:
-    size = r[prefix + "_size"]  # NaN where the measure does not vary under the default reading
-    return (f"{r[prefix + '_measure']} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
-            f"{r[prefix + '_high']:.4g}]" + (f" ({size:+.2f} sd)" if math.isfinite(size) else ""))
-
-
 def findings(ranking: pd.DataFrame) -> pd.DataFrame:
-    """One sentence per reading, in rank order: what it changed, with its interval."""
-    rows = []
-    for r in ranking.to_dict("records"):
-        text = f"{r['ruling']} = {r['alternative']}: changed {r['games_changed']} of {r['games']} games"
-        if r["answers_moved"]:
-            text += f"; moves {_effect_text(r, 'answer')}, significant after Holm's correction"
-            if r["answers_moved"] > 1:
-                text += f", and {r['answers_moved'] - 1} more answer{'s' if r['answers_moved'] > 2 else ''}"
-        elif r["games_changed"]:
-            text += "; no answer (win rates, score, seat balance, margin, length) moved significantly"
-        else:
-            text += "; it never fired, so these games cannot tell whether it matters"
-        if r["counters_moved"]:
-            text += (f"; of the engine's counters it moves {_effect_text(r, 'counter')}"
-                     + (f" and {r['counters_moved'] - 1} more" if r["counters_moved"] > 1 else ""))
-        rows.append({"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"], "finding": text})
+    """One sentence per reading, in rank order: what it changed, with its interval (the reading by its rule's name
+    and value; a page names it in words, `rulings_findings`)."""
+    rows = [{"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"],
+             "finding": f"{r['ruling']} = {r['alternative']}: {reading_effects(r)}"}
+            for r in ranking.to_dict("records")]
     return pd.DataFrame(rows, columns=["rank", "ruling", "alternative", "finding"])
 
 
@@ -317,7 +300,7 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
             spec, blocks(rules, args), COMPILED_TASK_GAMES, max(1, GAMES_PER_CHUNK * 2 // len(blocks(rules, args)))),
         metrics={"answer_effect": ANSWER_EFFECT}, headline="answer_effect",
         outputs=lambda args: (("findings", "ruling_ranking", "rulings"), ("rulings",)),
-        findings=lambda tables_, rules, args: rulings_findings(tables_),
+        findings=lambda tables_, rules, args: rulings_findings(tables_, type(rules)),
         substitutions=lambda rules, args: block_substitutions(spec, blocks(rules, args), "readings"),
         prepare=lambda rules, args: prepare_blocks(spec, blocks(rules, args)),
     )
