@@ -2028,7 +2028,8 @@ def is_over(pos) -> bool:
     return pos.prompt == NO_PROMPT and pos.steps_size == 0
 
 
-# --- the object engine's positions, for the tests --------------------------------------------------------------
+# --- the object engine's positions as records: every compiled search decision starts from `position_of`
+# (compiled_search.choose); the differential tests compare records with `tidy` and `differences` ----------------
 
 PROMPT_CODES = {"assign": ASSIGN, "take_research": TAKE_RESEARCH, "pick_research": PICK_RESEARCH,
                 "rearrange": REARRANGE, "place_fence": PLACE_FENCE_PROMPT, "enclose": ENCLOSE_PROMPT,
@@ -2040,8 +2041,10 @@ STEP_CODES = {"start_round": START_ROUND, "assign_turn": ASSIGN_TURN, "return_ra
 
 
 def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
-    """The compiled form of one of the object engine's positions (`actions` left 0: it does not count them). Long
-    because it copies the object position field by field, in the record's order, one line per field."""
+    """The compiled form of one of the object engine's positions: every compiled search decision starts from it
+    (`compiled_search.choose`), and the differential tests compare it with the compiled engine's position
+    (`actions` left 0: it does not count them). Long because it copies the object position field by field, in
+    the record's order, one line per field."""
     game = state.game
     comp = game.components
     kinds = list(comp.dinosaurs)

@@ -1568,7 +1568,8 @@ def play_action(game, tables, action, rng) -> None:
     apply_action(game[0], tables[0], action[0], action[1], action[2], rng.bit_generator)
 
 
-# --- the object engine's positions and actions, for the tests -----------------------------------------------
+# --- the object engine's positions and actions as records: every compiled search decision starts from `position_of`
+# (compiled_search.choose); the differential tests compare records with `tidy` and `differences` -------------
 
 PHASES = {"place": PLACE, "environment": ENVIRONMENT, "tie": TIE, "five": FIVE_PHASE, "combat": COMBAT,
           "over": OVER}
@@ -1576,8 +1577,9 @@ AFTER = {"turn": TURN, "again": AGAIN, "five": FIVE_NEXT, "": TURN}
 
 
 def position_of(state: TyrannoExState) -> np.recarray:
-    """The compiled form of one of the object engine's positions (`actions` left 0: the object engine does not
-    count them). Only what `tidy` keeps is filled."""
+    """The compiled form of one of the object engine's positions: every compiled search decision starts from it
+    (`compiled_search.choose`), and the differential tests compare it with the compiled engine's position
+    (`actions` left 0: the object engine does not count them). Only what `tidy` keeps is filled."""
     out = np.zeros(1, POSITION)
     pos = out[0]
     index = {card.name: c for c, card in enumerate(state.deck)}

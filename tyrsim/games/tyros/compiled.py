@@ -1423,12 +1423,14 @@ def ship_controller(pos, rules, space) -> int:
     return controller
 
 
-# --- the object engine's positions and actions, for the tests -----------------------------------------------
+# --- the object engine's positions and actions as records: every compiled search decision starts from `position_of`
+# (compiled_search.choose); the differential tests compare records with `tidy` and `differences` -------------
 
 
 def position_of(state: TyrosState) -> np.recarray:
-    """The compiled form of one of the object engine's positions (`actions` left 0: the object engine does not
-    count them)."""
+    """The compiled form of one of the object engine's positions: every compiled search decision starts from it
+    (`compiled_search.choose`), and the differential tests compare it with the compiled engine's position
+    (`actions` left 0: the object engine does not count them)."""
     out = np.zeros(1, POSITION)
     pos = out[0]
     n = state.n

@@ -797,12 +797,15 @@ def final_score(pos, rules, p) -> int:
             - pos.minus[p])
 
 
-# --- the object engine's positions, for the tests ------------------------------------------------------------
+# --- the object engine's positions as records: every compiled search decision starts from `position_of`
+# (compiled_search.choose); the differential tests compare records with `tidy` and `differences` --------------
 
 
 def position_of(state: ZooState) -> np.recarray:
-    """The compiled form of one of the object engine's positions (`actions` left 0: the object engine does not
-    count them). Filled through a plain structured array: a recarray's attributes cost several times more."""
+    """The compiled form of one of the object engine's positions: every compiled search decision starts from it
+    (`compiled_search.choose`), and the differential tests compare it with the compiled engine's position
+    (`actions` left 0: the object engine does not count them). Filled through a plain structured array: a
+    recarray's attributes cost several times more."""
     out = np.zeros(1, POSITION)
     pos = out[0]
     kinds = [card_kind(c) for c in state.pile]
