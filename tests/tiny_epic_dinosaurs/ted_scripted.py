@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tyrsim.games.tiny_epic_dinosaurs.actions import Enclose
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursState, make_game
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 from tyrsim.games.tiny_epic_dinosaurs.steps import Step
@@ -60,3 +61,14 @@ def place(
     ]
     assert len(matches) == 1, f"{len(matches)} placements match {space} {ranchers} {owner} {choice} {extra}"
     state.apply(matches[0])
+
+
+def check_enclose_choice(offered: set, region, kind: str, given: dict, index: dict, best: list) -> None:
+    """An `Enclose` of `kind` in `region` is offered exactly when a best assignment (`best`: a kind or None per
+    enclosure, in `index`'s order of their cells) still agrees with the choices already `given` and puts `kind`
+    there."""
+    reachable = any(
+        kinds[index[region.cells]] == kind and all(kinds[index[c]] == k for c, k in given.items()) for kinds in best
+    )
+    action = Enclose(region.name, region.capacity, kind)
+    assert (action in offered) == reachable, f"{action!r}: offered {action in offered}, best {reachable}"

@@ -10,7 +10,7 @@ from itertools import product
 
 import numpy as np
 import ted_reference as reference
-from ted_scripted import fence, new_state, run
+from ted_scripted import check_enclose_choice, fence, new_state, run
 
 from tyrsim.games.tiny_epic_dinosaurs.actions import Enclose
 from tyrsim.games.tiny_epic_dinosaurs.steps import ArrangeRanch
@@ -59,12 +59,7 @@ def explore(state, enclosures, herd, most, best, seat=0, escapes_before=0) -> in
         for kind in herd:
             if herd[kind] <= room.get(kind, 0):
                 continue  # no dinosaur of this kind is left to place
-            reachable = any(
-                kinds[index[region.cells]] == kind and all(kinds[index[c]] == k for c, k in given.items())
-                for kinds in best
-            )
-            action = Enclose(region.name, region.capacity, kind)
-            assert (action in offered) == reachable, f"{action!r}: offered {action in offered}, best {reachable}"
+            check_enclose_choice(offered, region, kind, given, index, best)
     seen = 1
     for action in sorted(offered, key=repr):
         child = state.clone()

@@ -14,10 +14,9 @@ from itertools import product
 
 import numpy as np
 import ted_reference as reference
-from ted_scripted import fence, new_state, put, run
+from ted_scripted import check_enclose_choice, fence, new_state, put, run
 
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
-from tyrsim.games.tiny_epic_dinosaurs.actions import Enclose
 from tyrsim.games.tiny_epic_dinosaurs.steps import BreedHerd
 
 KINDS = ("stegosaurus", "raptor", "brachiosaurus", "allosaurus")
@@ -83,12 +82,7 @@ def explore(state, born: int, most: int, empty, best, escapes_before: int) -> in
         for kind, n in prompt.unplaced.items():
             if not n:
                 continue
-            reachable = any(
-                kinds[index[region.cells]] == kind and all(kinds[index[c]] == k for c, k in given.items())
-                for kinds in best
-            )
-            action = Enclose(region.name, region.capacity, kind)
-            assert (action in offered) == reachable, f"{action!r}: offered {action in offered}, best {reachable}"
+            check_enclose_choice(offered, region, kind, given, index, best)
     seen = 1
     for action in sorted(offered, key=repr):
         child = state.clone()

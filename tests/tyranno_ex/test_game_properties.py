@@ -111,7 +111,8 @@ def test_clone_is_independent():
 
 def test_lead_changes_of_a_seeded_game_checked_by_hand():
     # the rules this game was checked under (the readings that were the defaults then)
-    rules = Rules(majority_tie="chooser", special_space_holds="one", five_count="up_to")
+    rules = Rules(majority_tie="chooser", special_space_holds="one", five_count="up_to", winner_without_die="earns_die",
+                  marker_stones=0)
     state = make_game(rules, 4).new_state(np.random.default_rng(6))
     rng = np.random.default_rng(243)
     totals = []

@@ -2062,6 +2062,13 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
         pos[field][: len(items)] = [index[x.name] for x in items]
         pos[field + "_size"] = len(items)
 
+    def fill_herd(prompt):  # a layout prompt's herd: its kinds, each kind's count and those still to place
+        pos["herd_kinds"][: len(prompt.herd)] = [kinds.index(k) for k in prompt.herd]
+        pos["herd_kinds_size"] = len(prompt.herd)
+        for kind, n in prompt.herd.items():
+            pos["herd"][kinds.index(kind)] = n
+            pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
+
     fill_list("contract_deck", state.contract_deck, contracts)
     fill_list("public", state.public_contracts, contracts)
     fill_list("research_deck", state.research_deck, cards)
@@ -2113,11 +2120,7 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
             order = list(prompt.assignment)
             pos["assigned"][: len(order)] = order
             pos["assigned_size"] = len(order)
-            pos["herd_kinds"][: len(prompt.herd)] = [kinds.index(k) for k in prompt.herd]
-            pos["herd_kinds_size"] = len(prompt.herd)
-            for kind, n in prompt.herd.items():
-                pos["herd"][kinds.index(kind)] = n
-                pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
+            fill_herd(prompt)
             pos["uniques"][: len(prompt.uniques)] = [kinds.index(k) for k in prompt.uniques]
             pos["uniques_size"] = len(prompt.uniques)
         elif prompt.kind == "house":
@@ -2131,11 +2134,7 @@ def position_of(state: TinyEpicDinosaursState) -> np.ndarray:
                 pos["assignment"][full.index(empty[index])] = kinds.index(kind)
             pos["assigned"][: len(order)] = order
             pos["assigned_size"] = len(order)
-            pos["herd_kinds"][: len(prompt.herd)] = [kinds.index(k) for k in prompt.herd]
-            pos["herd_kinds_size"] = len(prompt.herd)
-            for kind, n in prompt.herd.items():
-                pos["herd"][kinds.index(kind)] = n
-                pos["unplaced"][kinds.index(kind)] = prompt.unplaced[kind]
+            fill_herd(prompt)
     rows = []
     for step in state._todo:
         code = STEP_CODES[step.name]

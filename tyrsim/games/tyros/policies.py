@@ -388,7 +388,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
     as likely to win.
     """
 
-    iterations: int = 1000  # on the compiled search a median 7 ms a decision (docs/performance.md, "The compiled search")
+    iterations: int = 1000  # compiled, a median 7 ms a decision (docs/performance.md, "The compiled search")
     rollout: str = "planner"
     rollout_depth: int = 0  # the leaf evaluation straight after the new node (docs/tyros.md: "Search")
     temperature: float = 4.0
