@@ -244,6 +244,7 @@ def test_a_rule_says_whether_it_is_the_rulebooks_a_simulation_guard_or_a_choice_
         order: str = rule("a", "which first", choices=("a", "b"), kind="choice")
 
     assert [row["kind"] for row in Kinds.describe()] == ["rule", "guard", "choice"]
+    assert Kinds.of_kind("guard") == ["cap"] and Kinds.of_kind("choice") == ["order"]
     assert Kinds.rulings() == {"cap": (0,)}
     with pytest.raises(TypeError, match="rule kind 'reading'"):
         rule(1, "bad", kind="reading")

@@ -178,6 +178,11 @@ class RuleSet:
         return {f.name: _alternatives(f) for f in fields if f.metadata.get("ruling", False) is not False}
 
     @classmethod
+    def of_kind(cls, kind: str) -> list[str]:
+        """The rules of one kind ("rule", "guard" or "choice": `rule`), in declaration order."""
+        return [f.name for f in dataclasses.fields(cls) if f.metadata.get("kind", "rule") == kind]  # type: ignore[arg-type]
+
+    @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
 
