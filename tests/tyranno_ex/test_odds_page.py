@@ -1,6 +1,7 @@
 """The combat odds calculator page: self-contained and small, and in a real browser its figures equal `combat.odds`
 for every matchup and tie rule; the address keeps the selection."""
 
+import html
 import math
 import re
 
@@ -10,6 +11,7 @@ import pytest
 from scipy import stats
 
 from tyrsim.games.tyranno_ex import combat
+from tyrsim.games.tyranno_ex.combat_words import dice_words, rounds_words
 from tyrsim.games.tyranno_ex.odds_page import hit_distributions, odds_page, page_files
 from tyrsim.games.tyranno_ex.rules import TIE_RULES, Rules
 
@@ -40,6 +42,26 @@ def test_the_page_is_small_and_needs_nothing_from_outside(rules):
 def test_the_default_page_is_compact():
     assert len(page_files(Rules())["odds.html"]) < 100_000  # hit distributions, not 100,000 finished odds
 
+
+
+def test_the_page_is_its_template_filled_escaped_on_the_report_pages_base():
+    """The page is templates/odds.html on the report's base.html: its words are escaped, its data cannot close the
+    script, and a name the template needs but is not given is an error, not an empty text."""
+    from jinja2 import UndefinedError
+
+    from tyrsim.core.report.render import render
+
+    page = render("odds.html", templates_of="tyrsim.games.tyranno_ex", title="A <b> & C", about="x < y",
+                  version="1", config={"text": "</script><script>"})
+    assert "<title>A &lt;b&gt; &amp; C</title>" in page and "<h1>A &lt;b&gt; &amp; C</h1>" in page
+    assert "x &lt; y Pick both sides" in page
+    assert '"text":"\\u003c/script\\u003e\\u003cscript\\u003e"' in page and page.count("</script>") == 1
+    assert page.startswith("<!doctype html>") and "<meta charset='utf-8'>" in page  # base.html's head
+    with pytest.raises(UndefinedError):
+        render("odds.html", templates_of="tyrsim.games.tyranno_ex", title="t", version="1", config={})
+    rules = Rules()
+    about = f"<p class=\"about\">{rounds_words(rules)}. {dice_words(rules)}. Pick both sides"
+    assert about in html.unescape(odds_page(rules))
 
 def test_embedded_hit_distributions_are_the_binomials_in_order():
     """The page finds strength s with n dice at (s - 1) * (D + 1)(D + 2) / 2 + n(n + 1) / 2: the layout holds."""
