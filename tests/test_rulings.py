@@ -248,3 +248,22 @@ def test_a_rule_says_whether_it_is_the_rulebooks_a_simulation_guard_or_a_choice_
     assert Kinds.rulings() == {"cap": (0,)}
     with pytest.raises(TypeError, match="rule kind 'reading'"):
         rule(1, "bad", kind="reading")
+
+
+def test_the_rulings_figure_labels_each_reading_in_words_and_its_answer_by_its_header():
+    import matplotlib.pyplot as plt
+
+    from tyrsim.core.studies.rulings import rulings_figure
+
+    rules = get_game("tyros").rules  # the class: a ranking names its readings by field and value
+    effect = {"answer_difference": 1.5, "answer_low": 0.5, "answer_high": 2.5, "answer_size": 0.2}
+    ranking = pd.DataFrame([
+        {"ruling": "ships_pass_unclaimed", "alternative": "False", "answers_moved": 1, "answer_measure": "mean_score",
+         **effect},
+        {"ruling": "board", "alternative": "bundled:board_alt.toml", "answers_moved": 0, "answer_measure": "",
+         **{k: np.nan for k in effect}}])
+    fig = rulings_figure(ranking, rules)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    plt.close(fig)
+    assert labels == ["board from board_alt.toml\n(nothing significant)",
+                      "a ship may not pass through spaces without an empire chip\n(mean score)"]

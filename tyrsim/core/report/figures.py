@@ -33,8 +33,10 @@ def _item_label(row: pd.Series, keys: list[str]) -> str:
     return " / ".join(map(str, values)) or "all"
 
 
-def comparison_figure(comparison: pd.DataFrame, metric: str, kind: str, what: str, keys: tuple[str, ...]):
-    """Each variant's change against the baseline, item by item, with its 95% interval, in one figure.
+def comparison_figure(comparison: pd.DataFrame, metric: str, kind: str, what: str, keys: tuple[str, ...],
+                      labels: Mapping[str, str]):
+    """Each variant's change against the baseline, item by item, with its 95% interval, in one figure; `labels`:
+    {variant: its label in words}.
 
     Shares are drawn in percentage points; significant changes (after Holm) are filled markers,
     the others hollow. With many items, those with the largest changes are shown."""
@@ -58,7 +60,7 @@ def comparison_figure(comparison: pd.DataFrame, metric: str, kind: str, what: st
         err = np.vstack([np.nan_to_num(d - low), np.nan_to_num(high - d)])
         ax.errorbar(d, y, xerr=err, fmt="none", ecolor=colour, capsize=2, linewidth=1)
         significant = rows["significant"].fillna(False).astype(bool).to_numpy()
-        ax.scatter(d[significant], y[significant], color=colour, zorder=3, label=variant.replace("=", " = "))
+        ax.scatter(d[significant], y[significant], color=colour, zorder=3, label=labels.get(variant, variant))
         ax.scatter(d[~significant], y[~significant], facecolors="white", edgecolors=colour, zorder=3)
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_yticks(np.arange(len(items)), items, fontsize=8)
@@ -74,10 +76,12 @@ def comparison_figure(comparison: pd.DataFrame, metric: str, kind: str, what: st
     return fig
 
 
-def comparison_figures(comparison: pd.DataFrame, metrics: Mapping[str, object]) -> dict[str, object]:
-    """{"comparison_<metric>": figure} for every metric a scenario compares."""
+def comparison_figures(comparison: pd.DataFrame, metrics: Mapping[str, object],
+                       labels: Mapping[str, str]) -> dict[str, object]:
+    """{"comparison_<metric>": figure} for every metric a scenario compares; `labels`: {variant: its label in words}
+    (`rule_words.label`)."""
     if comparison is None or not len(comparison):
         return {}
     return {f"comparison_{name}": comparison_figure(comparison, name, metrics[name].kind,
-                                                    metrics[name].doc or name, tuple(metrics[name].keys))
+                                                    metrics[name].doc or name, tuple(metrics[name].keys), labels)
             for name in dict.fromkeys(comparison["metric"])}

@@ -134,7 +134,8 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
         figures = shown
     comparison = comparison_table(scenario, results)
     comparison.attrs[PHRASES] = {"variant": points}
-    figures = {**comparison_figures(comparison, analysis.metrics), **figures}  # the variants overlaid come first
+    labels = {title: rule_words.label(phrase) for title, phrase in points.items()}
+    figures = {**comparison_figures(comparison, analysis.metrics, labels), **figures}  # the variants overlaid first
     first = results[0].point
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)

@@ -4,14 +4,16 @@ A page names a sweep point, a variant or a reading of the rulebook in words made
 setting's declaration (its one-line description, its type, its allowed values), never as
 `name = value`: "in the expert variant", "when a ship may not pass through spaces without an
 empire chip", "with the bundled board", "with 'defender' for a round with equal hits", "with
-won combat rounds that end a fight set to 3", "played by two tuned heuristic players". Tables
-and "How this was run" keep the exact names and values.
+won combat rounds that end a fight set to 3", "played by two tuned heuristic players". A figure
+labels them shorter (`label`): "expert variant", "a ship may not pass through spaces without an
+empire chip". Tables and "How this was run" keep the exact names and values.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +30,7 @@ DENIALS = ((r"\bmay\b", "may not"), (r"\bmust\b", "need not"), (r"\bcan\b", "can
 MODAL = re.compile(r"\b(may|must|can)\b")
 LONGEST_TOPIC = 60  # characters of a description's opening, before its colon, that still name a choice's topic
 POLICY_KEYS = ("policies", "policy")
+LABEL_WIDTH = 45  # characters of a figure label's line
 
 
 def _plain(doc: str) -> str:
@@ -140,3 +143,10 @@ def _same(played: Any, swept: Any) -> bool:
 
 def _as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def label(phrase: str, width: int = LABEL_WIDTH) -> str:
+    """A setting's phrase (`rule`, `point`) as a figure labels it: without the opening "in the", "when" or "with"
+    that fits it into a sentence ("expert variant", "bundled board", "'defender' for a round with equal hits"), in
+    lines of at most `width` characters."""
+    return textwrap.fill(re.sub(r"^(in the|when|with the|with) ", "", phrase), width)

@@ -17,6 +17,7 @@ from typing import Any
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.report import words
 from tyrsim.core.report.findings import ladder_findings
 from tyrsim.core.stats.ratings import fit_bradley_terry, rating_figure
 from tyrsim.core.studies.blocks import (
@@ -75,7 +76,9 @@ def ladder_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
         return {"ladder": ratings[["rung"] + [c for c in ratings.columns if c != "rung"]], "ladder_pairwise": pairs}
 
     def figures(tables_, rules, args):
-        return {"ladder": rating_figure(tables_["ladder"], anchor=middle_rung(args["policies"]))}
+        # each rung by the name a sentence gives it ("tuned greedy"), the exact policy text in the table
+        named = tables_["ladder"].assign(policy=lambda t: t["policy"].map(words.policy_name))
+        return {"ladder": rating_figure(named, anchor=words.policy_name(middle_rung(args["policies"])))}
 
     def validate(args: Mapping[str, Any]) -> None:
         if args["span"] >= len(args["policies"]):

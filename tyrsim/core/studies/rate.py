@@ -15,6 +15,7 @@ from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, 
 from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.report import words
 from tyrsim.core.report.findings import rating_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
@@ -82,7 +83,9 @@ def rating_analysis(spec: GameSpec, default_policies: tuple[str, ...], seats: in
         return {"ratings": fit_bradley_terry(pairs), "pairwise": pairs, "seat_orders": seat_orders(raw, seatings(args))}
 
     def figures(tables_, rules, args):
-        return {"ratings": rating_figure(tables_["ratings"])}
+        # each policy by the name a sentence gives it ("tuned greedy"), the exact policy text in the table
+        named = tables_["ratings"].assign(policy=lambda t: t["policy"].map(words.policy_name))
+        return {"ratings": rating_figure(named)}
 
     def check(policies: tuple[str, ...]) -> None:
         if len(set(policies)) < 2:

@@ -33,15 +33,19 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
+from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.report import rule_words
 from tyrsim.core.report.findings import reading_effects, rulings_findings
+from tyrsim.core.report.readable import header
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
 from tyrsim.core.studies.blocks import block_substitutions, block_task_size, play_games, prepare_blocks
 from tyrsim.core.studies.game import BASE_COLUMNS
 
 ALL = "all"
+LABEL_WIDTH = 60  # characters of a line of a reading's label in the figure, beside its bar
 # the per-game columns of metrics.per_game_measures compared, under the names the tables use
 _PER_GAME = {"mean_score": "mean_score", "first_seat_win_rate": "first_seat_share", "margin": "margin",
              "actions": "actions", "rounds": "rounds"}
@@ -221,13 +225,17 @@ def findings(ranking: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["rank", "ruling", "alternative", "finding"])
 
 
-def rulings_figure(ranking: pd.DataFrame):
+def rulings_figure(ranking: pd.DataFrame, rules: type[RuleSet]):
     """Each reading's largest significant effect on an answer (baseline sd units) with its interval, largest
-    first."""
+    first; each reading of `rules` labelled in words, with the answer it moves most."""
     import matplotlib.pyplot as plt
 
     shown = ranking.iloc[::-1]
-    fig, ax = plt.subplots(figsize=(10, 0.45 * len(shown) + 1.8))
+    labels = [f"{rule_words.label(rule_words.rule(rules, r, a), LABEL_WIDTH)}\n"
+              f"({header(m) if isinstance(m, str) and m else 'nothing significant'})"
+              for r, a, m in zip(shown["ruling"], shown["alternative"], shown["answer_measure"], strict=True)]
+    lines = max([3, *(text.count("\n") + 1 for text in labels)])  # every row as tall as the tallest label
+    fig, ax = plt.subplots(figsize=(10, 0.15 * lines * len(shown) + 1.8))
     y = np.arange(len(shown))
     size = shown["answer_size"].fillna(0.0).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):  # the interval of the difference, on the same scale
@@ -236,9 +244,7 @@ def rulings_figure(ranking: pd.DataFrame):
     lo, hi = ends.min(axis=0), ends.max(axis=0)
     ax.barh(y, size, color=np.where(shown["answers_moved"] > 0, "tab:red", "lightgrey"))
     ax.errorbar(size, y, xerr=[size - lo, hi - size], fmt="none", ecolor="black", capsize=3)
-    ax.set_yticks(y, [f"{r} = {a}\n({m if isinstance(m, str) and m else 'nothing significant'})" for r, a, m in
-                      zip(shown["ruling"], shown["alternative"], shown["answer_measure"], strict=True)],
-                  fontsize=8)
+    ax.set_yticks(y, labels, fontsize=8)
     reach = max(0.1, float(np.abs(ends).max()) * 1.1)
     ax.set_xlim(-reach, reach)
     ax.axvline(0, color="black", linewidth=0.8)
@@ -273,7 +279,7 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         return {"findings": findings(ranking), "ruling_ranking": ranking, "rulings": table}
 
     def figures(tables_, rules, args):
-        return {"rulings": rulings_figure(tables_["ruling_ranking"])}
+        return {"rulings": rulings_figure(tables_["ruling_ranking"], type(rules))}
 
     def check_rulings(names: tuple[str, ...]) -> None:
         known = spec.rules.rulings()

@@ -90,7 +90,8 @@ def _rolls(row: pd.Series) -> str:
 
 
 def _point(prefix: str) -> str:
-    """A sweep point's prefix ("With tie rule = defender: ") inside a sentence: "with tie rule = defender"."""
+    """A sweep point's prefix ("With 'defender' for a round with equal hits: ") inside a sentence: "with 'defender'
+    for a round with equal hits"."""
     return prefix.rstrip(": ").replace("With ", "with ", 1)
 
 
