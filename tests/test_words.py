@@ -45,6 +45,7 @@ def test_a_rows_share_reads_its_interval_columns():
 def test_counts_articles_and_listings():
     assert [words.count(n, "coin") for n in (0, 1, 2)] == ["0 coins", "1 coin", "2 coins"]
     assert words.count(3, "die", "dice") == "3 dice" and words.count(1, "die", "dice") == "1 die"
+    assert words.count(8000, "game") == "8,000 games"  # a count reads with thousands separators
     assert [words.a(w) for w in ("gorilla", "antelope", "Ice cream stand")] == [
         "a gorilla", "an antelope", "an Ice cream stand"]
     assert [words.listing(n) for n in ([], ["sun"], ["sun", "water"], ["sun", "water", "leaf"])] == [
@@ -115,3 +116,13 @@ def test_every_rule_and_reading_of_every_game_reads_without_its_field_name(game)
             assert (f"{f.name} =" not in text and f"{f.name}=" not in text and "(bundled)" not in text
                     and text.startswith(("in the ", "without ", "when ", "with "))), (f.name, value, text)
             assert not re.search(r"\b[a-z]+_[a-z_]+\b(?!\.toml)", text), (f.name, value, text)  # no field name
+
+
+def test_a_figure_labels_a_rule_without_the_words_that_fit_it_into_a_sentence_and_wraps_it():
+    labels = [rule_words.label(rule_words.rule(ToyRules, name, value)) for name, value in [
+        ("expert", True), ("expert", False), ("ships_pass", False), ("board", ""), ("tie_rule", "attacker")]]
+    assert labels == ["expert variant", "without the expert variant",
+                      "a ship may not pass through spaces without a\nchip", "bundled board",
+                      "'attacker' for a round with equal hits"]
+    assert all(len(line) <= 20 for line in rule_words.label("when " + "a long rule " * 9, 20).split("\n"))
+

@@ -191,13 +191,13 @@ def comparison_findings(comparison: pd.DataFrame, metrics: dict) -> list[str]:
             out.append(f"{variant}: {what} has no value to compare with the baseline.")
             continue
         up, down = int((differences > 0).sum()), int((differences < 0).sum())
-        sentence = (f"{variant}: {what} is higher in {up} and lower in {down} of {len(rows)} cases "
+        sentence = (f"{variant}: {what} is higher in {up:,} and lower in {down:,} of {len(rows):,} cases "
                     f"(median change {_signed(metric.kind, float(differences.median()))})")
         significant = rows[rows["significant"].astype(bool)]
         if not tested.any():
             sentence += "; no test is possible (exact values, or no trials on a side)."
         else:
-            sentence += (f"; {len(significant)} of {int(tested.sum())} changes are significant after the "
+            sentence += (f"; {len(significant):,} of {int(tested.sum()):,} changes are significant after the "
                          "Holm correction")
             if len(significant):
                 top = significant.loc[significant["difference"].abs().idxmax()]
@@ -222,7 +222,7 @@ def _pair(pairwise: pd.DataFrame, upper: str, lower: str) -> str | None:
     else:
         reading = "the two cannot be told apart at this number of games"
     return (f"{upper} finished ahead of {lower} in {words.percent(row.win_rate, row.ci_low, row.ci_high)} "
-            f"of their seat pairs ({int(row.games)} games): {reading}.")
+            f"of their seat pairs ({int(row.games):,} games): {reading}.")
 
 
 def _ranking(ratings: pd.DataFrame, anchor: str | None = None) -> str:
@@ -273,7 +273,7 @@ def trace_findings(tables: dict[str, pd.DataFrame], budget: str) -> list[str]:
     for row in trace.sort_values("multiple").tail(MAX_MULTIPLES).itertuples():
         out.append(f"At {int(row.multiple)}x ({int(row.budget):,} {budget}) {search} finished ahead of a "
                    f"1x seat {words.percent(row.seats_beaten, row.ci_low, row.ci_high)} of the time and won "
-                   f"{words.percent(row.win_rate, row.win_low, row.win_high)} of {int(row.games)} games "
+                   f"{words.percent(row.win_rate, row.win_low, row.win_high)} of {int(row.games):,} games "
                    f"(par {words.percent(row.par)}).")
     return out
 
@@ -303,14 +303,15 @@ def sensitivity_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
 
 def _effect_text(r: Mapping, prefix: str) -> str:
     size = r[prefix + "_size"]  # NaN where the measure does not vary under the default reading
-    return (f"{r[prefix + '_measure']} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
+    return (f"{header(r[prefix + '_measure'])} by {r[prefix + '_difference']:+.4g} [{r[prefix + '_low']:.4g}, "
             f"{r[prefix + '_high']:.4g}]" + (f" ({size:+.2f} sd)" if math.isfinite(size) else ""))
 
 
 def reading_effects(r: Mapping) -> str:
     """What one reading of the rulebook changed (a row of the rulings study's ranking), with its interval:
-    "changed 12 of 400 games; moves mean_score by +1.2 [0.4, 2] (+0.11 sd), significant after Holm's correction"."""
-    text = f"changed {r['games_changed']} of {r['games']} games"
+    "changed 1,212 of 4,000 games; moves mean score by +1.2 [0.4, 2] (+0.11 sd), significant after Holm's
+    correction"."""
+    text = f"changed {int(r['games_changed']):,} of {int(r['games']):,} games"
     if r["answers_moved"]:
         text += f"; moves {_effect_text(r, 'answer')}, significant after Holm's correction"
         if r["answers_moved"] > 1:

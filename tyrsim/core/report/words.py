@@ -141,8 +141,8 @@ def players(policies: Sequence[str]) -> str:
 
 
 def count(n: int, thing: str, things: str | None = None) -> str:
-    """ "1 coin", "0 coins", "3 dice" (`things` for an irregular plural)."""
-    return f"{n} {thing if n == 1 else things or thing + 's'}"
+    """ "1 coin", "0 coins", "3 dice", "1,200 games" (`things` for an irregular plural)."""
+    return f"{n:,} {thing if n == 1 else things or thing + 's'}"
 
 
 def a(name: str) -> str:

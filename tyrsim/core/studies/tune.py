@@ -121,7 +121,7 @@ class TunePlan:
             return None
         return Substitution(f"--budget {self.budget}", f"{self.played:,} games are played",
                             f"{self.budget - self.played:,} more would not fill a generation of "
-                            f"{self.setup.population} candidates x {self.setup.games} games")
+                            f"{self.setup.population:,} candidates x {self.setup.games:,} games")
 
 
 def plan_tune(spec: GameSpec, policy: str, rules: RuleSet, pool: Sequence[str], players: int | None, *, budget: int,
