@@ -1,9 +1,12 @@
 """Every analysis says which tables and figures it makes, so a scenario's [report] names are checked
 before running: here the declared names are compared with what a tiny run really makes."""
 
+import re
+
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
+from matplotlib.text import Text
 
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.games import game_names, get_game
@@ -43,4 +46,13 @@ def test_declared_outputs_are_what_a_run_makes(game, name):
         figures = analysis.figures(tables, rules, args) if analysis.figures is not None else {}
         declared_tables, declared_figures = analysis.outputs(args)
         assert (set(declared_tables), set(declared_figures)) == (set(tables), set(figures)), variant
+        for figure in figures.values():  # a figure labels in words: no "expert = True", no Python value
+            for text in figure_texts(figure):
+                assert not re.search(r"\b[a-z_]+ ?= ?(True|False|None)\b|\b(True|False|None)\b|\(bundled\)| at 0x",
+                                     text), (name, text)
         plt.close("all")
+
+
+def figure_texts(figure) -> list[str]:
+    """Every text a figure draws: titles, axis labels, tick labels, legends."""
+    return [text.get_text() for text in figure.findobj(Text) if text.get_text()]

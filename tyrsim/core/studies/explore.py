@@ -14,6 +14,7 @@ from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import sensitivity_findings
+from tyrsim.core.report.readable import header
 from tyrsim.core.stats.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.stats.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 from tyrsim.core.studies.blocks import BLOCK_TASK_MOST, block_substitutions, play_blocks, prepare_blocks
@@ -132,7 +133,10 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
                 "design": table}
 
     def figures(tables_, rules, args):
-        return {f"sensitivity_{m}": sensitivity_figure(tables_["sensitivity"], m) for m in args["metrics"]}
+        # each rule and measure by its header ("city cost", "mean margin"), as the sentences name them
+        named = tables_["sensitivity"].assign(parameter=lambda t: t["parameter"].map(header),
+                                              metric=lambda t: t["metric"].map(header))
+        return {f"sensitivity_{m}": sensitivity_figure(named, header(m)) for m in args["metrics"]}
 
     def check_params(texts: tuple[str, ...]) -> None:
         parse_ranges(spec, texts)
