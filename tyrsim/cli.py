@@ -605,6 +605,89 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 
 @main.command()
 @click.argument("game")
+@click.option("--vary", "vary", multiple=True, metavar="KEY=LOW:HIGH|KEY=a,b,c",
+              help="A rule to vary: an integer rule over LOW..HIGH, or any rule over the values listed (a "
+              "ruling's readings among them) (repeat).")
+@click.option("--target", "targets", multiple=True, metavar="METRIC=V|METRIC<=V|METRIC>=V",
+              help="A target on a game metric: first_seat_win_rate, largest_seat_gap, balance, mean_rounds, "
+              "mean_margin, share_decided_by_tiebreak, mean_score, mean_actions or mean_COUNTER (repeat).")
+@POLICY
+@PLAYERS
+@click.option("--games", "budget", type=click.IntRange(1, MAX_TRIALS), default=20_000, show_default=True,
+              help="Games the search may play (the run's rules' games included; the fresh games apart).")
+@click.option("--block", type=click.IntRange(2, MAX_TRIALS), default=50, show_default=True,
+              help="Games of a candidate's first block; each further block doubles its games.")
+@click.option("--rungs", type=click.IntRange(1, 12), default=4, show_default=True,
+              help="Blocks a candidate plays at most (block x 2^(rungs-1) games), unless racing stops it.")
+@click.option("--batch", type=click.IntRange(1, 256), default=8, show_default=True,
+              help="Candidates asked of the sampler at a time (played together over the jobs).")
+@click.option("--check-games", type=click.IntRange(2, MAX_TRIALS), default=2000, show_default=True,
+              help="Fresh games of each finalist: the answer is read from these only.")
+@click.option("--finalists", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Best candidates re-played on fresh games (beside the least distance per number of rules "
+              "changed and the best's neighbours).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop the search after this long (between batches; the answer then depends on the machine).")
+@RULE
+@SEED
+@JOBS
+@click.option("--out", type=OutFolder(), required=True,
+              help="Write the page, tables and figures here; finished games and the sampler's journal are kept "
+              "in OUT/.store, so the same command resumes an interrupted run.")
+@click.option("--fresh", is_flag=True, help="Replay every game and start the search again.")
+def balance(game, vary, targets, policies, players, budget, block, rungs, batch, check_games, finalists,
+            time_limit, rule_items, seed, jobs, out, fresh) -> None:
+    """Search GAME's rules for the variants that meet the --target's, and certify them on fresh games."""
+    import time
+
+    from tyrsim.core.engine.analysis import ArgumentError
+    from tyrsim.core.report.balance_page import findings, write_balance
+    from tyrsim.core.run.progress import Progress
+    from tyrsim.core.run.store import ResultStore
+    from tyrsim.core.run.workers import default_jobs
+    from tyrsim.core.studies.balance import balance as run_balance
+    from tyrsim.core.studies.balance import plan_balance
+
+    spec = full_game(game)
+    rules = parse_rules(spec.rules, rule_items)
+    texts = seat_policies(spec, policies, players)
+    try:
+        setup = plan_balance(spec, rules, vary, targets, texts, budget=budget, block=block, rungs=rungs, batch=batch,
+                             check_games=check_games, finalists=finalists, seed=seed, time_limit=time_limit)
+    except ArgumentError as exc:
+        option = {"policies": "--policy", "games": "--games"}.get(exc.name, f"--{exc.name}")
+        raise click.BadParameter(exc.detail, param_hint=option) from None
+    click.echo(f"{spec.title}: searching {', '.join(d.text() for d in setup.space)} for "
+               f"{'; '.join(t.text() for t in setup.targets)}; policies {', '.join(texts)}; {budget:,} search "
+               f"games, {check_games:,} fresh games per finalist; seed {seed}")
+    tasks = Progress(0, "games", what="tasks")
+
+    def batch_done(number: int, spent: int, distance: float) -> None:
+        click.echo(f"batch {number + 1}: {spent:,} games spent, least distance {distance:.3g}", err=True)
+
+    start = time.perf_counter()
+    try:
+        result = run_balance(spec, setup, n_jobs=jobs or default_jobs(),
+                             store=ResultStore(out / STORE, read=not fresh), progress=tasks, on_batch=batch_done)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished games are kept in {out / STORE}; run the same command again to "
+                   "resume", err=True)
+        sys.exit(130)
+    finally:
+        tasks.close()
+    command = " ".join(["tyrsim balance", spec.name, *(f"--vary {v}" for v in vary),
+                        *(f"'--target={t}'" for t in targets), *(f"--policy {p}" for p in texts),
+                        f"--games {budget} --block {block} --rungs {rungs} --batch {batch} --check-games "
+                        f"{check_games} --finalists {finalists}", *(f"--rule {r}" for r in rule_items),
+                        f"--seed {seed}"] + ([f"--time-limit {time_limit:g}"] if time_limit else []))
+    write_balance(out, result, command, time.perf_counter() - start)
+    for sentence in findings(result):
+        click.echo(f"- {sentence}")
+    click.echo(f"wrote {out / 'index.html'}")
+
+
+@main.command()
+@click.argument("game")
 @POLICY
 @PLAYERS
 @RULE
