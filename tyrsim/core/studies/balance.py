@@ -191,7 +191,7 @@ def parse_space(rules: RuleSet, texts: Sequence[str]) -> tuple[Dimension, ...]:
             raise ArgumentError("vary", f"rule {key!r} holds a list of values; only a rule of one value can be "
                                 "varied")
         low, colon, high = given.partition(":")
-        if colon:
+        if colon and "," not in given:  # a range; a list's values may hold colons ("bundled:NAME.toml")
             if type(default) is not int:
                 raise ArgumentError("vary", f"{text!r}: LOW:HIGH is for an integer rule, and {key!r} is "
                                     f"{fields[key]['allowed']}; list its values as {key}=a,b,c")
