@@ -204,3 +204,34 @@ def test_the_command_writes_the_page_tables_figures_and_manifest(tmp_path):
     finalists = pd.read_csv(out / "finalists.csv")
     assert {"variant", "rules_changed", "distance", "distance_low", "distance_high", "mean_rounds",
             "mean_rounds_low", "mean_rounds_high", "meets_targets"} <= set(finalists.columns)
+
+
+def test_the_tables_travel_as_one_long_table_and_come_back_whole():
+    from tyrsim.core.studies.balance_analysis import from_rows, to_rows
+
+    tables = {"a": pd.DataFrame({"name": ["x", "y"], "n": [1, 2], "share": [0.5, np.nan], "tied": [True, False]}),
+              "empty": pd.DataFrame({"variant": pd.Series([], dtype=object), "p": pd.Series([], dtype=float)})}
+    back = from_rows(to_rows(tables))
+    assert list(back) == ["a", "empty"]
+    pd.testing.assert_frame_equal(back["a"], tables["a"])
+    assert list(back["empty"].columns) == ["variant", "p"] and len(back["empty"]) == 0
+
+
+def test_a_scenario_runs_the_study_and_opens_its_page_with_the_answer(tmp_path):
+    from tyrsim.core.report.pages import build_report, write_report
+    from tyrsim.core.run.scenario import ScenarioError, scenario_from_data
+    from tyrsim.core.run.sweep import run_scenario
+
+    data = {"name": "b", "game": GAME, "analysis": "balance", "seed": 4,
+            "args": {"policies": ["heuristic", "heuristic"], "vary": [f"{DEPTH}=9:12"], "targets": list(TARGETS),
+                     "games": 600, "block": 25, "rungs": 3, "batch": 2, "check_games": 100, "finalists": 2}}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    results = run_scenario(scenario, n_jobs=1, progress=False)
+    report = build_report(scenario, results, 1.0)
+    assert report.findings[0].startswith("The best variant the search found")
+    assert {"finalists", "tied_with_best", "around_best", "front", "search"} <= set(report.tables)
+    write_report(report, tmp_path / "page")
+    assert "The best variant the search found" in (tmp_path / "page" / "index.html").read_text()
+    with pytest.raises(ScenarioError, match="contradict"):
+        scenario_from_data({**data, "args": {**data["args"], "targets": ["mean_rounds>=12", "mean_rounds<=11"]}},
+                           "test", games=get_game)

@@ -31,8 +31,8 @@ def _metric(f: Finalist, target: Target) -> str:
 
 def _target_words(f: Finalist, target: Target) -> str:
     value, low, high = f.metrics[target.metric]
-    return f"{target.metric} {number(value, low, high)} (target {target.op} {target.value:g}: " + (
-        "met)" if target.met(low, high) else "missed)")
+    return f"{target.metric} {number(value, low, high)} (target {target.op} {target.value:g}: " \
+        f"{target.verdict(low, high)})"
 
 
 def _distance(f: Finalist) -> str:
@@ -116,18 +116,19 @@ def _around(result: BalanceResult) -> list[str]:
     return sentences
 
 
-def objective_figure(result: BalanceResult):
-    """Each candidate's distance against the games spent when it was done, and the incumbent's."""
+def objective_figure(search: pd.DataFrame):
+    """Each candidate's distance against the games spent when it was done (the `search` table), and the
+    incumbent's."""
     import matplotlib.pyplot as plt
 
-    table = result.search_table()
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for stopped, label, marker in (("", "played every block", "o"), ("racing", "stopped by racing", "x"),
-                                   ("budget", "stopped by the budget", ".")):
-        part = table[table["stopped"] == stopped]
+    stopped = search["stopped"].fillna("").astype(str)
+    for reason, label, marker in (("", "played every block", "o"), ("racing", "stopped by racing", "x"),
+                                  ("budget", "stopped by the budget", ".")):
+        part = search[stopped == reason]
         if len(part):
             ax.scatter(part["games_spent"], part["distance"], marker=marker, label=label)
-    full = table[table["played_every_block"]].sort_values("games_spent", kind="stable")
+    full = search[search["played_every_block"].astype(bool)].sort_values("games_spent", kind="stable")
     ax.step(full["games_spent"], full["distance"].cummin(), where="post", color="black",
             label="incumbent (least distance so far)")
     ax.set_xlabel("search games spent")
@@ -138,28 +139,36 @@ def objective_figure(result: BalanceResult):
     return fig
 
 
-def front_figure(result: BalanceResult):
-    """Rules changed against distance: every finalist on the fresh games (95% intervals), and the search's least
-    distance for each number of rules changed."""
+def front_figure(finalists: pd.DataFrame, front: pd.DataFrame):
+    """Rules changed against distance: every finalist on the fresh games (95% intervals, the `finalists` table),
+    and the search's least distance for each number of rules changed (the `front` table)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for f in result.finalists:
-        value, low, high = f.distance
-        ax.errorbar(f.changed, value, yerr=[[value - low], [high - value]], fmt="o", color="tab:blue", capsize=3,
-                    alpha=0.7)
-    front = result.front()
+    value = finalists["distance"].to_numpy(dtype=float)
+    ax.errorbar(finalists["rules_changed"], value, yerr=[value - finalists["distance_low"].to_numpy(dtype=float),
+                                                         finalists["distance_high"].to_numpy(dtype=float) - value],
+                fmt="o", color="tab:blue", capsize=3, alpha=0.7, label="finalists, fresh games")
     ax.plot(front["rules_changed"], front["distance"], "s--", color="tab:orange", mfc="none",
             label="search: least distance per number of rules changed")
-    best = result.finalists[result.best]
-    ax.scatter([best.changed], [best.distance[0]], s=160, facecolors="none", edgecolors="red", label="the best")
+    best = finalists[finalists["roles"].astype(str).str.contains("best", regex=False)
+                     & ~finalists["roles"].astype(str).str.contains("among the best", regex=False)]
+    best = best if len(best) else finalists.head(1)
+    ax.scatter(best["rules_changed"].head(1), best["distance"].head(1), s=160, facecolors="none", edgecolors="red",
+               label="the best")
     ax.set_xlabel("rules changed from the rulebook")
     ax.set_ylabel("distance from the targets")
-    ax.set_xticks(sorted({f.changed for f in result.finalists} | set(front["rules_changed"])))
+    ax.set_xticks(sorted({int(c) for c in finalists["rules_changed"]} | {int(c) for c in front["rules_changed"]}))
     ax.legend(fontsize=8)
     fig.suptitle("Rules changed against distance from the targets (dots: fresh games, 95% intervals)")
     fig.tight_layout()
     return fig
+
+
+def figures(tables_: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """The study's figures from its tables."""
+    return {"objective": objective_figure(tables_["search"]),
+            "front": front_figure(tables_["finalists"], tables_["front"])}
 
 
 def tables(result: BalanceResult) -> dict[str, pd.DataFrame]:
@@ -175,8 +184,9 @@ def run_lines(result: BalanceResult, command: str) -> list[str]:
         f"Policies, one per seat: {', '.join(setup.policies)} ({setup.players} players; seats rotate).",
         "Space: " + "; ".join(d.text() for d in setup.space) + ".",
         "Targets: " + "; ".join(t.text() for t in setup.targets) + ". Distance: the sum of each target's shortfall "
-        "in standard deviations of its per-game measure under the run's rules; a target is met where its 95% "
-        "interval reaches the target's side.",
+        "in standard deviations of its per-game measure under the run's rules. A target is met where its whole "
+        "95% interval lies on the target's side (for =, where it holds the value), missed where it lies wholly off "
+        "it, within noise in between; a variant meets the targets where none is missed.",
         "The run's rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "the rulebook's")
         + ".",
         f"Seed {setup.seed}: the search's games, the fresh games and the sampler each draw from their own stream. "
@@ -208,12 +218,13 @@ def write_balance(out: Path, result: BalanceResult, command: str, wall_time: flo
     title = f"Balance: {result.setup.game}"
     answer = findings(result)
     lines = run_lines(result, command)
-    figures = {"objective": objective_figure(result), "front": front_figure(result)}
+    made = tables(result)
+    drawn = figures(made)
     with atomic_folder(out) as folder:
         md = [f"# {title}", "", "## Answer", "", *(f"- {s}" for s in answer), "", "## How this was run", "",
               *(f"- {line}" for line in lines), "", "## Figures", ""]
         shown_figures = []
-        for name, fig in figures.items():
+        for name, fig in drawn.items():
             png = folder / f"{name}.png"
             fig.savefig(png, dpi=100, bbox_inches="tight")
             heading = fig._suptitle.get_text()
@@ -222,7 +233,7 @@ def write_balance(out: Path, result: BalanceResult, command: str, wall_time: flo
                                   "data": base64.b64encode(png.read_bytes()).decode()})
         md += ["## Tables", ""]
         shown_tables = []
-        for name, table in tables(result).items():
+        for name, table in made.items():
             (folder / f"{name}.csv").write_text(csv_text(table))
             head = table.head(PAGE_ROWS)
             rows = f"{len(table):,} row{'s' if len(table) != 1 else ''}"
@@ -240,5 +251,5 @@ def write_balance(out: Path, result: BalanceResult, command: str, wall_time: flo
                                                          default=str) + "\n")
     import matplotlib.pyplot as plt
 
-    for fig in figures.values():
+    for fig in drawn.values():
         plt.close(fig)

@@ -33,9 +33,10 @@ The answer is read only from fresh games. The finalists (the run's rules, the be
 each number of rules changed, and the best's neighbours, one step down and up each varied rule) play
 `check_games` new games from a held-out stream; the best is the search's incumbent, and every number the
 answer gives comes from those games: each target metric with its interval (`stats.metrics`' own intervals),
-whether it meets its target (a target is met where its 95% interval reaches the target's side), the distance,
-and each finalist's paired distance difference from the best with a Holm-adjusted p-value (tied: not
-significantly different).
+the distance, and each finalist's paired distance difference from the best with a Holm-adjusted p-value (tied:
+not significantly different). A target is "met" where its whole interval lies on the target's side (for `=`, where
+the interval holds the value), "missed" where it lies wholly off it, and "within noise" in between; a variant
+meets the targets where none is missed.
 
 Same answer whatever the jobs: a batch of candidates is asked for in one go, its games go out to the
 workers, and Optuna is told the results in trial order; the sampler is seeded afresh from the run seed at
@@ -151,11 +152,19 @@ class Target:
             return np.maximum(measured - self.value, 0.0)
         return np.maximum(self.value - measured, 0.0)
 
-    def met(self, low: float, high: float) -> bool:
-        """Whether an interval [low, high] of the metric reaches the target's side (not clearly missed)."""
+    def verdict(self, low: float, high: float) -> str:
+        """What a 95% interval [low, high] of the metric says of the target: "met" (the whole interval on the
+        target's side; for `=`, the interval holds the value), "missed" (the whole interval off it) or "within
+        noise" (the interval straddles an inequality's bound)."""
         if self.op == "=":
-            return bool(low <= self.value <= high)
-        return bool(low <= self.value) if self.op == "<=" else bool(high >= self.value)
+            return "met" if low <= self.value <= high else "missed"
+        inside, outside = (high <= self.value, low > self.value) if self.op == "<=" else (
+            low >= self.value, high < self.value)
+        return "met" if inside else "missed" if outside else "within noise"
+
+    def met(self, low: float, high: float) -> bool:
+        """Whether the target is not clearly missed (`verdict`)."""
+        return self.verdict(low, high) != "missed"
 
 
 def counters(spec: GameSpec, players: int) -> list[str]:
@@ -450,10 +459,12 @@ class Objective:
     def of(self, x: np.ndarray) -> float:
         return float(self.distance(x.mean(axis=0)))
 
-    def compare(self, x: np.ndarray, y: np.ndarray, seed: np.random.SeedSequence):
-        """Distance of x minus distance of y on the same games (rows), with a paired bootstrap interval."""
-        return resample_trials(lambda i: self.distance(x[i].mean(axis=-2)) - self.distance(y[i].mean(axis=-2)),
-                               len(x), seed)
+    def compare(self, x: np.ndarray, y: np.ndarray, seed: np.random.SeedSequence,
+                measure: Callable[[np.ndarray], np.ndarray] | None = None):
+        """`measure` (the distance unless given) of x minus that of y, from column means over the same games
+        (rows), with a paired bootstrap interval."""
+        measure = measure or self.distance
+        return resample_trials(lambda w: measure(w @ x / len(x)) - measure(w @ y / len(y)), len(x), seed)
 
 
 def metric_intervals(raw: pd.DataFrame, targets: Sequence[Target]) -> dict[str, tuple[float, float, float]]:
@@ -532,7 +543,7 @@ class BalanceResult:
             for target in self.setup.targets:
                 value, low, high = f.metrics[target.metric]
                 row.update({target.metric: value, f"{target.metric}_low": low, f"{target.metric}_high": high,
-                            f"{target.metric}_met": target.met(low, high)})
+                            f"{target.metric}_target": target.verdict(low, high)})
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -762,7 +773,7 @@ def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objec
         values = dict(k)
         matrix = objective.matrix(game_columns(raw, setup.columns()))
         metrics = metric_intervals(raw, setup.targets)
-        distance = resample_trials(lambda i, m=matrix: objective.distance(m[i].mean(axis=-2)), len(matrix),
+        distance = resample_trials(lambda w, m=matrix: objective.distance(w @ m / len(m)), len(matrix),
                                    task_seed(setup.seed, BOOTSTRAP, CHECK))
         meets = all(t.met(metrics[t.metric][1], metrics[t.metric][2]) for t in setup.targets)
         finalists.append(Finalist(values, roles[k], len(setup.variant(values).differences()), metrics,
@@ -823,8 +834,7 @@ def _neighbours(setup: BalanceSetup, objective: Objective, finalists: list[Final
             if name in seen:
                 continue
             seen.add(name)
-            paired = resample_trials(lambda i, f=measure, t=there: f(t[i].mean(axis=-2)) - f(here[i].mean(axis=-2)),
-                                     len(here), seed)
+            paired = objective.compare(there, here, seed, measure)
             rows.append({"rule": rule, "step": way, "value": dim.label(values[rule]), "measure": name,
                          "difference": paired.value, "diff_low": paired.low, "diff_high": paired.high,
                          "p_value": paired.p_value})
