@@ -5,6 +5,7 @@ The search adapts to what it plays, so it is not split into tasks of games: the 
 whole study on one worker (its seed drawn from the task's stream, so the same scenario seed gives the same
 answer), and hands back every table of the answer in one long table (`to_rows`), which the result store keeps
 like any task's rows and `from_rows` reads back into the tables. Its page opens with the study's sentences.
+The study's modules are imported when a study is checked or run, not when a game that offers it is loaded.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, Param, for_game
 from tyrsim.core.engine.spec import GameSpec
-from tyrsim.core.report import balance_page
-from tyrsim.core.studies.balance import balance, parse_space, parse_targets, plan_balance
 from tyrsim.core.studies.blocks import prepare_blocks
 
 TABLES = ("findings", "finalists", "tied_with_best", "around_best", "front", "search")
@@ -64,24 +63,38 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
     played by `default_policies` (each an argument a scenario may change)."""
 
     def setup(rules: Any, args: Mapping[str, Any], seed: int = 0):
+        from tyrsim.core.studies.balance import plan_balance
+
         return plan_balance(spec, rules, args["vary"], args["targets"], args["policies"], budget=args["games"],
                             block=args["block"], rungs=args["rungs"], batch=args["batch"],
                             check_games=args["check_games"], finalists=args["finalists"], seed=seed)
 
     def run(rules, args, first, count, rng):
+        from tyrsim.core.report import balance_page
+        from tyrsim.core.studies.balance import balance
+
         seed = int(rng.integers(2**63 - 1))  # the task's stream decides the study's seed
         result = balance(spec, setup(rules, args, seed))
         return to_rows({"findings": pd.DataFrame({"finding": balance_page.findings(result)}),
                         **balance_page.tables(result)})
 
     def check_vary(texts: tuple[str, ...]) -> None:
+        from tyrsim.core.studies.balance import parse_space
+
         parse_space(spec.rules(), texts)
 
     def check_targets(texts: tuple[str, ...]) -> None:
+        from tyrsim.core.studies.balance import parse_targets
+
         parse_targets(spec, spec.default_players, texts)
 
     def check_budget(args: Mapping[str, Any]) -> None:
         setup(spec.rules(), args)  # the budget against the blocks, the targets against the seats
+
+    def figures(tables_: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+        from tyrsim.core.report import balance_page
+
+        return balance_page.figures(tables_)
 
     return Analysis(
         name="balance",
@@ -101,7 +114,7 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
             Param("finalists", 5, "best candidates re-played on fresh games", low=1, high=100),
         ),
         run=run, tables=lambda raw, rules, args: from_rows(raw),
-        figures=lambda tables_, rules, args: balance_page.figures(tables_),
+        figures=figures,
         trials="games", trial_unit="search games", quick_trials=1000,
         task_size=lambda rules, args: args["games"],  # the whole study is one task
         validate=check_budget,
