@@ -235,3 +235,34 @@ def test_a_scenario_runs_the_study_and_opens_its_page_with_the_answer(tmp_path):
     with pytest.raises(ScenarioError, match="contradict"):
         scenario_from_data({**data, "args": {**data["args"], "targets": ["mean_rounds>=12", "mean_rounds<=11"]}},
                            "test", games=get_game)
+
+
+def test_a_skill_target_plays_the_matchup_beside_the_table_and_reads_its_share(spec):
+    setup = plan_balance(spec, spec.rules(), [f"{DEPTH}=9:10"], (), ("heuristic", "heuristic"),
+                         skills=("heuristic>random>=0.9",), budget=2000, block=25, rungs=2, batch=1,
+                         check_games=200, finalists=1, seed=2)
+    assert setup.matchups() == [("heuristic", "random")] and setup.tables == 2
+    assert setup.columns() == ["seat_0", "seat_1", "skill:heuristic>random"]
+    result = balance(spec, setup)
+    value, low, high = result.finalists[result.best].metrics["skill:heuristic>random"]
+    assert 0.9 < low <= value <= high  # the heuristic beats a random player nearly every game
+    assert result.spent <= setup.budget and result.spent % 2 == 0  # every game also played in the matchup
+    # in a scenario's list of targets a skill target reads the same
+    among = plan_balance(spec, spec.rules(), [f"{DEPTH}=9:10"], ("heuristic>random>=0.9",), ("heuristic", "heuristic"),
+                         budget=2000, block=25, rungs=2, batch=1, check_games=200, finalists=1, seed=2)
+    assert among.targets == setup.targets
+
+
+@pytest.mark.parametrize("skill, message", [
+    ("heuristic>>0.9", "is not STRONG>WEAK>=SHARE"),
+    ("heuristic>nobody>=0.9", "unknown policy"),
+    ("heuristic>heuristic>=0.9", "against itself"),
+    ("heuristic>random>=1.5", "from 0 to 1"),
+    ("heuristic>random>=0.9', '--skill', 'heuristic>random<=0.8", "contradict each other"),
+])
+def test_bad_skill_targets_exit_2(skill, message, tmp_path):
+    skills = [part for text in skill.split("', '--skill', '") for part in ("--skill", text)]
+    result = CliRunner().invoke(main, ["balance", GAME, "--vary", f"{DEPTH}=9:10", *skills,
+                                       "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "--skill" in result.output, result.output
+    assert message in " ".join(result.output.split()), result.output

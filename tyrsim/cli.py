@@ -611,6 +611,9 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 @click.option("--target", "targets", multiple=True, metavar="METRIC=V|METRIC<=V|METRIC>=V",
               help="A target on a game metric: first_seat_win_rate, largest_seat_gap, balance, mean_rounds, "
               "mean_margin, share_decided_by_tiebreak, mean_score, mean_actions or mean_COUNTER (repeat).")
+@click.option("--skill", "skills", multiple=True, metavar="STRONG>WEAK>=SHARE",
+              help="A skill target: policy STRONG, in one seat against WEAK in the others, takes at least (<=: at "
+              "most; =: about) SHARE of the wins, e.g. 'heuristic>random>=0.9' (repeat).")
 @POLICY
 @PLAYERS
 @click.option("--games", "budget", type=click.IntRange(1, MAX_TRIALS), default=20_000, show_default=True,
@@ -635,7 +638,7 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
               help="Write the page, tables and figures here; finished games and the sampler's journal are kept "
               "in OUT/.store, so the same command resumes an interrupted run.")
 @click.option("--fresh", is_flag=True, help="Replay every game and start the search again.")
-def balance(game, vary, targets, policies, players, budget, block, rungs, batch, check_games, finalists,
+def balance(game, vary, targets, skills, policies, players, budget, block, rungs, batch, check_games, finalists,
             time_limit, rule_items, seed, jobs, out, fresh) -> None:
     """Search GAME's rules for the variants that meet the --target's, and certify them on fresh games."""
     import time
@@ -653,7 +656,8 @@ def balance(game, vary, targets, policies, players, budget, block, rungs, batch,
     texts = seat_policies(spec, policies, players)
     try:
         setup = plan_balance(spec, rules, vary, targets, texts, budget=budget, block=block, rungs=rungs, batch=batch,
-                             check_games=check_games, finalists=finalists, seed=seed, time_limit=time_limit)
+                             check_games=check_games, finalists=finalists, seed=seed, skills=skills,
+                             time_limit=time_limit)
     except ArgumentError as exc:
         option = {"policies": "--policy", "games": "--games"}.get(exc.name, f"--{exc.name}")
         raise click.BadParameter(exc.detail, param_hint=option) from None
@@ -676,7 +680,8 @@ def balance(game, vary, targets, policies, players, budget, block, rungs, batch,
     finally:
         tasks.close()
     command = " ".join(["tyrsim balance", spec.name, *(f"--vary {v}" for v in vary),
-                        *(f"'--target={t}'" for t in targets), *(f"--policy {p}" for p in texts),
+                        *(f"'--target={t}'" for t in targets), *(f"'--skill={k}'" for k in skills),
+                        *(f"--policy {p}" for p in texts),
                         f"--games {budget} --block {block} --rungs {rungs} --batch {batch} --check-games "
                         f"{check_games} --finalists {finalists}", *(f"--rule {r}" for r in rule_items),
                         f"--seed {seed}"] + ([f"--time-limit {time_limit:g}"] if time_limit else []))

@@ -2,7 +2,10 @@
 
 The space is a few rules, each an integer range (`KEY=LOW:HIGH`) or a list of values (`KEY=a,b,c`: any
 allowed values, a ruling's readings among them). The targets are game metrics the `game` analysis reports
-(`METRIC=VALUE`, `METRIC<=VALUE`, `METRIC>=VALUE`).
+(`METRIC=VALUE`, `METRIC<=VALUE`, `METRIC>=VALUE`), and skill targets as in TAG's balancing competition
+(`STRONG>WEAK>=SHARE`: policy STRONG, in one seat against WEAK in the others, takes at least SHARE of the wins;
+its metric is named `skill:STRONG>WEAK`): each candidate then also plays that matchup, game g of the matchup
+beside game g of the designer's table, so the two are resampled together.
 
 The objective. A variant's *distance from the targets* is the sum over the targets of its shortfall (how far
 the metric lies outside the target: |m - v| for `=`, max(0, m - v) for `<=`, max(0, v - m) for `>=`), each in
@@ -25,9 +28,9 @@ from the same stream, `rng.trial_rng`), in growing blocks: `block` games, then u
 2^(rungs - 1) games in all. The racing rule: after each block, the paired bootstrap interval (95%) of
 (candidate's distance - incumbent's distance) on the games both played is computed; a candidate whose whole
 interval lies above 0 stops there (it is clearly worse), and Optuna is told its distance on the games it
-played. The incumbent is the candidate with the least distance among those that played every block (first the
-run's rules); it changes only between batches. No multiplicity correction: racing spends the budget, it
-decides nothing the answer reports.
+played. The incumbent is the candidate with the least distance among those that played every block, the fewest
+rules changed breaking a tie (first the run's rules); it changes only between batches. No multiplicity
+correction: racing spends the budget, it decides nothing the answer reports.
 
 The answer is read only from fresh games. The finalists (the run's rules, the best candidates, the best for
 each number of rules changed, and the best's neighbours, one step down and up each varied rule) play
@@ -64,8 +67,10 @@ import pandas as pd
 import tyrsim
 from tyrsim.core.engine import weights
 from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.protocols import PolicyError
 from tyrsim.core.engine.rng import task_rng, task_seed
 from tyrsim.core.engine.rules import RuleError, RuleSet
+from tyrsim.core.engine.runner import rotation
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.keys import bundled_data_digest
 from tyrsim.core.run.progress import Progress
@@ -95,6 +100,10 @@ PER_GAME = {"first_seat_win_rate": "first_seat_share", "share_decided_by_tiebrea
 # a metric `metrics.balance_metrics` reports with its own interval, read from there
 FROM_BALANCE_TABLE = ("largest_seat_gap", "balance", "mean_margin", "share_decided_by_tiebreak")
 TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|=)\s*([-+0-9.eE]+)\s*$")
+# a skill target, STRONG>WEAK>=SHARE: a policy's share of the wins in games against another (a policy's text may
+# hold "=" and ":", so the weaker policy is read up to the last operator)
+SKILL = re.compile(r"^\s*([^>]+?)\s*>\s*(.+?)\s*(<=|>=|=)\s*([-+0-9.eE]+)\s*$")
+SKILL_PREFIX = "skill:"  # a skill target's metric: skill:STRONG>WEAK
 
 
 @dataclass(frozen=True)
@@ -239,7 +248,7 @@ def parse_targets(spec: GameSpec, players: int, texts: Sequence[str]) -> tuple[T
     """Targets from "METRIC=VALUE", "METRIC<=VALUE" and "METRIC>=VALUE" texts, checked against the metrics the
     game reports and against each other; ArgumentError ("target") naming what is wrong."""
     if not texts:
-        raise ArgumentError("target", "give at least one target, e.g. first_seat_win_rate=0.5")
+        raise ArgumentError("target", "give at least one target, e.g. first_seat_win_rate=0.5 (or a skill target)")
     known = metric_names(spec, players)
     targets = []
     for text in texts:
@@ -257,14 +266,7 @@ def parse_targets(spec: GameSpec, players: int, texts: Sequence[str]) -> tuple[T
         if metric in RATES and not 0 <= value <= 1:
             raise ArgumentError("target", f"{text!r}: {metric} is a share of games, from 0 to 1")
         targets.append(Target(metric, op, value))
-    for metric in dict.fromkeys(t.metric for t in targets):
-        mine = [t for t in targets if t.metric == metric]
-        low = max((t.value for t in mine if t.op in ("=", ">=")), default=-math.inf)
-        high = min((t.value for t in mine if t.op in ("=", "<=")), default=math.inf)
-        equal = {t.value for t in mine if t.op == "="}
-        if low > high or len(equal) > 1:
-            raise ArgumentError("target", f"the targets on {metric} contradict each other: "
-                                f"{', '.join(t.text() for t in mine)}; no value meets them all")
+    _check_agreement(targets, "target")
     return tuple(targets)
 
 
@@ -304,6 +306,15 @@ class BalanceSetup:
         own = [_column(t.metric) for t in self.targets if t.metric not in SEAT_METRICS]
         return [f"seat_{s}" for s in range(self.players)] + list(dict.fromkeys(c for c in own if c != "seat_0"))
 
+    def matchups(self) -> list[tuple[str, str]]:
+        """The (strong, weak) policies of the skill targets, each once."""
+        return list(dict.fromkeys(skill_pair(t.metric) for t in self.targets if t.metric.startswith(SKILL_PREFIX)))
+
+    @property
+    def tables(self) -> int:
+        """Games a candidate plays for each game of its blocks: the designer's table and each skill matchup."""
+        return 1 + len(self.matchups())
+
     def variant(self, values: dict[str, Any]) -> RuleSet:
         return self.rules.replace(values)
 
@@ -323,6 +334,55 @@ class BalanceSetup:
         return "balance-" + hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def skill_pair(metric: str) -> tuple[str, str]:
+    """The (strong, weak) policies of a skill target's metric."""
+    strong, _, weak = metric.removeprefix(SKILL_PREFIX).partition(">")
+    return strong, weak
+
+
+def is_skill(text: str) -> bool:
+    """Whether a target's text is a skill target (a ">" that is not ">=")."""
+    return re.search(r">(?!=)", text) is not None
+
+
+def parse_skills(spec: GameSpec, texts: Sequence[str], name: str = "skill") -> tuple[Target, ...]:
+    """Skill targets from "STRONG>WEAK>=SHARE" (or <=, =) texts; ArgumentError (`name`) naming what is wrong."""
+    out = []
+    for text in texts:
+        match = SKILL.match(text)
+        if match is None:
+            raise ArgumentError(name, f"{text!r} is not STRONG>WEAK>=SHARE (or <=, =), e.g. heuristic>random>=0.9")
+        strong, weak, op, number = match.groups()
+        for policy in (strong, weak):
+            try:
+                spec.make_policy(policy)
+            except PolicyError as exc:
+                raise ArgumentError(name, f"{text!r}: {exc}") from None
+        if strong == weak:
+            raise ArgumentError(name, f"{text!r} sets a policy against itself; name two policies")
+        try:
+            value = float(number)
+        except ValueError:
+            raise ArgumentError(name, f"{text!r}: {number!r} is not a number") from None
+        if not 0 <= value <= 1:
+            raise ArgumentError(name, f"{text!r}: a share of the wins is from 0 to 1")
+        out.append(Target(f"{SKILL_PREFIX}{strong}>{weak}", op, value))
+    _check_agreement(out, name)
+    return tuple(out)
+
+
+def _check_agreement(targets: Sequence[Target], name: str) -> None:
+    """ArgumentError (`name`) where the targets on one metric leave no value that meets them all."""
+    for metric in dict.fromkeys(t.metric for t in targets):
+        mine = [t for t in targets if t.metric == metric]
+        low = max((t.value for t in mine if t.op in ("=", ">=")), default=-math.inf)
+        high = min((t.value for t in mine if t.op in ("=", "<=")), default=math.inf)
+        equal = {t.value for t in mine if t.op == "="}
+        if low > high or len(equal) > 1:
+            raise ArgumentError(name, f"the targets on {metric} contradict each other: "
+                                f"{', '.join(t.text() for t in mine)}; no value meets them all")
+
+
 def _column(metric: str) -> str:
     """The per-game column a metric averages (a seat metric: seat 0's win share, for its scale)."""
     if metric in SEAT_METRICS:
@@ -332,21 +392,27 @@ def _column(metric: str) -> str:
 
 def plan_balance(spec: GameSpec, rules: RuleSet, vary: Sequence[str], targets: Sequence[str],
                  policies: Sequence[str], *, budget: int, block: int, rungs: int, batch: int, check_games: int,
-                 finalists: int, seed: int, time_limit: float | None = None) -> BalanceSetup:
+                 finalists: int, seed: int, skills: Sequence[str] = (), time_limit: float | None = None
+                 ) -> BalanceSetup:
     """A balance study's setup, every argument checked before any game is played; ArgumentError ("vary",
-    "target", "policies", "games", "block") naming what is wrong and what is allowed."""
+    "target", "skill", "policies", "games", "block") naming what is wrong and what is allowed."""
     spec.check_seats(tuple(policies))
     space = parse_space(rules, vary)
-    goals = parse_targets(spec, len(policies), targets)
+    # a skill target may come among the targets too (a scenario's one list)
+    on_metrics, on_skill = [t for t in targets if not is_skill(t)], [t for t in targets if is_skill(t)]
+    goals = ((parse_targets(spec, len(policies), on_metrics) if on_metrics or not (on_skill or skills) else ())
+             + parse_skills(spec, on_skill, "target") + parse_skills(spec, skills))
     if block < 2:
         raise ArgumentError("block", f"{block} games per block; give at least 2 (a paired interval needs two)")
     setup = BalanceSetup(game=spec.name, rules=rules, space=space, targets=goals, policies=tuple(policies),
                          seed=seed, budget=budget, block=block, rungs=rungs, batch=batch, check_games=check_games,
                          finalists=finalists, time_limit=time_limit)
-    least = setup.full + batch * block  # the run's rules in full, and one batch's first blocks
+    # the run's rules in full, and one batch's first blocks (each game of a block also played in every matchup)
+    least = (setup.full + batch * block) * setup.tables
     if budget < least:
+        matchups = f" (x {setup.tables}: each game also in every skill matchup)" if setup.tables > 1 else ""
         raise ArgumentError("games", f"a budget of {budget:,} games cannot play the run's rules' {setup.full:,} "
-                            f"games and one batch of {batch} candidates x {block} games; give at least "
+                            f"games and one batch of {batch} candidates x {block} games{matchups}; give at least "
                             f"{least:,} (or a smaller --block or fewer --rungs)")
     return setup
 
@@ -374,6 +440,13 @@ def play_block(spec: GameSpec, setup: BalanceSetup, variant: RuleSet, stream: in
     """Games first..first+count-1 of `variant` from the stream `stream` (game g from its own stream, so every
     variant plays the same games): the search's per-game columns, or the fresh games' rows."""
     raw = play_games(spec, variant, setup.policies, first, count, task_rng(setup.seed, stream), paired=True)
+    for k, (strong, weak) in enumerate(setup.matchups(), start=1):
+        # the matchup's game g: the strong policy in one seat (rotating), the weak one in every other
+        seats = (strong,) + (weak,) * (setup.players - 1)
+        games = play_games(spec, variant, seats, first, count, task_rng(setup.seed, stream, k), paired=True)
+        strong_rows = games[rotation(games["game_id"], games["seat"], setup.players) == 0]
+        wins = strong_rows.groupby("game_id", sort=True)["win_share"].sum()
+        raw[f"{SKILL_PREFIX}{strong}>{weak}"] = raw["game_id"].map(wins).astype(float)
     return game_columns(raw, setup.columns()) if stream == SEARCH else raw
 
 
@@ -586,7 +659,7 @@ def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, store: Resu
     played: dict[tuple, np.ndarray] = {}  # a variant's search games so far (rows: games in order)
     key = _variant_key
     played[key(base_values)] = objective.matrix(baseline_table)
-    spent = setup.full
+    spent = setup.full * setup.tables
     baseline = Candidate(-1, -1, base_values, len(setup.rules.differences()), setup.full,
                          objective.of(played[key(base_values)]), True, "", spent)
     candidates = [baseline]
@@ -619,7 +692,7 @@ def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, store: Resu
         if asked + setup.batch > most_trials:
             stopped_by = "trials"
             break
-        if spent + setup.batch * setup.block > setup.budget:
+        if spent + setup.batch * setup.block * setup.tables > setup.budget:
             stopped_by = "budget"
             break
         if batch not in finished and setup.time_limit is not None and clock() - start > setup.time_limit:
@@ -648,8 +721,9 @@ def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, store: Resu
             if batch not in finished:
                 trial.set_user_attr("batch", batch)
                 study.tell(trial, record.distance)
-        best = min((records[k] for k in new if records[k].full), key=lambda c: c.distance, default=None)
-        if best is not None and best.distance < incumbent.distance:
+        # the least distance, then the fewest rules changed (targets met by several variants: the smallest change)
+        best = min((records[k] for k in new if records[k].full), key=lambda c: (c.distance, c.changed), default=None)
+        if best is not None and (best.distance, best.changed) < (incumbent.distance, incumbent.changed):
             incumbent = best
         if on_batch is not None:
             on_batch(batch, spent, incumbent.distance)
@@ -719,7 +793,7 @@ def _race(setup: BalanceSetup, player: Player, objective: Objective, played: dic
     before = 0
     best = played[_variant_key(incumbent.values)]
     for end in setup.ends():
-        fits = max(0, min(len(alive), (setup.budget - spent) // (end - before)))
+        fits = max(0, min(len(alive), (setup.budget - spent) // ((end - before) * setup.tables)))
         for k in alive[fits:]:
             stops[k] = "budget"
         alive = alive[:fits]
@@ -729,7 +803,7 @@ def _race(setup: BalanceSetup, player: Player, objective: Objective, played: dic
         for k, table in zip(alive, tables, strict=True):
             more = objective.matrix(table)
             played[k] = more if k not in played else np.concatenate([played[k], more])
-        spent += len(alive) * (end - before)
+        spent += len(alive) * (end - before) * setup.tables
         if end < setup.full:
             seed = task_seed(setup.seed, BOOTSTRAP, end)
             worse = [k for k in alive if objective.compare(played[k], best[:end], seed).low > 0]
@@ -753,7 +827,7 @@ def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objec
     def add(values: dict[str, Any], role: str) -> None:
         roles.setdefault(_variant_key(values), []).append(role)
 
-    full = sorted((c for c in candidates if c.full), key=lambda c: (c.distance, c.spent))
+    full = sorted((c for c in candidates if c.full), key=lambda c: (c.distance, c.changed, c.spent))
     add(candidates[0].values, "the run's rules")
     add(incumbent.values, "best")
     for c in full[:setup.finalists]:

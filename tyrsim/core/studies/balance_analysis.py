@@ -84,9 +84,12 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         parse_space(spec.rules(), texts)
 
     def check_targets(texts: tuple[str, ...]) -> None:
-        from tyrsim.core.studies.balance import parse_targets
+        from tyrsim.core.studies.balance import is_skill, parse_skills, parse_targets
 
-        parse_targets(spec, spec.default_players, texts)
+        on_metrics = [t for t in texts if not is_skill(t)]
+        if on_metrics:  # the list may hold skill targets alone
+            parse_targets(spec, spec.default_players, on_metrics)
+        parse_skills(spec, [t for t in texts if is_skill(t)], "targets")
 
     def check_budget(args: Mapping[str, Any]) -> None:
         setup(spec.rules(), args)  # the budget against the blocks, the targets against the seats
@@ -104,7 +107,8 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
             Param("policies", default_policies, "one policy per seat", item=str, validate=spec.check_seats),
             Param("vary", default_vary, "rules to vary, as KEY=LOW:HIGH or KEY=a,b,c", item=str,
                   validate=check_vary),
-            Param("targets", default_targets, "targets on game metrics, as METRIC=V, METRIC<=V or METRIC>=V",
+            Param("targets", default_targets, "targets on game metrics, as METRIC=V, METRIC<=V or METRIC>=V, and "
+                  "skill targets, as STRONG>WEAK>=SHARE (a policy's share of the wins against another)",
                   item=str, validate=check_targets),
             Param("games", 20_000, "games the search may play", low=2),
             Param("block", 50, "games of a candidate's first block", low=2),
