@@ -266,3 +266,9 @@ def test_bad_skill_targets_exit_2(skill, message, tmp_path):
                                        "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and "--skill" in result.output, result.output
     assert message in " ".join(result.output.split()), result.output
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_gives_the_answer_loky_gives(spec):
+    setup = setup_for(spec, budget=1500, check_games=100, seed=8, finalists=2)
+    same_answer(balance(spec, setup, n_jobs=2), balance(spec, setup, n_jobs=2, backend="dask"))

@@ -230,14 +230,36 @@ JOBS = click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
                     help=f"Worker processes, 1 to {MAX_JOBS}; never more than there are tasks [default: all cores].")
 
 
+BACKEND = click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+                       help="joblib's local processes, or a Dask cluster.")
+SCHEDULER = click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786), given up "
+                         "on after 10 s without an answer; without it --backend dask starts a local cluster.")
+
+
+def check_backend(backend: str, scheduler: str | None, jobs: int | None) -> None:
+    """A usage error where --scheduler is given without --backend dask, beside --jobs, or is no address."""
+    if scheduler is None:
+        return
+    from tyrsim.core.run.workers import SchedulerError, check_scheduler
+
+    if backend != "dask":
+        raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+    if jobs is not None:  # the cluster's workers play the tasks; --jobs would be ignored
+        raise click.BadParameter("counts local worker processes, and with --scheduler the cluster's own "
+                                 "workers play the tasks; leave --jobs out (start as many `dask worker`s "
+                                 "as you want)", param_hint="--jobs")
+    try:
+        check_scheduler(scheduler)
+    except SchedulerError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+
+
 @main.command()
 @click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @JOBS
 @click.option("--out", type=OutFolder(), help="Report folder [default: reports/<scenario name>].")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
-              help="joblib's local processes, or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786), given up on "
-              "after 10 s without an answer; without it --backend dask starts a local cluster.")
+@BACKEND
+@SCHEDULER
 @click.option("--fresh", is_flag=True, help="Recompute everything instead of reusing finished tasks.")
 def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     """Run a scenario file and write its report.
@@ -246,19 +268,7 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     interruption completes the work, and a changed scenario recomputes only
     what changed. Same seed, same tables, whatever --jobs or --backend.
     """
-    if scheduler is not None:
-        from tyrsim.core.run.workers import SchedulerError, check_scheduler
-
-        if backend != "dask":
-            raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
-        if jobs is not None:  # the cluster's workers play the tasks; --jobs would be ignored
-            raise click.BadParameter("counts local worker processes, and with --scheduler the cluster's own "
-                                     "workers play the tasks; leave --jobs out (start as many `dask worker`s "
-                                     "as you want)", param_hint="--jobs")
-        try:
-            check_scheduler(scheduler)
-        except SchedulerError as exc:
-            raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+    check_backend(backend, scheduler, jobs)
     scenario = load_or_fail(scenario_file)
     out = out_folder_or_fail(out or Path("reports") / scenario.name)
     folder = execute(scenario, out, jobs, backend, scheduler, fresh)
@@ -634,12 +644,14 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
 @RULE
 @SEED
 @JOBS
+@BACKEND
+@SCHEDULER
 @click.option("--out", type=OutFolder(), required=True,
               help="Write the page, tables and figures here; finished games and the sampler's journal are kept "
               "in OUT/.store, so the same command resumes an interrupted run.")
 @click.option("--fresh", is_flag=True, help="Replay every game and start the search again.")
 def balance(game, vary, targets, skills, policies, players, budget, block, rungs, batch, check_games, finalists,
-            time_limit, rule_items, seed, jobs, out, fresh) -> None:
+            time_limit, rule_items, seed, jobs, backend, scheduler, out, fresh) -> None:
     """Search GAME's rules for the variants that meet the --target's, and certify them on fresh games."""
     import time
 
@@ -651,6 +663,7 @@ def balance(game, vary, targets, skills, policies, players, budget, block, rungs
     from tyrsim.core.studies.balance import balance as run_balance
     from tyrsim.core.studies.balance import plan_balance
 
+    check_backend(backend, scheduler, jobs)
     spec = full_game(game)
     rules = parse_rules(spec.rules, rule_items)
     texts = seat_policies(spec, policies, players)
@@ -671,7 +684,7 @@ def balance(game, vary, targets, skills, policies, players, budget, block, rungs
 
     start = time.perf_counter()
     try:
-        result = run_balance(spec, setup, n_jobs=jobs or default_jobs(),
+        result = run_balance(spec, setup, n_jobs=jobs or default_jobs(), backend=backend, scheduler=scheduler,
                              store=ResultStore(out / STORE, read=not fresh), progress=tasks, on_batch=batch_done)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: finished games are kept in {out / STORE}; run the same command again to "

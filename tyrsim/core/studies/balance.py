@@ -75,6 +75,7 @@ from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.keys import bundled_data_digest
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore
+from tyrsim.core.run.workers import Workers
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import (
     _balance,
@@ -455,15 +456,19 @@ def _tasks(first: int, end: int) -> list[tuple[int, int]]:
     return [(start, min(TASK_GAMES, end - start)) for start in range(first, end, TASK_GAMES)]
 
 
+def _numbered(number: int, *args: Any) -> tuple[int, pd.DataFrame]:
+    """`play_block(*args)` with the task's number, as the workers hand results back in the order they finish."""
+    return number, play_block(*args)
+
+
 class Player:
-    """Plays the games of many variants at once, over the workers, reading finished games from the store."""
+    """Plays the games of many variants at once on the workers (`run.workers`: loky processes or a Dask
+    cluster), reading finished games from the store."""
 
-    def __init__(self, spec: GameSpec, setup: BalanceSetup, n_jobs: int, store: ResultStore,
+    def __init__(self, spec: GameSpec, setup: BalanceSetup, workers: Workers, store: ResultStore,
                  progress: Progress | None):
-        from joblib import Parallel
-
         self.spec, self.setup, self.store, self.progress = spec, setup, store, progress
-        self.runner = Parallel(n_jobs=n_jobs)
+        self.workers = workers
         self.bundled = bundled_data_digest(spec)
 
     def files(self, variant: RuleSet) -> dict[str, Any]:
@@ -483,9 +488,10 @@ class Player:
         if self.progress is not None:
             self.progress.grow(len(plan))
             self.progress.skip(len(plan) - len(todo))
-        results = self.runner(delayed(play_block)(self.spec, self.setup, work[i][0], stream, start, count)
-                              for _, (i, start, count) in todo)
-        for (k, (_, _, count)), table in zip(todo, results, strict=True):
+        calls = [delayed(_numbered)(n, self.spec, self.setup, work[i][0], stream, start, count)
+                 for n, (_, (i, start, count)) in enumerate(todo)]
+        for n, table in (self.workers.map(calls) if calls else ()):
+            k, (_, _, count) = todo[n]
             self.store.put(k, table)
             tables[k] = table
             if self.progress is not None:
@@ -642,16 +648,24 @@ def variant_text(values: dict[str, Any], setup: BalanceSetup) -> str:
     return ", ".join(changed) or "the run's rules"
 
 
-def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, store: ResultStore | None = None,
-            progress: Progress | None = None, on_batch: Callable[[int, int, float], None] | None = None,
+def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, backend: str = "loky",
+            scheduler: str | None = None, store: ResultStore | None = None, progress: Progress | None = None,
+            on_batch: Callable[[int, int, float], None] | None = None,
             clock: Callable[[], float] = time.monotonic) -> BalanceResult:
-    """Search the setup's rule space for the variants that meet its targets (see the module's docstring).
+    """Search the setup's rule space for the variants that meet its targets (see the module's docstring), its
+    games played on `n_jobs` loky processes or a Dask cluster (`backend`, at `scheduler` or a local one).
     `on_batch(batch, games spent, incumbent's distance)` is called after every batch."""
+    with Workers(backend, scheduler, n_jobs) as workers:
+        return _search(spec, setup, Player(spec, setup, workers, store or ResultStore(None), progress), on_batch,
+                        clock)
+
+
+def _search(spec: GameSpec, setup: BalanceSetup, player: Player,
+            on_batch: Callable[[int, int, float], None] | None, clock: Callable[[], float]) -> BalanceResult:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    store = store or ResultStore(None)
-    player = Player(spec, setup, n_jobs, store, progress)
+    store = player.store
     start = clock()
     base_values = {d.rule: getattr(setup.rules, d.rule) for d in setup.space}
     baseline_table = player.play(SEARCH, [(setup.rules, 0, setup.full)])[0]
