@@ -39,6 +39,12 @@ def _distance(f: Finalist) -> str:
     return number(*f.distance)
 
 
+def _within_noise(f: Finalist, targets: list[Target] | tuple[Target, ...]) -> str:
+    """", within noise of TARGET, ..." for the targets a finalist neither clearly meets nor clearly misses."""
+    close = [t.text() for t in targets if t.verdict(*f.metrics[t.metric][1:]) == "within noise"]
+    return f" (within noise of {listing(close)})" if close else ""
+
+
 def findings(result: BalanceResult) -> list[str]:
     """The answer in sentences, each number with its 95% interval, from the fresh games only."""
     setup = result.setup
@@ -61,11 +67,12 @@ def findings(result: BalanceResult) -> list[str]:
     if meeting:
         smallest = min(meeting, key=lambda f: (f.changed, f.distance[0]))
         if smallest is base:
-            out.append("The run's rules already meet every target on the fresh games: no change is needed.")
+            out.append("The run's rules already meet every target on the fresh games"
+                       f"{_within_noise(base, setup.targets)}: no change is needed.")
         else:
-            out.append(f"The smallest change to the published rules that meets every target: "
-                       f"{variant_text(smallest.values, setup)} ({smallest.changed} rule"
-                       f"{'s' if smallest.changed != 1 else ''} changed): "
+            out.append(f"The smallest change to the published rules that meets every target"
+                       f"{_within_noise(smallest, setup.targets)}: {variant_text(smallest.values, setup)} "
+                       f"({smallest.changed} rule{'s' if smallest.changed != 1 else ''} changed): "
                        + "; ".join(_target_words(smallest, t) for t in setup.targets) + ".")
     else:
         closest = min(result.finalists, key=lambda f: f.distance[0])
@@ -117,8 +124,8 @@ def _around(result: BalanceResult) -> list[str]:
 
 
 def objective_figure(search: pd.DataFrame):
-    """Each candidate's distance against the games spent when it was done (the `search` table), and the
-    incumbent's."""
+    """Each candidate's distance against the search games spent when its batch was done (the `search` table),
+    and the incumbent's."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5))

@@ -581,7 +581,7 @@ class Candidate:
     distance: float  # on those games
     full: bool  # played every block
     stopped: str  # "" (played every block), "racing" (clearly worse than the incumbent) or "budget"
-    spent: int  # search games played in all when it was done
+    spent: int  # search games played in all when its batch was done
 
 
 @dataclass
@@ -695,7 +695,7 @@ def _search(spec: GameSpec, setup: BalanceSetup, player: Player,
             distributions={d.rule: d.distribution() for d in setup.space}, value=baseline.distance,
             user_attrs={"rulebook": True}))
     size = math.prod(len(d.values) for d in setup.space)
-    most_trials = setup.budget // setup.block
+    most_trials = setup.budget // (setup.block * setup.tables)  # each trial plays a first block at least
     asked = 0
     batch = 0
     stopped_by = "trials"
