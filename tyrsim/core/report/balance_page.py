@@ -24,15 +24,25 @@ from tyrsim.core.studies.balance import BalanceResult, Finalist, Target, variant
 PAGE_ROWS = 30  # rows of a table shown on the page (all of them in its CSV)
 
 
-def _metric(f: Finalist, target: Target) -> str:
-    value, low, high = f.metrics[target.metric]
-    return number(value, low, high)
+VERDICTS = ("met", "within noise", "missed")  # a metric's verdict over its targets: the worst of them
 
 
-def _target_words(f: Finalist, target: Target) -> str:
-    value, low, high = f.metrics[target.metric]
-    return f"{target.metric} {number(value, low, high)} (target {target.op} {target.value:g}: " \
-        f"{target.verdict(low, high)})"
+def _metric(f: Finalist, metric: str) -> str:
+    return number(*f.metrics[metric])
+
+
+def _target_words(f: Finalist, targets: list[Target]) -> str:
+    """A metric of a finalist with its interval and what it says of the metric's targets (all on one metric)."""
+    value, low, high = f.metrics[targets[0].metric]
+    verdict = max((t.verdict(low, high) for t in targets), key=VERDICTS.index)
+    goals = " and ".join(f"{t.op} {t.value:g}" for t in targets)
+    return f"{targets[0].metric} {number(value, low, high)} (target{'s' if len(targets) > 1 else ''} {goals}: " \
+        f"{verdict})"
+
+
+def _by_metric(targets: tuple[Target, ...]) -> list[list[Target]]:
+    """The targets grouped by metric, in the order first named."""
+    return [[t for t in targets if t.metric == m] for m in dict.fromkeys(t.metric for t in targets)]
 
 
 def _distance(f: Finalist) -> str:
@@ -55,13 +65,13 @@ def findings(result: BalanceResult) -> list[str]:
     fresh = f"On {setup.check_games:,} fresh games (a stream the search never played)"
     if best is base:
         out.append(f"The best variant the search found is the run's rules themselves. {fresh}: "
-                   + "; ".join(_target_words(best, t) for t in setup.targets)
+                   + "; ".join(_target_words(best, group) for group in _by_metric(setup.targets))
                    + f"; distance from the targets {_distance(best)}.")
     else:
         out.append(f"The best variant the search found: {name} ({best.changed} rule"
                    f"{'s' if best.changed != 1 else ''} changed from the rulebook). {fresh}: "
-                   + "; ".join(f"{_target_words(best, t)} against {_metric(base, t)} under the run's rules"
-                               for t in setup.targets)
+                   + "; ".join(f"{_target_words(best, group)} against {_metric(base, group[0].metric)} under "
+                               "the run's rules" for group in _by_metric(setup.targets))
                    + f"; distance from the targets {_distance(best)} against {_distance(base)}.")
     meeting = [f for f in result.finalists if f.meets]
     if meeting:
@@ -73,13 +83,13 @@ def findings(result: BalanceResult) -> list[str]:
             out.append(f"The smallest change to the published rules that meets every target"
                        f"{_within_noise(smallest, setup.targets)}: {variant_text(smallest.values, setup)} "
                        f"({smallest.changed} rule{'s' if smallest.changed != 1 else ''} changed): "
-                       + "; ".join(_target_words(smallest, t) for t in setup.targets) + ".")
+                       + "; ".join(_target_words(smallest, group) for group in _by_metric(setup.targets)) + ".")
     else:
         closest = min(result.finalists, key=lambda f: f.distance[0])
         worst = max(setup.targets, key=lambda t: float(t.shortfall(closest.metrics[t.metric][0])))
         out.append(f"No variant played meets every target on the fresh games. The closest miss is "
                    f"{variant_text(closest.values, setup)} (distance {_distance(closest)}), furthest off on "
-                   f"{_target_words(closest, worst)}.")
+                   f"{_target_words(closest, [worst])}.")
     table = result.comparisons
     tied = table[table["tied"]]
     how = (f"paired on the fresh games, bootstrap p-values Holm-adjusted over {len(table)} comparison"
@@ -108,16 +118,19 @@ def _around(result: BalanceResult) -> list[str]:
     for d in setup.space:
         rows = result.neighbours[result.neighbours["rule"] == d.rule]
         parts = []
+        # an integer steps down and up; a listed rule goes to the value before or after in its list
+        words = {"down": ("one step down", "lowest"), "up": ("one step up", "highest")} if d.integer else {
+            "down": ("the value before", "first listed"), "up": ("the value after", "last listed")}
         for way in ("down", "up"):
             step = rows[rows["step"] == way]
             if not len(step):
                 if best.values[d.rule] in d.values:
-                    parts.append(f"no step {way} ({d.label(best.values[d.rule])} is the "
-                                 f"{'lowest' if way == 'down' else 'highest'} value in the space)")
+                    parts.append(f"no {words[way][0].removeprefix('the ').removeprefix('one ')} "
+                                 f"({d.label(best.values[d.rule])} is the {words[way][1]} value)")
                 continue
             changes = [f"{r.measure} {'+' if r.difference >= 0 else ''}"
                        f"{number(r.difference, r.diff_low, r.diff_high)}" for r in step.itertuples()]
-            parts.append(f"one step {way} ({step['value'].iloc[0]}) changes " + ", ".join(changes))
+            parts.append(f"{words[way][0]} ({step['value'].iloc[0]}) changes " + ", ".join(changes))
         if parts:
             sentences.append(f"Around the best, {d.rule}: " + "; ".join(parts) + ".")
     return sentences

@@ -19,6 +19,7 @@ import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, Param, for_game
 from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.run.substitutions import Substitution
 from tyrsim.core.studies.blocks import prepare_blocks
 
 TABLES = ("findings", "finalists", "tied_with_best", "around_best", "front", "search")
@@ -62,10 +63,11 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
     """A designer's question for the game `spec`: the rules of `default_vary` searched for `default_targets`,
     played by `default_policies` (each an argument a scenario may change)."""
 
-    def setup(rules: Any, args: Mapping[str, Any], seed: int = 0):
+    def setup(rules: Any, args: Mapping[str, Any], seed: int = 0, budget: int | None = None):
         from tyrsim.core.studies.balance import plan_balance
 
-        return plan_balance(spec, rules, args["vary"], args["targets"], args["policies"], budget=args["games"],
+        return plan_balance(spec, rules, args["vary"], args["targets"], args["policies"],
+                            budget=args["games"] if budget is None else budget,
                             block=args["block"], rungs=args["rungs"], batch=args["batch"],
                             check_games=args["check_games"], finalists=args["finalists"], seed=seed)
 
@@ -74,7 +76,7 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         from tyrsim.core.studies.balance import balance
 
         seed = int(rng.integers(2**63 - 1))  # the task's stream decides the study's seed
-        result = balance(spec, setup(rules, args, seed))
+        result = balance(spec, setup(rules, args, seed, max(count, least(rules, args))))
         return to_rows({"findings": pd.DataFrame({"finding": balance_page.findings(result)}),
                         **balance_page.tables(result)})
 
@@ -90,6 +92,18 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         if on_metrics:  # the list may hold skill targets alone
             parse_targets(spec, spec.default_players, on_metrics)
         parse_skills(spec, [t for t in texts if is_skill(t)], "targets")
+
+    def least(rules: Any, args: Mapping[str, Any]) -> int:
+        """The fewest search games a study plays: the run's rules in full and one batch's first blocks."""
+        study = setup(rules, args, budget=10**12)
+        return (study.full + study.batch * study.block) * study.tables
+
+    def substitutions(rules: Any, args: Mapping[str, Any]) -> list[Substitution]:
+        # a scenario's games are checked against this; a quick report's cut may ask for fewer
+        if args["games"] >= (fewest := least(rules, args)):
+            return []
+        return [Substitution(f"{args['games']:,} search games", f"the study plays up to {fewest:,}",
+                             "the fewest that play the run's rules and one batch of candidates")]
 
     def check_budget(args: Mapping[str, Any]) -> None:
         setup(spec.rules(), args)  # the budget against the blocks, the targets against the seats
@@ -124,6 +138,7 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         validate=check_budget,
         outputs=lambda args: (TABLES, ("objective", "front")),
         findings=lambda tables_, rules, args: list(tables_["findings"]["finding"]),
+        substitutions=substitutions,
         prepare=lambda rules, args: prepare_blocks(spec, [(rules, tuple(args["policies"]))]),
     )
 
