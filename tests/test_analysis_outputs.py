@@ -25,6 +25,10 @@ SMALL = {  # arguments that keep a run to a fraction of a second
 # the skill analyses play search: a tiny budget and one multiple show what they make
 SMALL.update({(game, "trace"): {"policy": "ismcts:iterations=3", "multiples": (2,)} for game in game_names()})
 SMALL.update({(game, "ladder"): {"policies": ("random", "ismcts:iterations=3"), "span": 1} for game in game_names()})
+# a balance study: one rule of two values, one game a block, two fresh games
+SMALL.update({(game, "balance"): {"block": 2, "rungs": 1, "batch": 1, "check_games": 2, "finalists": 1,
+                                  "vary": get_game(game).analyses["balance"].param("vary").default[:1]}
+              for game in game_names() if "balance" in get_game(game).analyses})
 ANALYSES = [(game, name) for game in game_names() for name in get_game(game).analyses]
 
 

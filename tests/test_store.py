@@ -59,7 +59,8 @@ def test_every_analysis_raw_chunk_round_trips_exactly(tmp_path):
         for analysis in spec.analyses.values():
             # the skill analyses play search: a tiny budget shows what their chunks hold
             small = {"trace": {"policy": "ismcts:iterations=3", "multiples": (2,)},
-                     "ladder": {"policies": ("random", "ismcts:iterations=3"), "span": 1}}
+                     "ladder": {"policies": ("random", "ismcts:iterations=3"), "span": 1},
+                     "balance": {"block": 2, "rungs": 1, "batch": 1, "check_games": 2, "finalists": 1}}
             args = analysis.check_args(small.get(analysis.name, {}))
             raw = analysis.run(spec.rules(), args, 0, min(2, analysis.trial_count(args)), task_rng(1, 0, 0))
             store.put("chunk", raw)

@@ -230,14 +230,36 @@ JOBS = click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
                     help=f"Worker processes, 1 to {MAX_JOBS}; never more than there are tasks [default: all cores].")
 
 
+BACKEND = click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+                       help="joblib's local processes, or a Dask cluster.")
+SCHEDULER = click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786), given up "
+                         "on after 10 s without an answer; without it --backend dask starts a local cluster.")
+
+
+def check_backend(backend: str, scheduler: str | None, jobs: int | None) -> None:
+    """A usage error where --scheduler is given without --backend dask, beside --jobs, or is no address."""
+    if scheduler is None:
+        return
+    from tyrsim.core.run.workers import SchedulerError, check_scheduler
+
+    if backend != "dask":
+        raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
+    if jobs is not None:  # the cluster's workers play the tasks; --jobs would be ignored
+        raise click.BadParameter("counts local worker processes, and with --scheduler the cluster's own "
+                                 "workers play the tasks; leave --jobs out (start as many `dask worker`s "
+                                 "as you want)", param_hint="--jobs")
+    try:
+        check_scheduler(scheduler)
+    except SchedulerError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+
+
 @main.command()
 @click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @JOBS
 @click.option("--out", type=OutFolder(), help="Report folder [default: reports/<scenario name>].")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
-              help="joblib's local processes, or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786), given up on "
-              "after 10 s without an answer; without it --backend dask starts a local cluster.")
+@BACKEND
+@SCHEDULER
 @click.option("--fresh", is_flag=True, help="Recompute everything instead of reusing finished tasks.")
 def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     """Run a scenario file and write its report.
@@ -246,19 +268,7 @@ def run(scenario_file, jobs, out, backend, scheduler, fresh) -> None:
     interruption completes the work, and a changed scenario recomputes only
     what changed. Same seed, same tables, whatever --jobs or --backend.
     """
-    if scheduler is not None:
-        from tyrsim.core.run.workers import SchedulerError, check_scheduler
-
-        if backend != "dask":
-            raise click.BadParameter("needs --backend dask", param_hint="--scheduler")
-        if jobs is not None:  # the cluster's workers play the tasks; --jobs would be ignored
-            raise click.BadParameter("counts local worker processes, and with --scheduler the cluster's own "
-                                     "workers play the tasks; leave --jobs out (start as many `dask worker`s "
-                                     "as you want)", param_hint="--jobs")
-        try:
-            check_scheduler(scheduler)
-        except SchedulerError as exc:
-            raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+    check_backend(backend, scheduler, jobs)
     scenario = load_or_fail(scenario_file)
     out = out_folder_or_fail(out or Path("reports") / scenario.name)
     folder = execute(scenario, out, jobs, backend, scheduler, fresh)
@@ -601,6 +611,97 @@ def tune(game, policy, pool, players, budget, n_games, population, check_games, 
     click.echo(f"check: tuned {policy} {result.verdict} the untuned one: it finished ahead in {100 * mean:.1f}% "
                f"[{100 * low:.1f}, {100 * high:.1f}] of seat pairs over {check_games} games")
     click.echo(f"wrote {out / (policy + '.toml')}; use it as --policy {policy}:weights={out / (policy + '.toml')}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--vary", "vary", multiple=True, metavar="KEY=LOW:HIGH|KEY=a,b,c",
+              help="A rule to vary: an integer rule over LOW..HIGH, or any rule over the values listed (a "
+              "ruling's readings among them) (repeat).")
+@click.option("--target", "targets", multiple=True, metavar="METRIC=V|METRIC<=V|METRIC>=V",
+              help="A target on a game metric: first_seat_win_rate, largest_seat_gap, balance, mean_rounds, "
+              "mean_margin, share_decided_by_tiebreak, mean_score, mean_actions or mean_COUNTER (repeat).")
+@click.option("--skill", "skills", multiple=True, metavar="STRONG>WEAK>=SHARE",
+              help="A skill target: policy STRONG, in one seat against WEAK in the others, takes at least (<=: at "
+              "most; =: about) SHARE of the wins, e.g. 'heuristic>random>=0.9' (repeat).")
+@POLICY
+@PLAYERS
+@click.option("--games", "budget", type=click.IntRange(1, MAX_TRIALS), default=20_000, show_default=True,
+              help="Games the search may play (the run's rules' games included; the fresh games apart).")
+@click.option("--block", type=click.IntRange(2, MAX_TRIALS), default=50, show_default=True,
+              help="Games of a candidate's first block; each further block doubles its games.")
+@click.option("--rungs", type=click.IntRange(1, 12), default=4, show_default=True,
+              help="Blocks a candidate plays at most (block x 2^(rungs-1) games), unless racing stops it.")
+@click.option("--batch", type=click.IntRange(1, 256), default=8, show_default=True,
+              help="Candidates asked of the sampler at a time (played together over the jobs).")
+@click.option("--check-games", type=click.IntRange(2, MAX_TRIALS), default=2000, show_default=True,
+              help="Fresh games of each finalist: the answer is read from these only.")
+@click.option("--finalists", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Best candidates re-played on fresh games (beside the least distance per number of rules "
+              "changed and the best's neighbours).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop the search after this long (between batches; the answer then depends on the machine).")
+@RULE
+@SEED
+@JOBS
+@BACKEND
+@SCHEDULER
+@click.option("--out", type=OutFolder(), required=True,
+              help="Write the page, tables and figures here; finished games and the sampler's journal are kept "
+              "in OUT/.store, so the same command resumes an interrupted run.")
+@click.option("--fresh", is_flag=True, help="Replay every game and start the search again.")
+def balance(game, vary, targets, skills, policies, players, budget, block, rungs, batch, check_games, finalists,
+            time_limit, rule_items, seed, jobs, backend, scheduler, out, fresh) -> None:
+    """Search GAME's rules for the variants that meet the --target's, and certify them on fresh games."""
+    import time
+
+    from tyrsim.core.engine.analysis import ArgumentError
+    from tyrsim.core.report.balance_page import findings, write_balance
+    from tyrsim.core.run.progress import Progress
+    from tyrsim.core.run.store import ResultStore
+    from tyrsim.core.run.workers import default_jobs
+    from tyrsim.core.studies.balance import balance as run_balance
+    from tyrsim.core.studies.balance import plan_balance
+
+    check_backend(backend, scheduler, jobs)
+    spec = full_game(game)
+    rules = parse_rules(spec.rules, rule_items)
+    texts = seat_policies(spec, policies, players)
+    try:
+        setup = plan_balance(spec, rules, vary, targets, texts, budget=budget, block=block, rungs=rungs, batch=batch,
+                             check_games=check_games, finalists=finalists, seed=seed, skills=skills,
+                             time_limit=time_limit)
+    except ArgumentError as exc:
+        option = {"policies": "--policy", "games": "--games"}.get(exc.name, f"--{exc.name}")
+        raise click.BadParameter(exc.detail, param_hint=option) from None
+    click.echo(f"{spec.title}: searching {', '.join(d.text() for d in setup.space)} for "
+               f"{'; '.join(t.text() for t in setup.targets)}; policies {', '.join(texts)}; {budget:,} search "
+               f"games, {check_games:,} fresh games per finalist; seed {seed}")
+    tasks = Progress(0, "games", what="tasks")
+
+    def batch_done(number: int, spent: int, distance: float) -> None:
+        click.echo(f"batch {number + 1}: {spent:,} games spent, least distance {distance:.3g}", err=True)
+
+    start = time.perf_counter()
+    try:
+        result = run_balance(spec, setup, n_jobs=jobs or default_jobs(), backend=backend, scheduler=scheduler,
+                             store=ResultStore(out / STORE, read=not fresh), progress=tasks, on_batch=batch_done)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished games are kept in {out / STORE}; run the same command again to "
+                   "resume", err=True)
+        sys.exit(130)
+    finally:
+        tasks.close()
+    command = " ".join(["tyrsim balance", spec.name, *(f"--vary {v}" for v in vary),
+                        *(f"'--target={t}'" for t in targets), *(f"'--skill={k}'" for k in skills),
+                        *(f"--policy {p}" for p in texts),
+                        f"--games {budget} --block {block} --rungs {rungs} --batch {batch} --check-games "
+                        f"{check_games} --finalists {finalists}", *(f"--rule {r}" for r in rule_items),
+                        f"--seed {seed}"] + ([f"--time-limit {time_limit:g}"] if time_limit else []))
+    write_balance(out, result, command, time.perf_counter() - start)
+    for sentence in findings(result):
+        click.echo(f"- {sentence}")
+    click.echo(f"wrote {out / 'index.html'}")
 
 
 @main.command()

@@ -33,6 +33,7 @@ from tyrsim.core.engine.analysis import (
 )
 from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.balance_analysis import balance_analysis
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis
@@ -429,4 +430,11 @@ ANALYSES = {
         ("heuristic", "heuristic"), ("money_action_cost=1:4", "majority_points=0:3", "coins_per_point=1:4"),
     ),
     "rulings": rulings_analysis(("heuristic", "greedy")),
+    # a closer finish: the coin and majority values that bring the winning margin down without longer games or
+    # more games decided by the tie-break
+    "balance": balance_analysis(
+        ("heuristic:weights=bundled:heuristic_tuned.toml",) * 2,
+        ("money_action_cost=1:4", "coins_per_point=1:4", "majority_points=0:3"),
+        ("mean_margin<=4", "share_decided_by_tiebreak<=0.05", "mean_rounds<=12"),
+    ),
 }
