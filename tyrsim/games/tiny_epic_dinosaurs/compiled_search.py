@@ -42,7 +42,7 @@ from tyrsim.core.compiled.chance import shuffle, uniform_block
 from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled.search import ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     ARRANGE,
     BREED,
@@ -138,7 +138,7 @@ def choose(policy, state, rng: np.random.Generator):
         record.offered[:n] = 0
         record.offered[offered] = 1
         record.pruning = 1
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     with uniform_block(rng, record):
         key = search(real, new_position(), tables, np.int64(policy.iterations), policy.exploration,
                      np.int64(policy.rollout_depth), rng.bit_generator, work, tree, path, values, untried)
@@ -167,14 +167,6 @@ def search_work(search_policy: type, rollout: str, resource_value: float, ranche
     record.resource_value, record.rancher_value, record.breed_value = resource_value, rancher_value, breed_value
     record.scale = scale
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(SEARCH_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)

@@ -37,8 +37,7 @@ from numba import njit
 from tyrsim.core.compiled.chance import shuffle, uniform_block
 from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled.search import ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tyranno_ex.board import PILES
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
@@ -95,7 +94,7 @@ def choose(policy, state, rng: np.random.Generator):
     tables, ptables, chances = rule_tables(state.rules), policy_tables(state.rules), chance_table(state.rules)
     work = search_work(type(policy), policy.rollout, policy.width, policy.temperature)
     real = position_of(state).view(np.recarray)
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, ACTION_ROWS)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, ptables, chances, np.int64(policy.iterations),
                      policy.exploration, np.int64(policy.rollout_depth), rng.bit_generator, work, tree, path,
@@ -116,14 +115,6 @@ def search_work(search_policy: type, rollout: str, width: int, temperature: floa
     record.guide_weights = weights_of(TUNED_GREEDY, GreedyWeights)[0]
     record.width, record.temperature = width, temperature
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(SEARCH_PLAYERS),
-            np.zeros(ACTION_ROWS, np.int64))
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ from numba import njit
 from tyrsim.core.compiled.chance import shuffle, uniform_block
 from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS, ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tyros.compiled import (
     BUY,
     KEEP_CARDS,
@@ -78,7 +78,7 @@ def choose(policy, state, rng: np.random.Generator):
     tables, weights = rules_of(state.rules), planner_weights()
     options = options_of(policy.rollout, policy.temperature)
     work = search_work()
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     real = position_of(state)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, weights, options, np.int64(policy.iterations),
@@ -118,14 +118,6 @@ def search_work() -> np.recarray:
     """The search's work record, made once a process (a search leaves in it only its action list, scratch
     positions and the uniform block, which each search begins afresh)."""
     return new_workspace()
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)

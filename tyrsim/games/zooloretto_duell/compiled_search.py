@@ -35,7 +35,7 @@ from numba import njit
 from tyrsim.core.compiled.chance import shuffle, uniform, uniform_block
 from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS, ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.zooloretto_duell.cards import FINAL_CARD
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -83,7 +83,7 @@ def choose(policy, state, rng: np.random.Generator):
         return None
     tables = rules_of(state.rules)
     work = search_work(policy.rollout, policy.finish_round, policy.scale)
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     real = position_of(state)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, np.int64(policy.iterations), policy.exploration,
@@ -107,14 +107,6 @@ def search_work(rollout: str, finish_round: bool, scale: float) -> np.recarray:
     work[0].rollout, work[0].finish_round, work[0].scale = POLICY_KINDS[rollout], int(finish_round), scale
     work[0].weights = weights_of(HeuristicWeights(), HeuristicWeights)[0]
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)
