@@ -81,10 +81,10 @@ class CompiledEngine:
         the table `runner.play_chunk` makes (one row per game and seat, the same columns and, for the same
         generator, the same values), drawing one after another from `rng`, or game g from `game_rng(g)`.
         ValueError naming the policy, the rule or the player count the compiled engine cannot play."""
-        if missing := self.missing_forms(texts):
+        forms = [self.form(text) for text in texts]
+        if missing := [text for text, form in zip(texts, forms, strict=True) if form is None]:
             raise ValueError(f"policy {missing[0]!r}: the compiled engine plays only {self.policies} (the object "
                              "engine plays every policy)")
-        forms = [self.form(text) for text in texts]
         return self._policies().play_chunk(rules, forms, list(texts), first, count, rng, game_rng)
 
     def object_play(self, missing: list[str], games: str = "these games") -> str:
