@@ -352,7 +352,7 @@ def greedy_setting(weights, pos, rules, ptables, work, n) -> int:
 
 @njit(cache=True)
 def greedy_trade(pos, rules, work, n) -> int:
-    """`GreedyPolicy._trade`: trade away up to the limit of chips whose symbol none of the player's cards shows
+    """`GreedyPolicy.trade`: trade away up to the limit of chips whose symbol none of the player's cards shows
     (as many as a legal trade allows), else pass."""
     wanted = 0
     for spot in range(rules.spot_count):

@@ -160,7 +160,7 @@ class GreedyPolicy(GreedyWeights):
                 return best[kind][0]
         if KEEP_FIVE in actions:
             return KEEP_FIVE
-        return self._trade(view, actions)
+        return self.trade(view, actions)
 
     def setting_values(self, view: PlayerView, actions: list) -> list[tuple[SetChips | UseFive, float]]:
         """(setting, expected gain in points) of every chip setting (SetChips or UseFive) among `actions`."""
@@ -210,8 +210,9 @@ class GreedyPolicy(GreedyWeights):
             out.append((action, value))
         return out
 
-    def _trade(self, view: PlayerView, actions: list):
-        """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass."""
+    def trade(self, view: PlayerView, actions: list):
+        """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass (the
+        search's guide offers this trade among its candidates)."""
         wanted = 0
         for bc in view.spots:
             if bc is not None and bc.owner == view.player:
@@ -399,7 +400,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
             ranked = GUIDE.setting_values(view, actions)
             kept = [first]
             if first is PASS and width > 2:
-                trade = GUIDE._trade(view, actions)
+                trade = GUIDE.trade(view, actions)
                 if trade is not PASS:
                     kept.append(trade)
         else:
