@@ -6,7 +6,7 @@ Measured in the same run, wall time of fresh processes (the command as a user ty
 - `python -c pass` (the interpreter's own start: the baseline), `tyrsim --help` and `tyrsim games`, best of R;
 - `tyrsim simulate zooloretto-duell --games 6000 --policy random --policy random --jobs 1`, best of R;
 - N Zooloretto Duell random games end to end (`simulate --jobs 1`, one core) against the compiled engine alone
-  playing the same N games in this process (`compiled_policies.play_chunk`, 20,000 games a call), as games per
+  playing the same N games in this process (`CompiledEngine.play_chunk`, 20,000 games a call), as games per
   second and their ratio: what a run adds to the engine (scenario, tasks, store keys, the tables with their
   intervals).
 """
@@ -19,7 +19,7 @@ import sys
 import time
 
 from tyrsim.core.engine.rng import task_rng
-from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
+from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 TYRSIM = [sys.executable, "-m", "tyrsim.cli"]
@@ -38,10 +38,10 @@ def wall(command: list[str], repeats: int) -> float:
 def engine_alone(games: int) -> float:
     """Wall seconds of the compiled engine playing `games` random games in this process, 20,000 a call."""
     rng = task_rng(0, 0, 0)
-    play_chunk(Rules(), ["random", "random"], 0, 1, rng)  # load the compiled functions
+    SPEC.compiled.play_chunk(Rules(), ["random", "random"], 0, 1, rng)  # load the compiled functions
     start = time.perf_counter()
     for first in range(0, games, 20_000):
-        play_chunk(Rules(), ["random", "random"], first, min(20_000, games - first), rng)
+        SPEC.compiled.play_chunk(Rules(), ["random", "random"], first, min(20_000, games - first), rng)
     return time.perf_counter() - start
 
 

@@ -4,7 +4,7 @@ Run: python benchmarks/bench_tiny_epic_dinosaurs_compiled.py [--seconds S] [--ga
 
 Measured in the same run, CPU time of this process (`time.process_time`), one core, two players:
 - games per second of random against random and of each heuristic policy against itself (greedy,
-  hunter, breeder, contractor) with the compiled engine (`compiled_policies.play_chunk`, N games
+  hunter, breeder, contractor) with the compiled engine (`CompiledEngine.play_chunk`, N games
   a call for random and N / 10 for the heuristics, the runner's table included) and with the
   object engine (`runner.play_chunk`, 20 games a call), and their ratio (the target: 50);
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing one
@@ -23,7 +23,6 @@ from timing import print_compile_cost, rate
 
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
-from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import play_chunk
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 PAIRS = (["random", "random"], ["greedy", "greedy"], ["hunter", "hunter"], ["breeder", "breeder"],
@@ -44,7 +43,7 @@ def main() -> None:
     for texts in PAIRS:
         policies = [SPEC.make_policy(t) for t in texts]
         n = args.games if texts[0] == "random" else max(1, args.games // 10)
-        compiled = rate(lambda n=n, texts=texts: play_chunk(rules, texts, 0, n, rng), n, args.seconds)
+        compiled = rate(lambda n=n, texts=texts: SPEC.compiled.play_chunk(rules, texts, 0, n, rng), n, args.seconds)
         reference = rate(lambda texts=texts, policies=policies: object_chunk(game, texts, policies, 0, 20, rng), 20,
                          args.seconds)
         print(f"{' v '.join(texts):<24}{compiled:>18,.0f}{reference:>16,.0f}{compiled / reference:>8.0f}")

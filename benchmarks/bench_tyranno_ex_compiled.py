@@ -4,7 +4,7 @@ Run: python benchmarks/bench_tyranno_ex_compiled.py [--seconds S] [--games N]
 
 Measured in the same run, CPU time of this process (`time.process_time`), one core:
 - games per second of four random players, and of four of each of greedy, aggressive and builder
-  (self-play, the game's usual seating), with the compiled engine (`compiled_policies.play_chunk`,
+  (self-play, the game's usual seating), with the compiled engine (`CompiledEngine.play_chunk`,
   N games a call, the runner's table included) and with the object engine (`runner.play_chunk`,
   a few games a call), and their ratio (the target: 50x each);
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing one game
@@ -23,7 +23,6 @@ from timing import print_compile_cost, rate
 
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
-from tyrsim.games.tyranno_ex.compiled_policies import play_chunk
 from tyrsim.games.tyranno_ex.rules import Rules
 
 TABLES = (["random"] * 4, ["greedy"] * 4, ["aggressive"] * 4, ["builder"] * 4)
@@ -43,7 +42,7 @@ def main() -> None:
     for texts in TABLES:
         policies = [SPEC.make_policy(t) for t in texts]
         n = args.games if texts[0] == "random" else max(1, args.games // 4)
-        compiled = rate(lambda n=n, texts=texts: play_chunk(rules, texts, 0, n, rng), n, args.seconds)
+        compiled = rate(lambda n=n, texts=texts: SPEC.compiled.play_chunk(rules, texts, 0, n, rng), n, args.seconds)
         reference = rate(lambda texts=texts, policies=policies: object_chunk(game, texts, policies, 0, 5, rng), 5,
                          args.seconds)
         print(f"{' v '.join(texts):<34}{compiled:>18,.0f}{reference:>16,.1f}{compiled / reference:>8.0f}")

@@ -5,7 +5,7 @@ Run: python benchmarks/bench_tyros_compiled.py [--seconds S] [--games N]
 Measured in the same run, CPU time of this process (`time.process_time`), one core:
 - games per second of four random players, four planners and four greedy players (the
   targets: 50 times the object engine each), with the compiled engine
-  (`compiled_policies.play_chunk`, N games a call, the runner's table included) and with the
+  (`CompiledEngine.play_chunk`, N games a call, the runner's table included) and with the
   object engine (`runner.play_chunk`, a few games a call), and their ratio;
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing
   one game of each policy (every compiled function compiled), then a second process
@@ -23,7 +23,6 @@ from timing import print_compile_cost, rate
 
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
-from tyrsim.games.tyros.compiled_policies import play_chunk
 from tyrsim.games.tyros.rules import Rules
 
 # (seats, object games a call, compiled games per `--games`)
@@ -42,7 +41,7 @@ def main() -> None:
     for texts, object_games, share in MATCHES:
         policies = [SPEC.make_policy(t) for t in texts]
         n = max(1, int(args.games * share))
-        compiled = rate(lambda n=n, texts=texts: play_chunk(rules, texts, 0, n, rng), n, args.seconds)
+        compiled = rate(lambda n=n, texts=texts: SPEC.compiled.play_chunk(rules, texts, 0, n, rng), n, args.seconds)
         reference = rate(lambda texts=texts, policies=policies, k=object_games: object_chunk(
             game, texts, policies, 0, k, rng), object_games, args.seconds)
         print(f"{' v '.join(texts):<30}{compiled:>18,.0f}{reference:>16,.1f}{compiled / reference:>8.0f}")

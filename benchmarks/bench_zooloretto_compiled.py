@@ -5,7 +5,7 @@ Run: python benchmarks/bench_zooloretto_compiled.py [--seconds S] [--games N]
 Measured in the same run, CPU time of this process (`time.process_time`), one core:
 - games per second of random against random and heuristic against heuristic (the targets:
   100,000 and 20,000), greedy against random too, with the compiled engine
-  (`compiled_policies.play_chunk`, N games a call, the runner's table included) and with
+  (`CompiledEngine.play_chunk`, N games a call, the runner's table included) and with
   the object engine (`runner.play_chunk`, 20 games a call), and their ratio;
 - the compile cost: a fresh process with an empty cache folder (NUMBA_CACHE_DIR) playing
   one game of each policy (every compiled function compiled), then a second process
@@ -23,7 +23,6 @@ from timing import print_compile_cost, rate
 
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
-from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 from tyrsim.games.zooloretto_duell.rules import Rules
 
 PAIRS = (["random", "random"], ["greedy", "random"], ["heuristic", "heuristic"])
@@ -41,7 +40,7 @@ def main() -> None:
     for texts in PAIRS:
         policies = [SPEC.make_policy(t) for t in texts]
         n = args.games if "heuristic" not in texts else max(1, args.games // 4)
-        compiled = rate(lambda n=n, texts=texts: play_chunk(rules, texts, 0, n, rng), n, args.seconds)
+        compiled = rate(lambda n=n, texts=texts: SPEC.compiled.play_chunk(rules, texts, 0, n, rng), n, args.seconds)
         reference = rate(lambda texts=texts, policies=policies: object_chunk(game, texts, policies, 0, 20, rng), 20,
                          args.seconds)
         print(f"{' v '.join(texts):<22}{compiled:>18,.0f}{reference:>16,.0f}{compiled / reference:>8.0f}")

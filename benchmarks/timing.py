@@ -39,11 +39,11 @@ from numba.core import event
 recording = event.install_recorder("numba:compile")  # kept: the recording ends when it is collected
 compiled = recording.__enter__()
 import numpy as np
-from tyrsim.games.{package}.compiled_policies import play_chunk
+from tyrsim.games.{package} import SPEC
 from tyrsim.games.{package}.rules import Rules
 imported = time.process_time()
 for policies in {seatings!r}:
-    play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
+    SPEC.compiled.play_chunk(Rules(), policies, 0, 1, np.random.default_rng(0))
 print(imported - start, time.process_time() - imported, sum(not e.is_start for _, e in compiled.buffer))
 """
 

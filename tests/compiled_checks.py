@@ -5,7 +5,7 @@
   policy linked in) from it, compiling nothing.
 
 `games` is a list of (policies, games) played under `Rules(**rules)`, from seed 2, by the compiled
-engine (`compiled_policies.play_chunk`) and the object engine (`tyrsim.core.engine.runner.play_chunk`): the
+engine (`CompiledEngine.play_chunk`) and the object engine (`tyrsim.core.engine.runner.play_chunk`): the
 two tables must be equal.
 
 A compiled search's tests run their own script the same two ways (`check_search_script`): it prints numba's
@@ -28,11 +28,11 @@ SCRIPT = """
 import numpy as np, pandas as pd
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.{package} import SPEC
-from tyrsim.games.{package}.compiled_policies import play_chunk, play_games
+from tyrsim.games.{package}.compiled_policies import play_games
 from tyrsim.games.{package}.rules import Rules
 for policies, count in {games!r}:
     rules = Rules(**{rules!r})
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(2))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(2))
     objects = [SPEC.make_policy(p) for p in policies]
     reference = object_chunk(SPEC.make_game(rules, len(policies)), policies, objects, 0, count,
                              np.random.default_rng(2))

@@ -136,7 +136,8 @@ def test_the_sensitivity_study_says_how_many_rule_points_the_object_engine_plays
     explore = get_game(ZD).analyses["explore"]
     args = explore.check_args({"points": 4, "games": 2, "params": ["majority_points=0:3"]})
     refusing = dataclasses.replace(get_game(ZD), compiled=Refusing(COMPILED.rules_module, COMPILED.policies_module,
-                                                                    COMPILED.policies))
+                                                                    COMPILED.policies, game=COMPILED.game,
+                                                                    policy_table=COMPILED.policy_table))
     study = explore_analysis(("heuristic", "heuristic"), ("majority_points=0:3",)).build(refusing)
     [note] = study.point_substitutions(get_game(ZD).rules(), args)
     refused = sum(r.majority_points >= 2 for r in _point_rules(study, args))

@@ -26,7 +26,7 @@ from tyrsim.core.engine.rules import RuleError, rule
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tiny_epic_dinosaurs import SPEC
 from tyrsim.games.tiny_epic_dinosaurs import compiled as C
-from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose_random, play_chunk
+from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose_random
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 # the default, every ruling's alternative, the two variants, and settings that run the supplies short
@@ -60,7 +60,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
 
 def compare_whole_games(rules: Rules, players: int, count: int, seed: int) -> None:
     policies = ["random"] * players
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(seed))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(seed))
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, seed))
 
 
@@ -153,7 +153,7 @@ def test_every_position_of_many_games(name):
 
 def test_a_broken_rule_is_caught():
     """The comparison fails when one rule differs: breeding groups of 3 against the object engine's 2."""
-    compiled = play_chunk(Rules(breed_group=3), ["random", "random"], 0, 100, np.random.default_rng(3))
+    compiled = SPEC.compiled.play_chunk(Rules(breed_group=3), ["random", "random"], 0, 100, np.random.default_rng(3))
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(compiled, object_table(Rules(), ["random", "random"], 100, 3))
 
@@ -173,7 +173,7 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
     too_many = Rules(dinosaurs_per_kind=40)
     assert "'dinosaurs_per_kind'" in C.supported(too_many)
     with pytest.raises(ValueError, match="dinosaurs_per_kind"):
-        play_chunk(too_many, ["random", "random"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(too_many, ["random", "random"], 0, 1, np.random.default_rng(0))
     # a rule added to Rules that this engine has not learnt yet
     monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "either_food"))
     assert C.supported(Rules()).startswith("rule 'either_food'")
@@ -216,7 +216,7 @@ def test_the_rules_played_are_written_out_not_derived_from_rules():
 
 def test_only_policies_with_a_compiled_form():
     with pytest.raises(ValueError, match="ismcts"):
-        play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
 # the checks of every compiled engine (tests/compiled_checks.py): the fenced border, random and greedy games

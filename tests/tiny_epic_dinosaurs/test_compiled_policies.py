@@ -25,7 +25,6 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import (
     choose_random,
     compiled_form,
     greedy_values,
-    play_chunk,
 )
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
@@ -89,7 +88,7 @@ def test_the_greedy_policies_value_and_choose_as_the_object_policies():
 def test_whole_greedy_games_are_the_object_engines(overrides):
     rules = Rules.from_overrides(overrides)
     for policies in (["hunter", "breeder"], ["contractor", "random"], ["greedy", POLICIES[-1]]):
-        compiled = play_chunk(rules, policies, 0, 30, np.random.default_rng(4))
+        compiled = SPEC.compiled.play_chunk(rules, policies, 0, 30, np.random.default_rng(4))
         game = SPEC.make_game(rules, 2)
         reference = object_chunk(game, policies, [SPEC.make_policy(p) for p in policies], 0, 30,
                                  np.random.default_rng(4))
@@ -98,7 +97,7 @@ def test_whole_greedy_games_are_the_object_engines(overrides):
 
 def test_three_and_four_player_greedy_games():
     for policies in (["hunter", "breeder", "contractor"], ["greedy", "hunter", "random", "contractor"]):
-        compiled = play_chunk(Rules(), policies, 0, 15, np.random.default_rng(6))
+        compiled = SPEC.compiled.play_chunk(Rules(), policies, 0, 15, np.random.default_rng(6))
         game = SPEC.make_game(Rules(), len(policies))
         reference = object_chunk(game, policies, [SPEC.make_policy(p) for p in policies], 0, 15,
                                  np.random.default_rng(6))

@@ -74,7 +74,7 @@ def test_the_forecast_values_every_position_as_the_python_one():
     """The compiled leaf evaluation (`evaluate`: forecast, prospect, logistic) equals `IsmctsPolicy.evaluate` to
     the last bit, on positions of every prompt (the determinization's own positions included)."""
     policy = IsmctsPolicy(scale=4.0, breed_value=0.7)
-    work = compiled_search.search_work(policy.rollout, policy.resource_value, policy.rancher_value,
+    work = compiled_search.search_work(IsmctsPolicy, policy.rollout, policy.resource_value, policy.rancher_value,
                                        policy.breed_value, policy.scale)
     checked = 0
     for players, seed in ((2, 21), (3, 22), (4, 23)):
@@ -93,7 +93,7 @@ def test_the_compiled_guide_and_hunter_rollout_play_the_tuned_weights():
     hunter's weights, not the default hunter's."""
     tuned, default = (compiled_form(SPEC.make_policy(text))[1][0]
                       for text in ("hunter:weights=bundled:hunter_tuned.toml", "hunter"))
-    record = compiled_search.search_work("hunter", 0.3, 0.8, 0.5, 6.0)[0]
+    record = compiled_search.search_work(IsmctsPolicy, "hunter", 0.3, 0.8, 0.5, 6.0)[0]
     assert record.hunter_weights == tuned and record.rollout_weights == tuned != default
 
 

@@ -117,9 +117,9 @@ def test_the_sensitivity_study_plays_its_rule_points_on_the_compiled_engine(monk
 
     played, real = [], compiled_policies.play_chunk
 
-    def play_chunk(rules, texts, first, count, rng, game_rng=None):
+    def play_chunk(rules, forms, names, first, count, rng, game_rng=None):
         played.append(count)
-        return real(rules, texts, first, count, rng, game_rng)
+        return real(rules, forms, names, first, count, rng, game_rng)
 
     monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
     explore = SPEC.analyses["explore"]

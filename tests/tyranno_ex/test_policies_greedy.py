@@ -14,7 +14,8 @@ from tyrsim.games.tyranno_ex.cards import Card
 from tyrsim.games.tyranno_ex.combat import odds
 from tyrsim.games.tyranno_ex.environment import Environment
 from tyrsim.games.tyranno_ex.game import make_game
-from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy, chance_table
+from tyrsim.games.tyranno_ex.heuristics import chance_table
+from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy
 from tyrsim.games.tyranno_ex.rules import Rules
 
 SUN, WATER, LEAF, BONE = range(4)

@@ -27,16 +27,9 @@ from tyrsim.core.engine.rng import task_rng, trial_rng
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex import compiled as C
-from tyrsim.games.tyranno_ex.compiled_policies import (
-    RANDOM,
-    choose,
-    compiled_form,
-    new_workspace,
-    play_chunk,
-    policy_tables,
-)
+from tyrsim.games.tyranno_ex.compiled_policies import RANDOM, choose, compiled_form, new_workspace, policy_tables
 from tyrsim.games.tyranno_ex.game import make_game
-from tyrsim.games.tyranno_ex.policies import chance_table
+from tyrsim.games.tyranno_ex.heuristics import chance_table
 from tyrsim.games.tyranno_ex.rules import Rules
 
 TWO_PLAYER_RULES = ("two_player_battles", "two_player_columns")
@@ -77,7 +70,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
 def whole_games(name: str, count: int, seed: int) -> None:
     rules, players = rules_of(name)
     policies = ["random"] * players
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(seed))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(seed))
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, seed))
 
 
@@ -143,7 +136,7 @@ def test_paired_games_are_the_object_engines():
     """Paired games (game g from its own generator, as the rulings studies play them): the object engine's."""
     rules, task = Rules(), task_rng(8, 0, 0)
     policies = ["random", "greedy", "random"]
-    compiled = play_chunk(rules, policies, 3, 12, task, game_rng=lambda g: trial_rng(task, g))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 3, 12, task, game_rng=lambda g: trial_rng(task, g))
     reference = object_chunk(make_game(rules, 3), policies, [SPEC.make_policy(p) for p in policies], 3, 12, task,
                              game_rng=lambda g: trial_rng(task, g))
     pd.testing.assert_frame_equal(compiled, reference)
@@ -158,7 +151,7 @@ def test_chunks_one_after_another_from_one_generator():
         for k, engine in enumerate(engines):
             start = first + 3 * k
             if engine == "c":
-                table = play_chunk(rules, policies, start, 3, ours)
+                table = SPEC.compiled.play_chunk(rules, policies, start, 3, ours)
             else:
                 table = object_chunk(make_game(rules, 4), policies, [SPEC.make_policy(p) for p in policies], start, 3,
                                      ours)
@@ -170,7 +163,8 @@ def test_chunks_one_after_another_from_one_generator():
 def test_a_broken_rule_is_caught():
     """The comparison fails when one rule differs: an empty space worth 2 against the object engine's 1."""
     rules = Rules()
-    compiled = play_chunk(rules.replace({"empty_space_bonus": 2}), ["random"] * 4, 0, 20, np.random.default_rng(3))
+    compiled = SPEC.compiled.play_chunk(rules.replace({"empty_space_bonus": 2}), ["random"] * 4, 0, 20,
+                                        np.random.default_rng(3))
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(compiled, object_table(rules, ["random"] * 4, 20, 3))
 
@@ -202,7 +196,7 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
     many = Rules(set_limit=4)
     assert "'set_limit'" in C.supported(many)
     with pytest.raises(ValueError, match="set_limit"):
-        play_chunk(many, ["random"] * 4, 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(many, ["random"] * 4, 0, 1, np.random.default_rng(0))
     assert "'special_spaces'" in C.supported(Rules(special_spaces=(1,) * (C.MAX_SPECIALS + 1)))
     # a rule added to Rules that this engine has not learnt yet
     monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "double_shift"))
@@ -211,7 +205,7 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
 
 def test_only_policies_with_a_compiled_form():
     with pytest.raises(ValueError, match="policy 'ismcts'"):
-        play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(Rules(), ["random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
 # the rules and games of the two checks in a fresh process: random games, and each of the greedy family

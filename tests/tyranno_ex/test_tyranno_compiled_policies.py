@@ -11,17 +11,9 @@ from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyranno_ex import SPEC
 from tyrsim.games.tyranno_ex import compiled as C
-from tyrsim.games.tyranno_ex.compiled_policies import (
-    GREEDY,
-    choose,
-    compiled_form,
-    compiled_forms,
-    new_workspace,
-    play_chunk,
-    policy_tables,
-)
+from tyrsim.games.tyranno_ex.compiled_policies import GREEDY, choose, compiled_form, new_workspace, policy_tables
 from tyrsim.games.tyranno_ex.game import make_game
-from tyrsim.games.tyranno_ex.policies import chance_table
+from tyrsim.games.tyranno_ex.heuristics import chance_table
 from tyrsim.games.tyranno_ex.rules import Rules
 
 POLICIES = ("greedy", "aggressive", "builder")
@@ -88,7 +80,7 @@ def test_the_greedy_family_decides_as_the_object_policies_under_rulings(override
 @pytest.mark.parametrize("texts", [POLICIES, ("greedy", "random", "builder", "aggressive"), (TUNED, "builder")])
 def test_whole_games_of_the_greedy_family_are_the_object_engines(texts):
     rules = Rules()
-    compiled = play_chunk(rules, list(texts), 0, 12, np.random.default_rng(4))
+    compiled = SPEC.compiled.play_chunk(rules, list(texts), 0, 12, np.random.default_rng(4))
     reference = object_chunk(make_game(rules, len(texts)), list(texts), [SPEC.make_policy(t) for t in texts], 0,
                              12, np.random.default_rng(4))
     pd.testing.assert_frame_equal(compiled, reference)
@@ -134,7 +126,8 @@ def test_decisions_do_not_read_what_the_player_cannot_see():
 
 
 def test_every_policy_but_the_search_has_a_compiled_form():
-    assert compiled_forms(["random", "greedy", "aggressive", "builder", TUNED, "greedy:attack_weight=0.9"]) is not None
-    assert compiled_forms(["greedy", "ismcts"]) is None
+    texts = ["random", "greedy", "aggressive", "builder", TUNED, "greedy:attack_weight=0.9"]
+    assert SPEC.compiled.missing_forms(texts) == []
+    assert SPEC.compiled.missing_forms(["greedy", "ismcts"]) == ["ismcts"]
     kind, weights = compiled_form(SPEC.make_policy("builder"))
     assert kind == GREEDY and weights[0].attack_weight == 0.2 and weights[0].fight_margin == 3.0

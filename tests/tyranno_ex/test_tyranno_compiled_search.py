@@ -22,7 +22,8 @@ from tyrsim.games.tyranno_ex import compiled_search
 from tyrsim.games.tyranno_ex.compiled_policies import new_workspace, policy_tables
 from tyrsim.games.tyranno_ex.compiled_search import determinize
 from tyrsim.games.tyranno_ex.game import make_game
-from tyrsim.games.tyranno_ex.policies import GreedyPolicy, IsmctsPolicy, chance_table
+from tyrsim.games.tyranno_ex.heuristics import chance_table
+from tyrsim.games.tyranno_ex.policies import GreedyPolicy, IsmctsPolicy
 from tyrsim.games.tyranno_ex.rules import Rules
 
 # (overrides, players): the default at every player count, and a tie left to the chooser
@@ -175,7 +176,7 @@ def test_the_search_weighs_the_candidates_of_the_python_search():
     pruned = 0
     for width in (2, 4, 6, 10):
         policy = IsmctsPolicy(width=width)
-        work = compiled_search.search_work(policy.rollout, width, policy.temperature)
+        work = compiled_search.search_work(type(policy), policy.rollout, width, policy.temperature)
         for state in decisions("4 players", 40, seed=width):
             every, number = list(state.legal_actions()), numbers(state, setting[0])
             expected = [number[every.index(a)] for a in policy.candidates(state)]

@@ -23,7 +23,7 @@ from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
-from tyrsim.games.tyros.compiled_policies import choose, compiled_form, play_chunk
+from tyrsim.games.tyros.compiled_policies import choose, compiled_form
 from tyrsim.games.tyros.game import ACTIONS, OFFER, TyrosGame, TyrosState
 from tyrsim.games.tyros.rules import Rules
 
@@ -60,7 +60,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
 def test_whole_games_are_the_object_engines(name, players):
     rules, policies = rules_of(name), ["random"] * players
     count = QUICK_GAMES.get(name, OTHER_QUICK_GAMES)
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(11))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(11))
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 11))
 
 
@@ -68,7 +68,7 @@ def test_whole_games_are_the_object_engines(name, players):
 @pytest.mark.parametrize(("name", "players"), SLOW_CASES)
 def test_many_whole_games_are_the_object_engines(name, players):
     rules, policies, count = rules_of(name), ["random"] * players, SLOW_GAMES.get(name, OTHER_SLOW_GAMES)
-    compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(12))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(12))
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, 12))
 
 def test_the_shuffle_draws_numpys_permutation():
@@ -185,7 +185,7 @@ def no_guard(state: TyrosState) -> TyrosState:
 def test_a_broken_rule_is_caught():
     """The comparison fails when one rule differs: cities at 4 cards against the object engine's 5."""
     policies = ["random"] * 4
-    compiled = play_chunk(Rules(city_cost=4), policies, 0, 40, np.random.default_rng(3))
+    compiled = SPEC.compiled.play_chunk(Rules(city_cost=4), policies, 0, 40, np.random.default_rng(3))
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(compiled, object_table(Rules(), policies, 40, 3))
 
@@ -206,12 +206,12 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
     monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "ship_limit_on_build"))
     assert C.supported(Rules()).startswith("rule 'ship_limit_on_build'")
     with pytest.raises(ValueError, match="ship_limit_on_build"):
-        play_chunk(Rules(), ["random"] * 4, 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(Rules(), ["random"] * 4, 0, 1, np.random.default_rng(0))
 
 
 def test_only_policies_with_a_compiled_form():
     with pytest.raises(ValueError, match="ismcts"):
-        play_chunk(Rules(), ["random", "random", "ismcts"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(Rules(), ["random", "random", "ismcts"], 0, 1, np.random.default_rng(0))
 
 
 # the checks of every compiled engine (tests/compiled_checks.py), on a rule set with every chance draw the

@@ -15,19 +15,13 @@ import pytest
 
 from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.runner import play_chunk as object_chunk
+from tyrsim.core.engine.weights import weight_names
 from tyrsim.games.tyros import SPEC
 from tyrsim.games.tyros import compiled as C
-from tyrsim.games.tyros.compiled_policies import (
-    GREEDY,
-    PLANNER,
-    WEIGHTS,
-    choose,
-    compiled_form,
-    compiled_forms,
-    play_chunk,
-)
+from tyrsim.games.tyros.compiled_policies import GREEDY, PLANNER, choose, compiled_form
 from tyrsim.games.tyros.game import TyrosGame
 from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.weights import PlannerWeights
 
 TUNED = "planner:city_hope=1.2,tyros_ship=0.3,needed_card=2.0,spare_card=0.9,bonus_hope=1.4"
 
@@ -99,16 +93,16 @@ def test_the_positions_cover_every_kind_of_decision(random_positions, policy_pos
 def test_the_weights_are_the_object_policys():
     kind, weights = compiled_form(SPEC.make_policy(TUNED))
     assert kind == PLANNER
-    assert [float(weights[0][name]) for name in WEIGHTS] == [1.2, 0.3, 2.0, 0.9, 1.4]
+    assert [float(weights[0][name]) for name in weight_names(PlannerWeights)] == [1.2, 0.3, 2.0, 0.9, 1.4]
     assert compiled_form(SPEC.make_policy("greedy"))[0] == GREEDY
     assert compiled_form(RandomPolicy())[0] == 0
-    assert compiled_forms(["planner", "ismcts", "random"]) is None
+    assert SPEC.compiled.missing_forms(["planner", "ismcts", "random"]) == ["ismcts"]
 
 
 @pytest.mark.parametrize("policies", (["planner", "greedy", "random", "planner"], ["greedy", TUNED, "planner"]))
 def test_whole_games_are_the_object_engines(policies):
     rules = Rules(trade_offers="three-for-three") if len(policies) == 3 else Rules()
-    compiled = play_chunk(rules, policies, 0, 12, np.random.default_rng(4))
+    compiled = SPEC.compiled.play_chunk(rules, policies, 0, 12, np.random.default_rng(4))
     reference = object_chunk(SPEC.make_game(rules, len(policies)), policies, [SPEC.make_policy(p) for p in policies],
                              0, 12, np.random.default_rng(4))
     pd.testing.assert_frame_equal(compiled, reference)
@@ -165,7 +159,7 @@ def test_decisions_do_not_change_with_what_the_player_cannot_see(text, random_po
 def test_four_planners_play_the_same_games_under_the_default_trade_guard_as_under_none():
     """The default guard binds only going round in a circle, which planners never do (0 of 2,000 games,
     docs/tyros.md ruling 16); 'no-repeat' (and the former cap of 3 a round) change some of the same games."""
-    games = {guard: play_chunk(Rules(trade_guard=guard), ["planner"] * 4, 0, 400, None,
+    games = {guard: SPEC.compiled.play_chunk(Rules(trade_guard=guard), ["planner"] * 4, 0, 400, None,
                                lambda g: np.random.default_rng([7, g]))
              for guard in ("no-repeated-hands", "none", "no-repeat", "3-a-round")}
     pd.testing.assert_frame_equal(games["no-repeated-hands"], games["none"])

@@ -21,7 +21,7 @@ from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.runner import play_chunk as object_chunk
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
-from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, choose, compiled_form, new_workspace, play_chunk
+from tyrsim.games.zooloretto_duell.compiled_policies import RANDOM, choose, compiled_form, new_workspace
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -55,7 +55,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_whole_games_are_the_object_engines(name):
     rules = rules_of(name)
-    compiled = play_chunk(rules, ["random", "random"], 0, WHOLE_GAMES, np.random.default_rng(11))
+    compiled = SPEC.compiled.play_chunk(rules, ["random", "random"], 0, WHOLE_GAMES, np.random.default_rng(11))
     pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], WHOLE_GAMES, 11))
 
 
@@ -123,8 +123,8 @@ def test_every_position_of_many_games(name):
 def test_a_broken_rule_is_caught():
     """The comparison fails when one rule differs: the gorilla's target 4 against the object engine's 3."""
     rules = Rules()
-    compiled = play_chunk(rules.replace({"target_values": (4, 4, 5, 6, 7, 8)}), ["random", "random"], 0, 200,
-                          np.random.default_rng(3))
+    compiled = SPEC.compiled.play_chunk(rules.replace({"target_values": (4, 4, 5, 6, 7, 8)}), ["random", "random"],
+                                        0, 200, np.random.default_rng(3))
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], 200, 3))
 
@@ -146,7 +146,7 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
     many = Rules(truck_places=(1,) * (C.MAX_TRUCKS + 1))
     assert "'truck_places'" in C.supported(many)
     with pytest.raises(ValueError, match="truck_places"):
-        play_chunk(many, ["random", "random"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(many, ["random", "random"], 0, 1, np.random.default_rng(0))
     assert "'marker_points'" in C.supported(Rules(marker_points=(C.MAX_POINTS + 1, 3, 3, 2, 2, 1, 1)))
     # a rule added to Rules that this engine has not learnt yet
     monkeypatch.setattr(C, "PLAYED", tuple(n for n in C.PLAYED if n != "symbol_once"))
@@ -156,7 +156,7 @@ def test_supported_names_the_rule_it_cannot_play(monkeypatch):
 def test_only_policies_with_a_compiled_form():
     """Refused in the words of the other games' compiled engines, naming the policy and the ones it plays."""
     with pytest.raises(ValueError) as refused:
-        play_chunk(Rules(), ["random", "mcts"], 0, 1, np.random.default_rng(0))
+        SPEC.compiled.play_chunk(Rules(), ["random", "mcts"], 0, 1, np.random.default_rng(0))
     assert str(refused.value) == ("policy 'mcts': the compiled engine plays only the random, greedy and heuristic "
                                   "policies (the object engine plays every policy)")
 

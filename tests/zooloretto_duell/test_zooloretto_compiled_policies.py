@@ -15,22 +15,23 @@ from test_zooloretto_compiled_engine import RULE_SETS, rules_of
 
 from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.core.engine.runner import play_chunk as object_chunk
+from tyrsim.core.engine.weights import weight_names
 from tyrsim.games.zooloretto_duell import SPEC
 from tyrsim.games.zooloretto_duell import compiled as C
 from tyrsim.games.zooloretto_duell.compiled_policies import (
     GREEDY,
     HEURISTIC,
-    WEIGHTS,
+    WEIGHT_RECORD,
     choose,
     compiled_form,
     margin,
     new_workspace,
-    play_chunk,
 )
 from tyrsim.games.zooloretto_duell.evaluation import margin as object_margin
 from tyrsim.games.zooloretto_duell.game import ZooGame
 from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
+from tyrsim.games.zooloretto_duell.weights import HeuristicWeights
 
 TUNED = "heuristic:weights=bundled:heuristic_tuned.toml"
 
@@ -86,8 +87,9 @@ def test_the_greedy_policy_decides_as_the_object_one():
 
 
 def test_the_weights_are_the_object_policys():
-    assert WEIGHTS == tuple(name for name in WEIGHTS if hasattr(HeuristicPolicy, name))
-    assert set(HeuristicPolicy.tunable) <= set(WEIGHTS)
+    # the compiled record holds every field of the object policy, each a weight, the tunable ones among them
+    assert WEIGHT_RECORD.names == weight_names(HeuristicPolicy) == weight_names(HeuristicWeights)
+    assert set(HeuristicPolicy.tunable) <= set(WEIGHT_RECORD.names)
     kind, weights = compiled_form(SPEC.make_policy(TUNED))
     assert kind == HEURISTIC and weights[0].take_threshold == pytest.approx(2.118785)
     assert compiled_form(SPEC.make_policy("greedy"))[0] == GREEDY
@@ -111,7 +113,7 @@ def test_the_margin_is_the_object_evaluations_to_the_last_bit():
 def test_whole_games_between_the_policies(name):
     rules = rules_of(name)
     for policies, count in ((["heuristic", "greedy"], 40), ([TUNED, "random"], 40)):
-        compiled = play_chunk(rules, policies, 0, count, np.random.default_rng(17))
+        compiled = SPEC.compiled.play_chunk(rules, policies, 0, count, np.random.default_rng(17))
         objects = [SPEC.make_policy(p) for p in policies]
         reference = object_chunk(SPEC.make_game(rules, 2), policies, objects, 0, count, np.random.default_rng(17))
         pd.testing.assert_frame_equal(compiled, reference)

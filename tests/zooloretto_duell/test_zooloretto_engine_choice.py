@@ -119,9 +119,9 @@ def recorded_chunks(monkeypatch) -> list[int]:
 
     played, real = [], compiled_policies.play_chunk
 
-    def play_chunk(rules, texts, first, count, rng, game_rng=None):
+    def play_chunk(rules, forms, names, first, count, rng, game_rng=None):
         played.append(count)
-        return real(rules, texts, first, count, rng, game_rng)
+        return real(rules, forms, names, first, count, rng, game_rng)
 
     monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
     return played

@@ -1,13 +1,14 @@
 """A game's compiled engine beside its object engine: the `engine` argument and what it decides.
 
-A game with a compiled engine (docs/performance.md, "The compiled-engine
-pattern") names it by a `CompiledEngine`: its compiled module, which offers
-`supported(rules, players) -> str | None` (None, or a line naming the first rule it cannot play), and
-its compiled policies' module, which offers `compiled_forms(texts) -> list | None` (None if a
-seat's policy has no compiled form) and `play_chunk(rules, texts, first, count, rng, game_rng=None)`,
-the object engine's table of the same games (`game_rng(g)`: game g's own generator, for paired
-games). Both engines play the same games from the same generator, so the choice changes speed,
-never a table.
+A game with a compiled engine (docs/performance.md, "The compiled-engine pattern") names it by a
+`CompiledEngine`: its object policies (the game's name and its table of policies, which make a seat's policy
+from its text), its compiled module, which offers `supported(rules, players) -> str | None` (None, or a line
+naming the first rule it cannot play), and its compiled policies' module, which offers
+`compiled_form(policy) -> Form | None` (`tyrsim.core.compiled.forms`: None for a policy without one) and
+`play_chunk(rules, forms, names, first, count, rng, game_rng=None)`, the object engine's table of the same games
+(`game_rng(g)`: game g's own generator, for paired games). `CompiledEngine.play_chunk` makes the seats' policies
+from their texts and their compiled forms, once for every game. Both engines play the same games from the same
+generator, so the choice changes speed, never a table.
 
 `with_engine(analysis)` gives the game's `game` analysis an `engine` argument:
 - `object`: the readable reference engine, every policy;
@@ -27,15 +28,19 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
+from tyrsim.core.engine.protocols import make_policy
 from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
+
+if TYPE_CHECKING:
+    from tyrsim.core.compiled.forms import Form
 
 COMPILED, OBJECT = "compiled", "object"
 ENGINES = (AUTO, COMPILED, OBJECT)
@@ -43,10 +48,11 @@ ENGINES = (AUTO, COMPILED, OBJECT)
 
 @dataclass(frozen=True)
 class CompiledEngine:
-    """A game's compiled engine: its modules (by import path) and the policies that have a compiled form."""
+    """A game's compiled engine: its modules (by import path), the policies that have a compiled form, and the
+    game's object policies, whose compiled forms it plays."""
 
     rules_module: str  # offers supported(rules, players)
-    policies_module: str  # offers compiled_forms(texts) and play_chunk(rules, texts, first, count, rng, game_rng)
+    policies_module: str  # offers compiled_form(policy) and play_chunk(rules, forms, names, first, count, rng, ...)
     policies: str  # the policies with a compiled form, for messages: "the random, greedy and heuristic policies"
     # the game's compiled search: (the policy whose decisions it makes, its module, which offers
     # `choose(policy, state, rng)`), registered by the game's GameSpec (`tyrsim.core.compiled.accelerators`)
@@ -54,14 +60,32 @@ class CompiledEngine:
     # games per compiled task: large enough that a task's fixed costs (its table, the worker's round trip) stay
     # small beside its games, small enough that a million games still spread over the workers
     games_per_task: int = 20_000
+    # the game's name and its object policies (`GameSpec.policies`), which make a seat's policy from its text
+    game: str = field(kw_only=True)
+    policy_table: Mapping[str, type] = field(kw_only=True)
 
     def _policies(self):
         return importlib.import_module(self.policies_module)
 
+    def form(self, text: str) -> Form | None:
+        """The compiled form of the policy `text` (its parameters and weights file applied), or None."""
+        return self._policies().compiled_form(make_policy(self.policy_table, self.game, text))
+
     def missing_forms(self, texts) -> list[str]:
         """The policy texts among `texts` that have no compiled form."""
-        forms = self._policies().compiled_forms
-        return [t for t in texts if forms([t]) is None]
+        return [t for t in texts if self.form(t) is None]
+
+    def play_chunk(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
+        """Games first .. first+count-1 of the policies `texts` with rotated seats, played by the compiled engine:
+        the table `runner.play_chunk` makes (one row per game and seat, the same columns and, for the same
+        generator, the same values), drawing one after another from `rng`, or game g from `game_rng(g)`.
+        ValueError naming the policy, the rule or the player count the compiled engine cannot play."""
+        forms = [self.form(text) for text in texts]
+        if missing := [text for text, form in zip(texts, forms, strict=True) if form is None]:
+            raise ValueError(f"policy {missing[0]!r}: the compiled engine plays only {self.policies} (the object "
+                             "engine plays every policy)")
+        return self._policies().play_chunk(rules, forms, list(texts), first, count, rng, game_rng)
 
     def object_play(self, missing: list[str], games: str = "these games") -> str:
         """What plays `games` that the compiled engine cannot play because the policies `missing` have no compiled
@@ -114,7 +138,7 @@ class CompiledEngine:
         """`Analysis.prepare`: compile the engine (or load numba's cache) where it plays the point, by playing
         no games."""
         if self.engine_for(rules, args) == COMPILED:
-            self._policies().play_chunk(rules, list(args["policies"]), 0, 0, np.random.default_rng(0))
+            self.play_chunk(rules, list(args["policies"]), 0, 0, np.random.default_rng(0))
 
     def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
                    game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
@@ -124,7 +148,7 @@ class CompiledEngine:
         `runner.play_chunk` draws."""
         if self.refusal(rules, texts) is not None:
             return None
-        return self._policies().play_chunk(rules, list(texts), first, count, rng, game_rng)
+        return self.play_chunk(rules, list(texts), first, count, rng, game_rng)
 
     def with_engine(self, analysis: Analysis) -> Analysis:
         """The game analysis `analysis` (whose `run` plays the object engine) with the `engine` argument."""
@@ -134,7 +158,7 @@ class CompiledEngine:
                 rng: np.random.Generator) -> pd.DataFrame:
             if self.engine_for(rules, args) == OBJECT:
                 return object_run(rules, args, first, count, rng)
-            return self._policies().play_chunk(rules, list(args["policies"]), first, count, rng)
+            return self.play_chunk(rules, list(args["policies"]), first, count, rng)
 
         def check(args: Mapping[str, Any]) -> None:
             if validate is not None:

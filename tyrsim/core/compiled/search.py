@@ -1,8 +1,9 @@
 """Information-set Monte Carlo tree search in compiled code: `tyrsim.core.engine.search`'s single-observer
 ISMCTS, the same search step for step, over any compiled engine.
 
-The tree lives in preallocated arrays, not objects: `new_tree(iterations)` gives one NODE record per node a
-search can add (one an iteration, and the root) and as many again, each holding
+The tree lives in preallocated arrays, not objects: `new_tree(iterations)` (and `room`, which adds the arrays a
+descent works in, made once a process for each size) gives one NODE record per node a search can add (one an
+iteration, and the root) and as many again, each holding
 
 - `visits`, `available`: how often the node was passed, and how often its action was legal when
   its parent was passed (the availability count of Cowling, Powley and Whitehouse 2012);
@@ -38,6 +39,8 @@ on saving such an index ("underlying object has vanished"). The work record hold
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -63,6 +66,15 @@ def new_tree(iterations: int) -> np.recarray:
     tree = np.zeros(size, NODE).view(np.recarray)
     tree.index[:] = NO_NODE
     return tree
+
+
+@functools.lru_cache(maxsize=16)
+def room(iterations: int, actions: int) -> tuple[np.recarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tree (`new_tree`), path (a descent passes at most one node an iteration), values (one per player) and
+    untried actions (room for a decision's `actions`) of a search of `iterations` descents, made once a process
+    for each size (a search sets them afresh)."""
+    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
+            np.zeros(actions, np.int64))
 
 
 @njit(cache=True)

@@ -1,7 +1,10 @@
-"""Weights files: the named weights of a policy's evaluation, as `tyrsim tune` writes them.
+"""Named weights and weights files: the numbers a policy's evaluation weighs by name, as `tyrsim tune` writes them.
 
-A policy with weights a tuner may change declares them and their ranges in a class
-attribute `tunable` ({field name: (low, high)}). A weights file is TOML:
+A game declares each policy's named weights in its `weights.py`: a frozen dataclass of the
+weights, each with its default, and a class attribute `tunable` ({field name: (low, high)})
+giving the ranges a tuner may move them in. The object policy derives from it and the
+compiled form reads the same names (`weight_names`), so neither side imports the other.
+A weights file is TOML:
 
     game = "zooloretto-duell"
     policy = "heuristic"
@@ -39,6 +42,11 @@ def tunable(cls: type) -> Mapping[str, tuple[float, float]]:
     return getattr(cls, "tunable", {}) or {}
 
 
+def weight_names(cls: type) -> tuple[str, ...]:
+    """The named weights of the weights class `cls` (a game's `weights.py`), in their order."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def defaults(cls: type) -> dict[str, float]:
     """The default value of each tunable weight of the policy class `cls`."""
     fields = {f.name: f.default for f in dataclasses.fields(cls)}
@@ -72,6 +80,16 @@ def read_weights(path: str, game: str, policy: str, cls: type) -> dict[str, floa
             value = int(value)
         out[name] = value
     return out
+
+
+def tuned_weights(path: str, game: str, policy: str, cls: type) -> Any:
+    """The weights class `cls` holding the weights file `path` of `policy` of `game`: weights that a game's code
+    plays (a search's guide, say), so the file names every one of them and no policy's own defaults fill a gap;
+    DataFileError when it does not."""
+    weights = read_weights(path, game, policy, cls)
+    if missing := [name for name in weight_names(cls) if name not in weights]:
+        raise DataFileError(f"{path}: names no {', '.join(missing)}; weights a game plays name every weight")
+    return cls(**weights)
 
 
 def write_weights(path: Path, game: str, policy: str, weights: Mapping[str, float],

@@ -37,6 +37,8 @@ from tyrsim.games.tiny_epic_dinosaurs.findings import (
     herd_findings,
     hunt_findings,
 )
+from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
+from tyrsim.games.tiny_epic_dinosaurs.policies import POLICIES
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
 # --- hunt: exact ---------------------------------------------------------------------------------
@@ -406,7 +408,8 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 COMPILED = CompiledEngine("tyrsim.games.tiny_epic_dinosaurs.compiled",
                           "tyrsim.games.tiny_epic_dinosaurs.compiled_policies",
                           "the random, greedy, hunter, breeder and contractor policies",
-                          search=("ismcts", "tyrsim.games.tiny_epic_dinosaurs.compiled_search"))
+                          search=("ismcts", "tyrsim.games.tiny_epic_dinosaurs.compiled_search"),
+                          game=TinyEpicDinosaursGame.name, policy_table=POLICIES)
 GAME = game_analysis(
     default_policies=("hunter", "breeder", "contractor"),
     extra_tables=game_tables,

@@ -60,12 +60,14 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled.chance import UNIFORM_FIELDS, shuffle, uniform
+from tyrsim.core.compiled.forms import weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.positions import differing_fields
 from tyrsim.games.tiny_epic_dinosaurs.components import ACTIONS, EFFECTS, GROUPS, RESOURCES
 from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame, TinyEpicDinosaursState
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
-from tyrsim.games.tiny_epic_dinosaurs.policies import GreedyPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import EITHER_FOODS, Rules
+from tyrsim.games.tiny_epic_dinosaurs.weights import GreedyWeights
 
 keep_fresh(__file__)
 
@@ -206,8 +208,8 @@ RULES = np.dtype([
     ("herbivore_name", np.int64), ("carnivore_name", np.int64), ("names", np.int64),
 ])
 
-# the greedy policies' weights by the object policy's names (a record: `weights.hunt_weight`)
-WEIGHT_RECORD = np.dtype([(name, np.float64) for name in GreedyPolicy.tunable])
+# the greedy policies' weights by their names (`weights.GreedyWeights`; a record: `weights.hunt_weight`)
+WEIGHT_RECORD = weight_record(GreedyWeights)
 
 WORKSPACE = np.dtype([
     ("actions", np.int64, (MAX_ACTIONS, 6)), ("count", np.int64),  # the legal actions (`legal_actions`)
@@ -2181,11 +2183,8 @@ def tidy(game: np.ndarray) -> np.ndarray:
 
 
 def differences(game: np.ndarray, other: np.ndarray) -> list[str]:
-    """The fields in which two positions differ (empty: the same game position)."""
-    a, b = tidy(game), tidy(other)
-    if a.tobytes() == b.tobytes():
-        return []
-    return [name for name in POSITION.names if not np.array_equal(a[0][name], b[0][name])]
+    """The fields in which two positions differ, each held to `tidy` (empty: the same game position)."""
+    return differing_fields(tidy(game), tidy(other))
 
 
 def action_of(state: TinyEpicDinosaursState, action) -> tuple:

@@ -26,9 +26,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.chance import integers, uniform
+from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.forms import Form, form_of, seat_forms
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     BUY,
     CONTRACT,
@@ -59,7 +60,6 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     PLACE_FENCE,
     PLACE_NOW,
     RESEARCH_REMOVE,
-    WEIGHT_RECORD,
     advance,
     compiled_only,
     deal,
@@ -74,40 +74,25 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     score_parts,
     tie_first,
 )
-from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
 from tyrsim.games.tiny_epic_dinosaurs.player import COUNTERS
-from tyrsim.games.tiny_epic_dinosaurs.policies import (
-    POLICIES,
-    BreederPolicy,
-    ContractorPolicy,
-    GreedyPolicy,
-    HunterPolicy,
-)
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.weights import GreedyWeights
 
 keep_fresh(__file__)
 
 RANDOM, GREEDY = 0, 1
-GREEDY_POLICIES = (GreedyPolicy, HunterPolicy, BreederPolicy, ContractorPolicy)
-# the greedy policies' weights by the object policy's names (the fields of a `WEIGHT_RECORD`)
-WEIGHTS = tuple(GreedyPolicy.tunable)
+# the policies with a compiled form, by name (`compiled_form`): greedy and its archetypes differ only in their weights
+POLICY_KINDS = {"random": RANDOM, "greedy": GREEDY, "hunter": GREEDY, "breeder": GREEDY, "contractor": GREEDY}
 # per game and seat: score, the four point sources, the counters, dinosaurs and fences on the ranch
 SOURCES = ("contracts", "dinosaurs", "unique", "research")
 SEAT_COLUMNS = ("score", *(f"points_{s}" for s in SOURCES), *COUNTERS, "dinosaurs", "fences")
 GAME_COLUMNS = ("rounds", "actions", "tie_first")  # tie_first: the seat the tie-break's turn order starts with
 
 
-def compiled_form(policy) -> tuple[int, np.recarray] | None:
-    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
-    where there is none (the search)."""
-    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
-    if type(policy) is RandomPolicy:
-        return RANDOM, weights
-    if type(policy) in GREEDY_POLICIES:
-        for name in WEIGHTS:
-            weights[0][name] = float(getattr(policy, name))
-        return GREEDY, weights
-    return None
+def compiled_form(policy) -> Form | None:
+    """(kind, weights: a one-element recarray of `compiled.WEIGHT_RECORD`) of an object policy's compiled form, or
+    None where there is none (the search)."""
+    return form_of(policy, POLICY_KINDS, GreedyWeights)
 
 
 # --- the greedy policies (policies.GreedyPolicy, value for value) ------------------------------------------------
@@ -425,63 +410,38 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
         games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, tie_first(pos, rules)
 
 
-def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.ndarray]] | None:
-    """The compiled form of each seat's policy (made from the game's POLICIES, so a policy's parameters and a
-    weights file apply), or None if any has none."""
-    forms = [compiled_form(make_policy(POLICIES, TinyEpicDinosaursGame.name, text)) for text in policy_texts]
-    return None if any(form is None for form in forms) else forms
-
-
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)` (`chance.turn_loop_calls`). ValueError naming the policy the
-    compiled engine cannot play (`compiled.supported` names a rule)."""
-    players = len(policy_texts)
+    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
+    `names`: the table `runner.play_chunk` makes, drawing one after another from `rng` or game g from
+    `game_rng(g)` (`CompiledEngine.play_chunk`). ValueError naming the player count the compiled engine cannot
+    play (`compiled.supported` names a rule)."""
+    players = len(forms)
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"Tiny Epic Dinosaurs is for 2 to 4 players, not {players}")
-    forms = compiled_forms(policy_texts)
-    if forms is None:
-        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
-        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy, hunter, breeder "
-                         "and contractor policies (the object engine plays every policy)")
     tables = rule_tables(rules, players)
-    seats = np.zeros((count, players, len(SEAT_COLUMNS)), dtype=np.int64)
-    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
-    kinds, game, blank, workspace = np.array([f[0] for f in forms]), new_position(), new_position(), new_workspace()
-    for start, n, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
-        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats[rows], games[rows])
-    return table(seats, games, first, policy_texts)
+    kinds, weights = seat_forms(forms)
+    game, blank, workspace = new_position(), new_position(), new_workspace()
+
+    def play(start, n, bits, seats, games) -> None:
+        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats, games)
+
+    seats, games = play_records(play, first, count, rng, game_rng, workspace, players, SEAT_COLUMNS, GAME_COLUMNS)
+    return table(seats, games, first, names)
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
     """The runner's rows (game by game, seat by seat) from `play_games`' records: the winner is the highest
     score, a tie going to the tied player earliest in turn order (rule `tie_break`: from the seat in games[:, 2])."""
-    count, players = seats.shape[0], seats.shape[1]
+    players = seats.shape[1]
     score = seats[:, :, 0]
     best = score.max(axis=1, keepdims=True)
     # each seat's place in turn order from the first player; the winner is the best score earliest in it
     turn_place = (np.arange(players)[None, :] - games[:, 2:3]) % players
     winner = np.where(score == best, turn_place, players).argmin(axis=1)
-    won = np.arange(players)[None, :] == winner[:, None]
-    # the others rank 2 onwards by score: one more for each other player but the winner scoring more
-    beaten_by = (score[:, None, :] > score[:, :, None]) & ~won[:, None, :]
-    rank = np.where(won, 1, 2 + beaten_by.sum(axis=2))
-    game_id = np.repeat(np.arange(first, first + count), players)
-    seat = np.tile(np.arange(players), count)
-    columns = {
-        "game_id": game_id,
-        "seat": seat,
-        "policy": np.array(names, dtype=object)[(seat + game_id) % players],
-        "score": score.ravel().astype(np.float64),
-        "rank": rank.ravel(),
-        "won": won.ravel(),
-        "win_share": won.ravel().astype(np.float64),
-        "actions": np.repeat(games[:, 1], players),
-        "rounds": np.repeat(games[:, 0], players),
-    }
+    columns = runner_columns(first, names, score, np.arange(players)[None, :] == winner[:, None])
+    columns["actions"] = np.repeat(games[:, 1], players)
+    columns["rounds"] = np.repeat(games[:, 0], players)
     for c, name in enumerate(SEAT_COLUMNS[1:], start=1):
         columns[name] = seats[:, :, c].ravel()
     return pd.DataFrame(columns)

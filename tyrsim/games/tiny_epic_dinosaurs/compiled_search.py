@@ -11,13 +11,14 @@ compiled form of what the Python search does through the object engine:
   holds are read, never the hidden ones. The chance of play after it (hunt dice, reshuffles) comes from the
   search's own generator, as the object engine's determinization draws it (the ruling in `game.py`).
 - `legal_actions`, `apply_action`: the compiled engine's (`compiled.options`, `compiled.answer`); at the root
-  decision (the position of `root_actions` decisions) with root pruning only the actions `offered`, the guide's
-  best `candidates` (`IsmctsPolicy.offered`; the guide is `policies.GUIDE`, hunter with the tuned weights, in the
-  work record's `hunter_weights`), as `search.RootCandidates` offers them. `action_number` numbers an action
-  as the object engine's actions compare: they are named tuples, equal when what they hold is equal, whatever
-  their type (`PlaceFence(e)` equals `LoseFence(e)`, `PickResearch(x)` equals `LoseDinosaur(x)` for a unique
-  dinosaur's card), so names are numbered by one sorted list of every name (RULES' `*_name`); an enclosure is
-  its first space and size, a feeding plan its (kind, number fed) pairs, numbered as met (`feed_number`).
+  decision (the position of `root_actions` decisions) with root pruning only the actions `offered`, the guide's best
+  `candidates` (`IsmctsPolicy.offered`; the guide is `policies.GUIDE`, hunter with the tuned weights
+  `weights.TUNED_HUNTER`, in the work record's `hunter_weights`), as `search.RootCandidates` offers them.
+  `action_number` numbers an action as the object engine's actions compare: they are named tuples, equal when what
+  they hold is equal, whatever their type (`PlaceFence(e)` equals `LoseFence(e)`, `PickResearch(x)` equals
+  `LoseDinosaur(x)` for a unique dinosaur's card), so names are numbered by one sorted list of every name (RULES'
+  `*_name`); an enclosure is its first space and size, a feeding plan its (kind, number fed) pairs, numbered as met
+  (`feed_number`).
 - `final_values`: the winner (highest score, a tie to the tied player earliest in turn order) takes 1.
 - `evaluate`: `IsmctsPolicy.evaluate`, each player's prospect (`forecast`, the rest of the round played out on
   the work record's scratch position `ahead` as `forecast.py` plays it) against the best other one's, logistic.
@@ -38,9 +39,10 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled.search import ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
     ARRANGE,
     BREED,
@@ -101,8 +103,8 @@ from tyrsim.games.tiny_epic_dinosaurs.compiled import (
 from tyrsim.games.tiny_epic_dinosaurs.compiled import is_over as game_over
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import action_values, compiled_form, fence_set_quality
 from tyrsim.games.tiny_epic_dinosaurs.compiled_policies import choose as policy_choice
-from tyrsim.games.tiny_epic_dinosaurs.policies import GUIDE, IsmctsPolicy
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
+from tyrsim.games.tiny_epic_dinosaurs.weights import TUNED_HUNTER, GreedyWeights
 
 keep_fresh(__file__)
 # the search names its functions through the module: numba caches a function handed functions of its own module
@@ -115,16 +117,16 @@ NOTHING, ONE_NAME, TWO_NAMES, ENCLOSURE, PLACEMENT, FEEDING = (np.int64(k) * SHA
 GROUP_SIZES = 64  # more than a placement's ranchers can be
 
 
-def choose(policy: IsmctsPolicy, state, rng: np.random.Generator):
-    """The decision of `policy` at the object engine's `state` made by the compiled search, drawing what the
-    Python search (`IsmctsPolicy.reference_choice`) draws from `rng`; None where the compiled engine does not
-    play the rules or the player count."""
+def choose(policy, state, rng: np.random.Generator):
+    """The decision of `policy` (an `IsmctsPolicy`) at the object engine's `state` made by the compiled search,
+    drawing what the Python search (`IsmctsPolicy.reference_choice`) draws from `rng`; None where the compiled
+    engine does not play the rules or the player count."""
     players = len(state.players)
     if players > min(MAX_PLAYERS, SEARCH_PLAYERS) or supported(state.rules, players) is not None:
         return None
     tables = rules_of(state.rules, players)
-    work = search_work(policy.rollout, policy.resource_value, policy.rancher_value, policy.breed_value,
-                       policy.scale)
+    work = search_work(type(policy), policy.rollout, policy.resource_value, policy.rancher_value,
+                       policy.breed_value, policy.scale)
     real = position_of(state).view(np.recarray)
     record = work[0]
     record.pruning, record.root_actions = 0, real[0]["actions"]
@@ -136,7 +138,7 @@ def choose(policy: IsmctsPolicy, state, rng: np.random.Generator):
         record.offered[:n] = 0
         record.offered[offered] = 1
         record.pruning = 1
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     with uniform_block(rng, record):
         key = search(real, new_position(), tables, np.int64(policy.iterations), policy.exploration,
                      np.int64(policy.rollout_depth), rng.bit_generator, work, tree, path, values, untried)
@@ -151,26 +153,20 @@ def rules_of(rules: Rules, players: int) -> np.recarray:
 
 
 @functools.lru_cache(maxsize=8)
-def search_work(rollout: str, resource_value: float, rancher_value: float, breed_value: float,
+def search_work(search_policy: type, rollout: str, resource_value: float, rancher_value: float, breed_value: float,
                 scale: float) -> np.recarray:
-    """The work record of a policy's options, made once a process (a search leaves in it only its action list,
-    scratch space, root offer and the uniform block, which each search sets afresh)."""
+    """The work record of the options of a policy of the class `search_policy`, made once a process (a search
+    leaves in it only its action list, scratch space, root offer and the uniform block, which each search sets
+    afresh): the compiled form of its rollout policy (one of its `rollouts`) and the guide's weights."""
     work = new_workspace()
     record = work[0]
-    kind, weights = compiled_form(IsmctsPolicy.rollouts[rollout]())
+    kind, weights = compiled_form(search_policy.rollouts[rollout]())
     record.rollout, record.rollout_weights = kind, weights[0]
-    record.hunter_weights = compiled_form(GUIDE)[1][0]  # the guide: hunter with the tuned weights (the ruling)
+    # the guide: hunter with the tuned weights (the ruling)
+    record.hunter_weights = weights_of(TUNED_HUNTER, GreedyWeights)[0]
     record.resource_value, record.rancher_value, record.breed_value = resource_value, rancher_value, breed_value
     record.scale = scale
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(SEARCH_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)

@@ -7,11 +7,12 @@ decks or another player's private contract) and the best one is taken, ties
 broken at random. `IsmctsPolicy` searches (`tyrsim.core.engine.search`) over
 determinizations of what its player cannot see (`TinyEpicDinosaursState.determinize`),
 valuing a cut-off position by a forecast of the round's end (`forecast.py`), guided by hunter with
-the weights `tyrsim tune` found (`GUIDE`).
+the weights `tyrsim tune` found (`GUIDE`, `weights.TUNED_HUNTER`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ import numpy as np
 
 from tyrsim.core.engine import search
 from tyrsim.core.engine.protocols import RandomPolicy
-from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tiny_epic_dinosaurs.actions import (
     Enclose,
     EscapeAs,
@@ -36,46 +36,16 @@ from tyrsim.games.tiny_epic_dinosaurs.actions import (
 from tyrsim.games.tiny_epic_dinosaurs.components import ResearchCard
 from tyrsim.games.tiny_epic_dinosaurs.feeding import fits, food_needed
 from tyrsim.games.tiny_epic_dinosaurs.forecast import forecast
-from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
 from tyrsim.games.tiny_epic_dinosaurs.heuristics import enclosure_value, fed_points, ranch_quality
 from tyrsim.games.tiny_epic_dinosaurs.prompts import DrawnResearch
+from tyrsim.games.tiny_epic_dinosaurs.weights import TUNED_HUNTER, GreedyWeights
 
 
 @dataclass(frozen=True)
-class GreedyPolicy:
-    """Takes the action with the best immediate value; the weights say what it values."""
+class GreedyPolicy(GreedyWeights):
+    """Takes the action with the best immediate value; the weights (`weights.GreedyWeights`) say what it values."""
 
     name: ClassVar[str] = "greedy"
-    # the weights `tyrsim tune` may change and their ranges; each range holds the defaults of greedy and
-    # of every archetype (which inherit it)
-    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "dinosaur_weight": (0.5, 3.0),
-        "food_cost": (0.0, 1.5),
-        "hunt_weight": (0.5, 3.0),
-        "breed_bonus": (0.0, 3.0),
-        "contract_weight": (0.5, 3.0),
-        "contract_match": (0.0, 2.0),
-        "research_weight": (0.2, 2.0),
-        "draw_value": (0.0, 5.0),
-        "fence_weight": (0.2, 3.0),
-        "resource_weight": (0.1, 1.5),
-        "first_player_value": (0.0, 2.0),
-        "owner_cost": (0.0, 2.0),
-        "rancher_cost": (0.0, 1.0),
-    }
-    dinosaur_weight: float = 1.0  # value per point a new dinosaur would score
-    food_cost: float = 0.4  # value lost per unit of food a dinosaur eats each round
-    hunt_weight: float = 1.0  # multiplies the value of a hunt
-    breed_bonus: float = 0.0  # extra value of a dinosaur of a kind already on the ranch (it pairs)
-    contract_weight: float = 1.0  # multiplies a contract's points
-    contract_match: float = 0.0  # extra value of a dinosaur a visible contract asks for
-    research_weight: float = 1.0  # multiplies a research card's value
-    draw_value: float = 2.0  # value of three cards from the deck, unseen
-    fence_weight: float = 1.0  # multiplies the value of a fence
-    resource_weight: float = 0.4  # value of one resource
-    first_player_value: float = 0.5
-    owner_cost: float = 0.6  # value of keeping the ranch owner home
-    rancher_cost: float = 0.3  # value of each rancher sent
 
     def choose(self, state: Any, rng: np.random.Generator) -> Any:
         actions = state.legal_actions()
@@ -290,8 +260,8 @@ class IsmctsPolicy(search.IsmctsPolicy):
     at the end of this round, forecast by playing the round out on a scratch ranch, and what is left for later.
 
     Ruling (the search's hunter): the hunter that picks the root's candidates (`offered`) and plays the `hunter`
-    rollout is `GUIDE`, hunter with the tuned weights (`GUIDE_WEIGHTS`), in the Python search and the compiled one
-    alike; the forecast's own hunter-like choices (`forecast.py`) take no weights and stay as they are.
+    rollout is `GUIDE`, hunter with the tuned weights (`weights.TUNED_HUNTER`), in the Python search and the
+    compiled one alike; the forecast's own hunter-like choices (`forecast.py`) take no weights and stay as they are.
     """
 
     iterations: int = 400  # compiled, a median 5.7 ms a decision (docs/tiny_epic_dinosaurs.md: "Budget")
@@ -350,11 +320,8 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return values
 
 
-# the search's guide (its root candidates and its hunter rollouts): hunter with the weights `tyrsim tune` found, the
-# strongest policy that does not search (docs/performance.md, "The compiled search"; docs/tiny_epic_dinosaurs.md,
-# "Search")
-GUIDE_WEIGHTS = "bundled:hunter_tuned.toml"
-GUIDE = HunterPolicy(**read_weights(GUIDE_WEIGHTS, TinyEpicDinosaursGame.name, HunterPolicy.name, HunterPolicy))
+# the search's guide (its root candidates and its hunter rollouts): hunter with the weights `tyrsim tune` found
+GUIDE = HunterPolicy(**dataclasses.asdict(TUNED_HUNTER))
 
 POLICIES = {
     "random": RandomPolicy,

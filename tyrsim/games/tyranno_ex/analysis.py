@@ -39,7 +39,7 @@ from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.tyranno_ex import findings
 from tyrsim.games.tyranno_ex.combat_analysis import COMBAT
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
-from tyrsim.games.tyranno_ex.game import make_game
+from tyrsim.games.tyranno_ex.game import TyrannoExGame, make_game
 from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 from tyrsim.games.tyranno_ex.survival_findings import SURVIVAL_GLOSSARY, survival_findings
@@ -199,7 +199,8 @@ def game_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[st
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.tyranno_ex.compiled", "tyrsim.games.tyranno_ex.compiled_policies",
                           "the random, greedy, aggressive and builder policies",
-                          search=("ismcts", "tyrsim.games.tyranno_ex.compiled_search"))
+                          search=("ismcts", "tyrsim.games.tyranno_ex.compiled_search"),
+                          game=TyrannoExGame.name, policy_table=POLICIES)
 GAME = game_analysis(
     default_policies=("greedy", "aggressive", "builder", "random"),
     summary="policies play whole games: win rates, points by source, survival, fights, cascades, game length",

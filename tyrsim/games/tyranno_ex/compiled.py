@@ -65,6 +65,7 @@ from numba.np.random.generator_core import next_double  # the bit generator's ow
 
 from tyrsim.core.compiled.chance import integers, shuffle
 from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.positions import differing_fields
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
@@ -1674,11 +1675,8 @@ def tidy(game: np.ndarray) -> np.ndarray:
 
 
 def differences(game: np.ndarray, other: np.ndarray) -> list[str]:
-    """The fields in which two positions differ (empty: the same game position)."""
-    a, b = tidy(game), tidy(other)
-    if a.tobytes() == b.tobytes():
-        return []
-    return [name for name in POSITION.names if not np.array_equal(a[name], b[name])]
+    """The fields in which two positions differ, each held to `tidy` (empty: the same game position)."""
+    return differing_fields(tidy(game), tidy(other))
 
 
 def action_of(state: TyrannoExState, action) -> tuple:

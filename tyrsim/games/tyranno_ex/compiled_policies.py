@@ -10,7 +10,7 @@ on each space, the face-up cards, its own tray, the bag's count):
 - `greedy`, `aggressive`, `builder` (`GreedyPolicy` and its variants): the same valuation with
   the same named weights (`WEIGHTS`; a weights file of `tyrsim tune` applies unchanged), its
   values computed in the object policy's order of floating-point operations, ties going to the
-  same action. The combat odds are `policies.chance_table(rules)`, built once per chunk and read
+  same action. The combat odds are `heuristics.chance_table(rules)`, built once per chunk and read
   as a table.
 
 What a chunk of games works in is one record of the dtype `WORKSPACE` (`new_workspace`): the list
@@ -28,9 +28,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled.chance import UNIFORM_FIELDS, turn_loop_calls, uniform
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, uniform
+from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.forms import Form, form_of, seat_forms, weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tyranno_ex.board import ROWS
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
@@ -67,14 +68,17 @@ from tyrsim.games.tyranno_ex.compiled import (
     strength_dice_open,
 )
 from tyrsim.games.tyranno_ex.game import GAME_COUNTERS, SEAT_COUNTERS
-from tyrsim.games.tyranno_ex.policies import POLICIES, GreedyPolicy, chance_table, future_points, next_score
+from tyrsim.games.tyranno_ex.heuristics import chance_table, future_points, next_score
 from tyrsim.games.tyranno_ex.rules import Rules
+from tyrsim.games.tyranno_ex.weights import GreedyWeights
 
 keep_fresh(__file__)
 
 RANDOM, GREEDY = 0, 1  # kinds of policy; the greedy family differs only in its weights
-WEIGHTS = ("attack_weight", "fight_margin", "dice_weight", "invest_weight", "die_bonus")
-WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+# the policies with a compiled form, by name (`compiled_form`)
+POLICY_KINDS = {"random": RANDOM, "greedy": GREEDY, "aggressive": GREEDY, "builder": GREEDY}
+# the greedy valuation's weights by their names (`weights.GreedyWeights`; a record: `weights.attack_weight`)
+WEIGHT_RECORD = weight_record(GreedyWeights)
 # `board_value`'s arguments for the board as it is (numpy scalars: a Python literal passed compiles a copy)
 UNCHANGED, NO_DIE_GAIN = np.int64(0), np.False_
 GAIN_KEYS = 4 ** 4  # chips laid on one space, as counts per symbol in base 4 (a setting lays at most 3)
@@ -110,7 +114,7 @@ WORKSPACE = np.dtype([
 # the combat odds of a chunk without a greedy player, which reads none (`chance_table` imports scipy.special)
 NO_ODDS = np.zeros((0, 0, 0, 0, 4))
 NO_ODDS.flags.writeable = False  # the type of the shared, read-only `chance_table`: one compilation
-# the rules' tables a greedy policy reads: `policies.future_points` and `next_score` of every spot
+# the rules' tables a greedy policy reads: `heuristics.future_points` and `next_score` of every spot
 POLICY_TABLES = np.dtype([("future_points", np.float64, (MAX_SPOTS,)), ("next_score", np.float64, (MAX_SPOTS,))])
 
 
@@ -130,17 +134,10 @@ def policy_tables(rules: Rules) -> np.recarray:
     return out
 
 
-def compiled_form(policy) -> tuple[int, np.recarray] | None:
-    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
-    where there is none (the search)."""
-    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
-    if type(policy) is RandomPolicy:
-        return RANDOM, weights
-    if isinstance(policy, GreedyPolicy):  # greedy, aggressive, builder, or tuned weights
-        for name in WEIGHTS:
-            weights[0][name] = float(getattr(policy, name))
-        return GREEDY, weights
-    return None
+def compiled_form(policy) -> Form | None:
+    """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form (greedy,
+    aggressive, builder, or tuned weights: one kind), or None where there is none (the search)."""
+    return form_of(policy, POLICY_KINDS, GreedyWeights)
 
 
 # --- chance --------------------------------------------------------------------------------------------------
@@ -355,7 +352,7 @@ def greedy_setting(weights, pos, rules, ptables, work, n) -> int:
 
 @njit(cache=True)
 def greedy_trade(pos, rules, work, n) -> int:
-    """`GreedyPolicy._trade`: trade away up to the limit of chips whose symbol none of the player's cards shows
+    """`GreedyPolicy.trade`: trade away up to the limit of chips whose symbol none of the player's cards shows
     (as many as a legal trade allows), else pass."""
     wanted = 0
     for spot in range(rules.spot_count):
@@ -392,7 +389,7 @@ def same_chips(a, b) -> bool:
 @njit(cache=True)
 def greedy_challenge(weights, pos, rules, ptables, chances, work, n) -> int:
     """`GreedyPolicy._challenge`: the challenge with the best expected point swing by the exact combat odds
-    (`chances`: `policies.chance_table`), if it beats `fight_margin`; else no fight."""
+    (`chances`: `heuristics.chance_table`), if it beats `fight_margin`; else no fight."""
     best, best_value = 0, weights.fight_margin
     for i in range(n):
         if work.actions[i, 0] != CHALLENGE:
@@ -498,60 +495,36 @@ def play_games(tables, ptables, chances, kinds, weights, first, count, bits, gam
             games[g, 1 + k] = pos.counters[k]
 
 
-def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
-    """The compiled form of each seat's policy (made by the game's `make_policy`, so parameters and tuned
-    weights files apply), or None if any has none."""
-    forms = [compiled_form(make_policy(POLICIES, "tyranno-ex", text)) for text in policy_texts]
-    return None if any(form is None for form in forms) else forms
-
-
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values). The games draw one after another
-    from `rng`, or game g from its own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws
-    (`chance.turn_loop_calls`). ValueError naming the rule or policy the compiled engine cannot
-    play."""
-    forms = compiled_forms(policy_texts)
-    if forms is None:
-        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
-        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy, aggressive and "
-                         "builder policies (the object engine plays every policy)")
-    n = len(policy_texts)
+    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
+    `names`: the table `runner.play_chunk` makes. The games draw one after another from `rng`, or game g from its
+    own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws (`CompiledEngine.play_chunk`).
+    ValueError naming the rule the compiled engine cannot play."""
+    n = len(forms)
     tables = rule_tables(rules)
     blank = new_position()
     layout(blank, rules, n)
-    seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.float64)
-    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    kinds = np.array([f[0] for f in forms])
-    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
+    kinds, weights = seat_forms(forms)
     chances = np.ascontiguousarray(chance_table(rules)) if GREEDY in kinds else NO_ODDS
     game, workspace = new_position(), new_workspace()
-    for start, games_now, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
+
+    def play(start, games_now, bits, seats, games) -> None:
         play_games(tables, policy_tables(rules), chances, kinds, weights, start, games_now, bits, game, blank,
-                   workspace, seats[rows], games[rows])
-    return table(seats, games, first, policy_texts)
+                   workspace, seats, games)
+
+    seats, games = play_records(play, first, count, rng, game_rng, workspace, n, SEAT_COLUMNS, GAME_COLUMNS,
+                                seat_type=np.float64)
+    return table(seats, games, first, names)
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
     """The runner's rows (game by game, seat by seat) from `play_games`' records."""
-    count, n = seats.shape[0], seats.shape[1]
+    n = seats.shape[1]
     score = seats[:, :, 0]
     won = score == score.max(axis=1, keepdims=True)  # a tie for the most points is a shared victory
-    better = ((~won[:, None, :]) & (score[:, None, :] > score[:, :, None])).sum(axis=2)
-    rank = np.where(won, 1, 1 + won.sum(axis=1, keepdims=True) + better)
-    game_id = np.repeat(np.arange(first, first + count), n)
-    seat = np.tile(np.arange(n), count)
-    columns = {
-        "game_id": game_id,
-        "seat": seat,
-        "policy": np.array(names, dtype=object)[(seat + game_id) % n],
-        "score": score.ravel(),
-        "rank": rank.ravel(),
-        "won": won.ravel(),
-        "win_share": (won / won.sum(axis=1, keepdims=True)).ravel(),
-        "actions": np.repeat(games[:, 0], n),
-    }
+    columns = runner_columns(first, names, score, won)
+    columns["actions"] = np.repeat(games[:, 0], n)
     for k, name in enumerate(GAME_COUNTERS):
         columns[name] = np.repeat(games[:, 1 + k].astype(np.float64), n)
     for k, name in enumerate(SEAT_COLUMNS[1:], start=1):

@@ -3,7 +3,7 @@
 The search itself is `tyrsim.core.compiled.search.ismcts`; this module gives it the game's functions, each the
 compiled form of what the Python search does through the object engine. The `rules` they take is the triple (rule
 tables, the greedy policy's tables, the combat odds): the one-element arrays of `compiled.rule_tables` and
-`compiled_policies.policy_tables`, and `policies.chance_table`.
+`compiled_policies.policy_tables`, and `heuristics.chance_table`.
 
 - `determinize`: `TyrannoExState.determinize`, draw for draw. The cards nobody has seen (the deck less the cards on
   the board, out of the game and face up on the piles), in the deck's order, shuffled by `rng.permutation`'s swaps,
@@ -35,9 +35,9 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS as SEARCH_PLAYERS
-from tyrsim.core.compiled.search import ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tyranno_ex.board import PILES
 from tyrsim.games.tyranno_ex.compiled import (
     CHALLENGE,
@@ -72,7 +72,8 @@ from tyrsim.games.tyranno_ex.compiled_policies import (
     setting_values,
 )
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS, SPACES
-from tyrsim.games.tyranno_ex.policies import GUIDE, IsmctsPolicy, chance_table
+from tyrsim.games.tyranno_ex.heuristics import chance_table
+from tyrsim.games.tyranno_ex.weights import TUNED_GREEDY, GreedyWeights
 
 keep_fresh(__file__)
 # the search names its functions through the module: numba caches a function handed functions of its own module
@@ -84,16 +85,16 @@ this = sys.modules[__name__]
 KIND = np.int64(1) << 32
 
 
-def choose(policy: IsmctsPolicy, state, rng: np.random.Generator):
-    """The decision of `policy` at the object engine's `state` made by the compiled search, drawing what the
-    Python search (`IsmctsPolicy.reference_choice`) draws from `rng`; None where the compiled engine does not
-    play the rules."""
+def choose(policy, state, rng: np.random.Generator):
+    """The decision of `policy` (an `IsmctsPolicy`) at the object engine's `state` made by the compiled search,
+    drawing what the Python search (`IsmctsPolicy.reference_choice`) draws from `rng`; None where the compiled
+    engine does not play the rules."""
     if supported(state.rules) is not None:
         return None
     tables, ptables, chances = rule_tables(state.rules), policy_tables(state.rules), chance_table(state.rules)
-    work = search_work(policy.rollout, policy.width, policy.temperature)
+    work = search_work(type(policy), policy.rollout, policy.width, policy.temperature)
     real = position_of(state).view(np.recarray)
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, ACTION_ROWS)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, ptables, chances, np.int64(policy.iterations),
                      policy.exploration, np.int64(policy.rollout_depth), rng.bit_generator, work, tree, path,
@@ -102,24 +103,18 @@ def choose(policy: IsmctsPolicy, state, rng: np.random.Generator):
 
 
 @functools.lru_cache(maxsize=8)
-def search_work(rollout: str, width: int, temperature: float) -> np.recarray:
-    """The work record of a policy's options, made once a process (a search leaves in it only its action lists,
-    scratch space and the uniform block, which each search sets afresh)."""
+def search_work(search_policy: type, rollout: str, width: int, temperature: float) -> np.recarray:
+    """The work record of the options of a policy of the class `search_policy`, made once a process (a search
+    leaves in it only its action lists, scratch space and the uniform block, which each search sets afresh): the
+    compiled form of its rollout policy (one of its `rollouts`, each playing the determinization itself) and the
+    guide's weights (`weights.TUNED_GREEDY`)."""
     work = new_workspace()
     record = work[0]
-    kind, weights = compiled_form(IsmctsPolicy.rollouts[rollout]().policy)
+    kind, weights = compiled_form(search_policy.rollouts[rollout]().policy)
     record.rollout, record.rollout_weights = kind, weights[0]
-    record.guide_weights = compiled_form(GUIDE)[1][0]
+    record.guide_weights = weights_of(TUNED_GREEDY, GreedyWeights)[0]
     record.width, record.temperature = width, temperature
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(SEARCH_PLAYERS),
-            np.zeros(ACTION_ROWS, np.int64))
 
 
 @njit(cache=True)

@@ -28,6 +28,7 @@ each player's `standing` (points so far and what the board promises).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Mapping
@@ -38,7 +39,6 @@ import numpy as np
 
 from tyrsim.core.engine import search
 from tyrsim.core.engine.protocols import Policy, RandomPolicy
-from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tyranno_ex.actions import (
     KEEP_FIVE,
     NO_FIGHT,
@@ -51,65 +51,20 @@ from tyrsim.games.tyranno_ex.actions import (
     Trade,
     UseFive,
 )
-from tyrsim.games.tyranno_ex.board import ROWS, TRACK, track_space
-from tyrsim.games.tyranno_ex.combat import FightRules, odds, outcome_columns, strength
+from tyrsim.games.tyranno_ex.combat import strength
 from tyrsim.games.tyranno_ex.environment import NUM_SYMBOLS
-from tyrsim.games.tyranno_ex.game import PlayerView, TyrannoExGame, TyrannoExState
+from tyrsim.games.tyranno_ex.game import PlayerView, TyrannoExState
+from tyrsim.games.tyranno_ex.heuristics import chance_table, future_points, next_score
 from tyrsim.games.tyranno_ex.rules import Rules
-
-
-def chance_table(rules: Rules) -> np.ndarray:
-    """Exact fight chances for every matchup, indexed [attacker strength, dice, defender strength, dice].
-
-    The last axis holds (attacker wins clean, attacker wins close, defender wins
-    close, defender wins clean): a clean win (the loser won no round) eliminates
-    the loser, a close one turns it face down. A fight that can never end has all
-    four 0. One vectorized `odds` call fills the table, once per set of fight
-    rules: a sensitivity study's rule points mostly differ in rules no fight reads.
-    The table is shared, so it is read-only.
-    """
-    return _fight_chances(FightRules.of(rules))
-
-
-@functools.lru_cache(maxsize=8)
-def _fight_chances(rules: FightRules) -> np.ndarray:
-    s, d = rules.max_strength, rules.max_dice
-    table = odds(range(1, s + 1), range(d + 1), range(1, s + 1), range(d + 1), rules)
-    r = rules.rounds_to_win
-    p = np.nan_to_num(table[outcome_columns(rules)].to_numpy())
-    chances = np.stack([p[:, 0], p[:, 1:r].sum(axis=1), p[:, r:-1].sum(axis=1), p[:, -1]], axis=1)
-    out = np.zeros((s + 1, d + 1, s + 1, d + 1, 4))
-    out[1:, :, 1:, :] = chances.reshape(s, d + 1, s, d + 1, 4)
-    out.flags.writeable = False  # one table serves every policy and game under these fight rules
-    return out
-
-
-def future_points(spot: int, rules: Rules) -> float:
-    """Points a card on `spot` can still score: the rows above it, then the special spaces."""
-    specials = rules.special_spaces
-    if spot >= TRACK:
-        return float(sum(specials[track_space(spot) + 1 :]))
-    return float(sum(ROWS[spot % 4 + 1 :]) + sum(specials))
+from tyrsim.games.tyranno_ex.weights import TUNED_GREEDY, GreedyWeights
 
 
 @dataclass(frozen=True)
-class GreedyPolicy:
-    """Values chip settings, cards and fights in points by the visible board."""
+class GreedyPolicy(GreedyWeights):
+    """Values chip settings, cards and fights in points by the visible board, with the named weights of
+    `weights.GreedyWeights`."""
 
-    attack_weight: float = 0.5  # how much an opponent's point counts against one's own
-    fight_margin: float = 0.0  # smallest expected point gain for which a fight is picked
-    dice_weight: float = 0.05  # value of one combat die, as a share of the card's worth
-    invest_weight: float = 0.25  # share of a possible later change that a face-down chip is worth
-    die_bonus: float = 3.0  # points an earned or raised strength die is worth
     name: str = "greedy"
-    # the weights a tuner may change, with their ranges (every archetype's defaults lie inside)
-    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "attack_weight": (0.0, 1.5),
-        "fight_margin": (-6.0, 8.0),
-        "dice_weight": (0.0, 0.3),
-        "invest_weight": (0.0, 1.0),
-        "die_bonus": (0.0, 10.0),
-    }
 
     def choose(self, state: TyrannoExState, rng: np.random.Generator):
         view = state.view(state.current_player())
@@ -205,7 +160,7 @@ class GreedyPolicy:
                 return best[kind][0]
         if KEEP_FIVE in actions:
             return KEEP_FIVE
-        return self._trade(view, actions)
+        return self.trade(view, actions)
 
     def setting_values(self, view: PlayerView, actions: list) -> list[tuple[SetChips | UseFive, float]]:
         """(setting, expected gain in points) of every chip setting (SetChips or UseFive) among `actions`."""
@@ -255,8 +210,9 @@ class GreedyPolicy:
             out.append((action, value))
         return out
 
-    def _trade(self, view: PlayerView, actions: list):
-        """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass."""
+    def trade(self, view: PlayerView, actions: list):
+        """Trade away up to the limit of chips whose symbol none of the player's cards shows, else pass (the
+        search's guide offers this trade among its candidates)."""
         wanted = 0
         for bc in view.spots:
             if bc is not None and bc.owner == view.player:
@@ -303,15 +259,6 @@ class GreedyPolicy:
             )
             out.append((action, float(value)))
         return out
-
-
-def next_score(spot: int, rules: Rules) -> float:
-    """Points the card on `spot` scores at this round's scoring, after one shift (empty spaces aside)."""
-    if spot >= TRACK:
-        index = track_space(spot) + 1
-        return float(rules.special_spaces[index]) if index < len(rules.special_spaces) else 0.0
-    row = spot % 4 + 1
-    return float(ROWS[row]) if row < len(ROWS) else float(rules.special_spaces[0])
 
 
 @dataclass(frozen=True)
@@ -399,10 +346,9 @@ class _OnGame:
         return self.policy.choose(state.state, rng)
 
 
-# the search's guide, which ranks the candidate actions: greedy with the weights `tyrsim tune` found, the strongest
-# policy that does not search (docs/performance.md, "The compiled search"); a ruling, as Tyros's planner
-GUIDE_WEIGHTS = "bundled:greedy_tuned.toml"
-GUIDE = GreedyPolicy(**read_weights(GUIDE_WEIGHTS, TyrannoExGame.name, GreedyPolicy.name, GreedyPolicy))
+# the search's guide, which ranks the candidate actions: greedy with the weights `tyrsim tune` found (a ruling, as
+# Tyros's planner)
+GUIDE = GreedyPolicy(**dataclasses.asdict(TUNED_GREEDY))
 
 
 @dataclass(frozen=True)
@@ -454,7 +400,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
             ranked = GUIDE.setting_values(view, actions)
             kept = [first]
             if first is PASS and width > 2:
-                trade = GUIDE._trade(view, actions)
+                trade = GUIDE.trade(view, actions)
                 if trade is not PASS:
                     kept.append(trade)
         else:

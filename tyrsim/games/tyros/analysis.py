@@ -23,6 +23,8 @@ from tyrsim.games.tyros import findings
 from tyrsim.games.tyros.board import TYROS, Board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.expansion import TILE_POLICIES, simulate_expansion
+from tyrsim.games.tyros.game import NAME
+from tyrsim.games.tyros.policies import POLICIES
 from tyrsim.games.tyros.rules import SETUPS, Rules
 
 COLOURS = [COLOUR_NAMES[e] for e in EMPIRES]
@@ -205,7 +207,8 @@ def points_figure(tables: dict[str, pd.DataFrame], rules: Rules, args: Mapping[s
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.tyros.compiled", "tyrsim.games.tyros.compiled_policies",
                           "the random, greedy and planner policies",
-                          search=("ismcts", "tyrsim.games.tyros.compiled_search"))
+                          search=("ismcts", "tyrsim.games.tyros.compiled_search"),
+                          game=NAME, policy_table=POLICIES)
 GAME = game_analysis(
     default_policies=("planner", "greedy", "random", "planner"),
     extra_tables=points_by_source,

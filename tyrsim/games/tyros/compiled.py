@@ -54,6 +54,7 @@ from numba.np.random.random_methods import random_interval  # numpy's own draw, 
 
 from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, shuffle
 from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.positions import differing_fields
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -1510,11 +1511,8 @@ def tidy(game: np.ndarray) -> np.ndarray:
 
 
 def differences(game: np.ndarray, other: np.ndarray) -> list[str]:
-    """The fields in which two positions differ (empty: the same game position)."""
-    a, b = tidy(game), tidy(other)
-    if a.tobytes() == b.tobytes():
-        return []
-    return [name for name in POSITION.names if not np.array_equal(a[name], b[name])]
+    """The fields in which two positions differ, each held to `tidy` (empty: the same game position)."""
+    return differing_fields(tidy(game), tidy(other))
 
 
 def packed_cards(cards) -> int:

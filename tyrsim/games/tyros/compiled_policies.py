@@ -26,9 +26,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled.chance import integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.chance import integers, uniform
+from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.forms import Form, form_of, seat_forms, weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.compiled import (
     ACCEPT,
@@ -77,32 +78,23 @@ from tyrsim.games.tyros.compiled import (
     unpacked,
 )
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES, WILD
-from tyrsim.games.tyros.game import NAME
-from tyrsim.games.tyros.policies import POLICIES, GreedyPolicy, PlannerPolicy
 from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.weights import PlannerWeights
 
 keep_fresh(__file__)
 
 RANDOM, PLANNER, GREEDY = 0, 1, 2
-# the planner's weights by the object policy's names (a record: `weights.city_hope`)
-WEIGHTS = ("city_hope", "tyros_ship", "needed_card", "spare_card", "bonus_hope")
-WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+# the policies with a compiled form, by name (`compiled_form`; the search's rollouts, `compiled_search.py`)
+POLICY_KINDS = {"random": RANDOM, "planner": PLANNER, "greedy": GREEDY}
+# the planner's weights by their names (`weights.PlannerWeights`; a record: `weights.city_hope`)
+WEIGHT_RECORD = weight_record(PlannerWeights)
 TIE = 1e-9  # the object policies' tolerance: values this close to the best are ties, and a gain must exceed it
 
 
-def compiled_form(policy) -> tuple[int, np.recarray] | None:
+def compiled_form(policy) -> Form | None:
     """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
-    where there is none (the search)."""
-    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
-    if type(policy) is RandomPolicy:
-        return RANDOM, weights
-    if type(policy) is GreedyPolicy:
-        return GREEDY, weights
-    if type(policy) is PlannerPolicy:
-        for name in WEIGHTS:
-            weights[0][name] = float(getattr(policy, name))
-        return PLANNER, weights
-    return None
+    where there is none (the search, the tile policy)."""
+    return form_of(policy, POLICY_KINDS, PlannerWeights)
 
 
 @njit(cache=True, inline="always")
@@ -416,67 +408,40 @@ def play_games(tables, kinds, weights, n, first, count, bits, game, blank, works
             out[4 + e] = empire_size(pos, rules, e)
 
 
-def compiled_forms(policy_texts: list[str]) -> list[int] | None:
-    """The compiled form of each seat's policy (made with the game's POLICIES and `make_policy`, so weights files
-    and parameters apply), or None if any has none."""
-    forms = [compiled_form(make_policy(POLICIES, NAME, text)) for text in policy_texts]
-    return None if any(form is None for form in forms) else forms
-
-
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)` (`chance.turn_loop_calls`). ValueError naming the rule or
-    policy the compiled engine cannot play."""
-    n = len(policy_texts)
+    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
+    `names`: the table `runner.play_chunk` makes, drawing one after another from `rng` or game g from
+    `game_rng(g)` (`CompiledEngine.play_chunk`). ValueError naming the rule or the player count the compiled
+    engine cannot play."""
+    n = len(forms)
     if n not in (3, 4):
         raise ValueError(f"Tyros is played by 3 or 4 players, not {n}")
     problem = supported(rules, n)
     if problem is not None:
         raise ValueError(problem)
-    forms = compiled_forms(policy_texts)
-    if forms is None:
-        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
-        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, planner and greedy "
-                         "policies (the object engine plays every policy)")
     tables = rule_tables(rules)
-    seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
-    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    kinds = np.array([f[0] for f in forms], dtype=np.int64)
-    weights = np.concatenate([f[1] for f in forms]).view(np.recarray)
+    kinds, weights = seat_forms(forms)
     game, blank, workspace = new_position(), new_position(), new_workspace()
-    for start, games_now, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
-        play_games(tables, kinds, weights, n, start, games_now, bits, game, blank, workspace, seats[rows],
-                   games[rows])
-    return table(seats, games, first, policy_texts)
+
+    def play(start, games_now, bits, seats, games) -> None:
+        play_games(tables, kinds, weights, n, start, games_now, bits, game, blank, workspace, seats, games)
+
+    seats, games = play_records(play, first, count, rng, game_rng, workspace, n, SEAT_COLUMNS, GAME_COLUMNS)
+    return table(seats, games, first, names)
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
     """The runner's rows (game by game, seat by seat) from `play_games`' records."""
-    count, n = seats.shape[0], seats.shape[1]
+    n = seats.shape[1]
     score, largest = seats[:, :, 0], seats[:, :, 1]
     # the winners: the highest total, then the most points in the largest empire; a tie in both is shared
     key = score * 10_000 + largest
-    won = key == key.max(axis=1, keepdims=True)
-    winners = won.sum(axis=1, keepdims=True)
-    better = ((score[:, None, :] > score[:, :, None]) & ~won[:, None, :]).sum(axis=2)
-    rank = np.where(won, 1, 1 + winners + better)
-    game_id = np.repeat(np.arange(first, first + count), n)
-    seat = np.tile(np.arange(n), count)
-    columns = {
-        "game_id": game_id,
-        "seat": seat,
-        "policy": np.array(names, dtype=object)[(seat + game_id) % n],
-        "score": score.ravel().astype(np.float64),
-        "rank": rank.ravel(),
-        "won": won.ravel(),
-        "win_share": (won / winners).ravel(),
-        "actions": np.repeat(games[:, 0], n),
-        "rounds": np.repeat(games[:, 1], n),
-        "tiles_left": np.repeat(games[:, 2], n),
-        "tyros_joined": np.repeat(games[:, 3].astype(np.float64), n),
-    }
+    columns = runner_columns(first, names, score, key == key.max(axis=1, keepdims=True))
+    columns["actions"] = np.repeat(games[:, 0], n)
+    columns["rounds"] = np.repeat(games[:, 1], n)
+    columns["tiles_left"] = np.repeat(games[:, 2], n)
+    columns["tyros_joined"] = np.repeat(games[:, 3].astype(np.float64), n)
     for e in EMPIRES:
         columns[f"size_{COLOUR_NAMES[e]}"] = np.repeat(games[:, 4 + e], n)
     for c, name in enumerate(SEAT_COLUMNS[2:], start=2):

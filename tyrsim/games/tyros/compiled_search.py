@@ -14,9 +14,9 @@ compiled form of what the Python search does through the object engine:
   one for one; `action_key` packs a row into one number (`key_of`), so equal actions have equal keys.
 - `final_values`: win shares of the object engine's winners (highest total, then points in the largest
   empire, else shared).
-- `evaluate`: every player's planner value (the search's planner, `policies.PLANNER`; each with their own,
-  sampled, hand) as win shares by a softmax with `temperature` points.
-- `rollout`: the random, greedy or planner policy (`compiled_policies.decide`; the planner `policies.PLANNER`).
+- `evaluate`: every player's planner value (the search's planner, `policies.PLANNER`, with the tuned weights
+  `weights.TUNED_PLANNER`; each with their own, sampled, hand) as win shares by a softmax with `temperature` points.
+- `rollout`: the random, greedy or planner policy (`compiled_policies.decide`; the planner the search's).
 
 The search's "rules" are a tuple (rule tables, the search's planner's weights, the policy's options), the work
 record the compiled engine's (`compiled.WORKSPACE`: the action list, the policies' scratch position and the
@@ -32,8 +32,9 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled.chance import shuffle, uniform_block
+from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS, ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.tyros.compiled import (
     BUY,
     KEEP_CARDS,
@@ -55,17 +56,16 @@ from tyrsim.games.tyros.compiled import (
 )
 from tyrsim.games.tyros.compiled import apply_action as play
 from tyrsim.games.tyros.compiled import legal_actions as list_actions
-from tyrsim.games.tyros.compiled_policies import GREEDY, PLANNER, RANDOM, compiled_form, decide, prospects
+from tyrsim.games.tyros.compiled_policies import POLICY_KINDS, decide, prospects
 from tyrsim.games.tyros.components import CARD_KINDS, WILD
-from tyrsim.games.tyros.policies import PLANNER as PLANNER_POLICY
 from tyrsim.games.tyros.rules import Rules
+from tyrsim.games.tyros.weights import TUNED_PLANNER, PlannerWeights
 
 keep_fresh(__file__)
 # the search names its functions through the module: numba caches a function handed functions of its own module
 # only so (named as plain globals, they count as dynamic globals and the search compiles afresh every process)
 this = sys.modules[__name__]
 
-ROLLOUT_KINDS = {"random": RANDOM, "greedy": GREEDY, "planner": PLANNER}  # IsmctsPolicy.rollouts
 OPTIONS = np.dtype([("rollout", np.int64), ("temperature", np.float64)])  # the policy's options the search reads
 SMALL_FIELD, PACKED_FIELD = 8, 12  # `key_of`: the bits of a field of an action row, and where a packed multiset starts
 
@@ -78,7 +78,7 @@ def choose(policy, state, rng: np.random.Generator):
     tables, weights = rules_of(state.rules), planner_weights()
     options = options_of(policy.rollout, policy.temperature)
     work = search_work()
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     real = position_of(state)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, weights, options, np.int64(policy.iterations),
@@ -101,14 +101,15 @@ def rules_of(rules: Rules) -> np.recarray:
 
 @functools.lru_cache(maxsize=1)
 def planner_weights() -> np.recarray:
-    """The search's planner's weights (`policies.PLANNER`: the leaf evaluation's and the planner rollouts')."""
-    return compiled_form(PLANNER_POLICY)[1]
+    """The search's planner's weights (`weights.TUNED_PLANNER`: the leaf evaluation's and the planner
+    rollouts')."""
+    return weights_of(TUNED_PLANNER, PlannerWeights)
 
 
 @functools.lru_cache(maxsize=8)
 def options_of(rollout: str, temperature: float) -> np.recarray:
     options = np.zeros(1, OPTIONS).view(np.recarray)
-    options[0].rollout, options[0].temperature = ROLLOUT_KINDS[rollout], temperature
+    options[0].rollout, options[0].temperature = POLICY_KINDS[rollout], temperature
     return options
 
 
@@ -117,14 +118,6 @@ def search_work() -> np.recarray:
     """The search's work record, made once a process (a search leaves in it only its action list, scratch
     positions and the uniform block, which each search begins afresh)."""
     return new_workspace()
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)

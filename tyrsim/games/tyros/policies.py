@@ -10,6 +10,7 @@ every policy by its name on the command line (random, greedy, planner, ismcts).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,6 @@ import numpy as np
 
 from tyrsim.core.engine import search
 from tyrsim.core.engine.protocols import Policy, RandomPolicy
-from tyrsim.core.engine.weights import read_weights
 from tyrsim.games.tyros.actions import (
     Accept,
     BankBuy,
@@ -36,8 +36,9 @@ from tyrsim.games.tyros.actions import (
 )
 from tyrsim.games.tyros.board import TYROS
 from tyrsim.games.tyros.components import CARD_KINDS, WILD, Cards, colour_payment, full_deck
-from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, NAME, OFFER, PARTNER, TyrosState, place_chip
+from tyrsim.games.tyros.game import ACTIONS, EXPAND, KEEP, OFFER, PARTNER, TyrosState, place_chip
 from tyrsim.games.tyros.scoring import empire_sizes, score_game, size_ranks
+from tyrsim.games.tyros.weights import TUNED_PLANNER, PlannerWeights
 
 
 @dataclass
@@ -243,7 +244,7 @@ class GreedyPolicy:
 
 
 @dataclass(frozen=True)
-class PlannerPolicy:
+class PlannerPolicy(PlannerWeights):
     """Plans for cities in large empires, lone ships, the all-four-empires bonus and useful cards.
 
     It values a position as its score if the game ended now, plus a share
@@ -257,16 +258,6 @@ class PlannerPolicy:
     """
 
     name: ClassVar[str] = "planner"
-    # the weights a tuner may change, each with its range (`tyrsim tune`)
-    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "city_hope": (0.0, 1.5), "tyros_ship": (0.0, 4.0), "needed_card": (0.2, 3.0), "spare_card": (0.0, 1.5),
-        "bonus_hope": (0.0, 1.5),
-    }
-    city_hope: float = 0.6
-    tyros_ship: float = 1.5
-    needed_card: float = 1.0
-    spare_card: float = 0.3
-    bonus_hope: float = 0.5
 
     def needs(self, pos: Position, player: int) -> set[int]:
         """Colours of the spaces where it has a ship and could build a city."""
@@ -382,7 +373,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
     """Information-set MCTS (`tyrsim.core.engine.search`) with the planner's values as the leaf evaluation.
 
     The search's planner (`PLANNER`, the leaf evaluation and the planner rollouts) plays with the tuned
-    weights (`SEARCH_WEIGHTS`). A cut-off position is valued by every player's `PlannerPolicy.values`
+    weights (`weights.TUNED_PLANNER`). A cut-off position is valued by every player's `PlannerPolicy.values`
     (score if the game ended now, hoped-for cities, ships in Tyros, bonus progress, cards), turned into win shares by a
     softmax with `temperature` points: a player `temperature` points ahead of another is e times
     as likely to win.
@@ -409,9 +400,7 @@ class IsmctsPolicy(search.IsmctsPolicy):
         return [w / total for w in weights]
 
 
-# the search's planner (its leaf evaluation and its planner rollouts): the planner with the weights `tyrsim tune`
-# found, the strongest policy that does not search (docs/performance.md, "The compiled search")
-SEARCH_WEIGHTS = "bundled:planner_tuned.toml"
-PLANNER = PlannerPolicy(**read_weights(SEARCH_WEIGHTS, NAME, "planner", PlannerPolicy))
+# the search's planner (its leaf evaluation and its planner rollouts): the planner with the weights `tyrsim tune` found
+PLANNER = PlannerPolicy(**dataclasses.asdict(TUNED_PLANNER))
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "ismcts": IsmctsPolicy}

@@ -41,7 +41,8 @@ from tyrsim.core.studies.rate import rating_analysis
 from tyrsim.core.studies.rulings import rulings_analysis
 from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.zooloretto_duell import findings
-from tyrsim.games.zooloretto_duell.game import END_TRIGGERS
+from tyrsim.games.zooloretto_duell.game import END_TRIGGERS, NAME
+from tyrsim.games.zooloretto_duell.policies import POLICIES
 
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
 # the `symbols` table: how often each symbol fires, and the money and expert actions beside them
@@ -391,7 +392,8 @@ def zoo_figures(tables: dict[str, pd.DataFrame], rules: Any, args: Mapping[str, 
 # the compiled engine (`compiled.py`, `compiled_policies.py`): the same games as the object engine, in numba
 COMPILED = CompiledEngine("tyrsim.games.zooloretto_duell.compiled", "tyrsim.games.zooloretto_duell.compiled_policies",
                           "the random, greedy and heuristic policies",
-                          search=("ismcts", "tyrsim.games.zooloretto_duell.compiled_search"))
+                          search=("ismcts", "tyrsim.games.zooloretto_duell.compiled_search"),
+                          game=NAME, policy_table=POLICIES)
 
 
 def zoo_ev_analysis(name: str, default_policies: tuple[str, ...]) -> ForGame:

@@ -49,6 +49,7 @@ from numba import njit
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.compiled.numba_cache import keep_fresh
+from tyrsim.core.compiled.positions import differing_fields
 from tyrsim.games.zooloretto_duell.cards import ANIMALS, COLOURS, FINAL_CARD, SPECIES, card_kind
 from tyrsim.games.zooloretto_duell.evaluation import race_edge
 from tyrsim.games.zooloretto_duell.game import (
@@ -880,11 +881,8 @@ def _tidy(game) -> None:
 
 
 def differences(game: np.recarray, other: np.recarray) -> list[str]:
-    """The fields in which two positions differ (empty: the same game position)."""
-    a, b = tidy(game), tidy(other)
-    if a.tobytes() == b.tobytes():
-        return []
-    return [name for name in POSITION.names if not np.array_equal(a[name], b[name])]
+    """The fields in which two positions differ, each held to `tidy` (empty: the same game position)."""
+    return differing_fields(tidy(game), tidy(other))
 
 
 def action_of(state: ZooState, action) -> tuple:

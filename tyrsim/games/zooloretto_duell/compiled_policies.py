@@ -33,9 +33,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, turn_loop_calls, uniform
+from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, uniform
+from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.forms import Form, form_of, seat_forms, weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.engine.protocols import RandomPolicy, make_policy
 from tyrsim.games.zooloretto_duell.cards import SPECIES
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -61,17 +62,17 @@ from tyrsim.games.zooloretto_duell.compiled import (
     set_up,
     stand_colours,
 )
-from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, NAME, OVER, PLACE
-from tyrsim.games.zooloretto_duell.policies import POLICIES, GreedyPolicy, HeuristicPolicy
+from tyrsim.games.zooloretto_duell.game import COUNTERS, DONATION, END_TRIGGERS, OVER, PLACE
 from tyrsim.games.zooloretto_duell.rules import Rules
+from tyrsim.games.zooloretto_duell.weights import HeuristicWeights
 
 keep_fresh(__file__)
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
-# the heuristic's weights by the object policy's names (a record: `weights.take_threshold`)
-WEIGHTS = ("take_threshold", "alone_take_threshold", "steal_threshold", "dispose_at", "opponent_weight",
-           "discard_threshold", "square_value")
-WEIGHT_RECORD = np.dtype([(name, np.float64) for name in WEIGHTS])
+# the policies with a compiled form, by name (`compiled_form`)
+POLICY_KINDS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+# the heuristic's weights by their names (`weights.HeuristicWeights`; a record: `weights.take_threshold`)
+WEIGHT_RECORD = weight_record(HeuristicWeights)
 NONE = -np.inf  # the value of no truck
 DISCARDED = np.int64(-1)  # `board`'s truck for a drawn card discarded (an int64, as compiled.UNUSED)
 
@@ -97,19 +98,10 @@ def new_workspace() -> np.recarray:
     return np.zeros(1, WORKSPACE).view(np.recarray)
 
 
-def compiled_form(policy) -> tuple[int, np.recarray] | None:
+def compiled_form(policy) -> Form | None:
     """(kind, weights: a one-element recarray of WEIGHT_RECORD) of an object policy's compiled form, or None
     where there is none (the searches)."""
-    weights = np.zeros(1, WEIGHT_RECORD).view(np.recarray)
-    if type(policy) is RandomPolicy:
-        return RANDOM, weights
-    if type(policy) is GreedyPolicy:
-        return GREEDY, weights
-    if type(policy) is HeuristicPolicy:
-        for name in WEIGHTS:
-            weights[0][name] = float(getattr(policy, name))
-        return HEURISTIC, weights
-    return None
+    return form_of(policy, POLICY_KINDS, HeuristicWeights)
 
 
 # --- evaluation (evaluation.py, operation for operation) -----------------------------------------------------
@@ -392,55 +384,33 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
             games[g, 2] += pos.scored[s]
 
 
-def compiled_forms(policy_texts: list[str]) -> list[tuple[int, np.recarray]] | None:
-    """The compiled form of each seat's policy (made from the game's POLICIES, so a policy's parameters and a
-    weights file apply), or None if any has none."""
-    forms = [compiled_form(make_policy(POLICIES, NAME, text)) for text in policy_texts]
-    return None if any(form is None for form in forms) else forms
-
-
-def play_chunk(rules: Rules, policy_texts: list[str], first: int, count: int, rng: np.random.Generator,
+def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
                game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats: the table `runner.play_chunk` makes (one row per game
-    and seat, the same columns and, for the same generator, the same values), drawing one after another from
-    `rng` or game g from `game_rng(g)`. ValueError naming the rule or policy the compiled engine cannot play."""
-    if len(policy_texts) != 2:
-        raise ValueError(f"Zooloretto Duell is for 2 players, not {len(policy_texts)}")
-    forms = compiled_forms(policy_texts)
-    if forms is None:
-        missing = next(t for t in policy_texts if compiled_forms([t]) is None)
-        raise ValueError(f"policy {missing!r}: the compiled engine plays only the random, greedy and heuristic "
-                         "policies (the object engine plays every policy)")
+    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
+    `names`: the table `runner.play_chunk` makes, drawing one after another from `rng` or game g from
+    `game_rng(g)` (`CompiledEngine.play_chunk`). ValueError naming the rule the compiled engine cannot play."""
+    if len(forms) != 2:
+        raise ValueError(f"Zooloretto Duell is for 2 players, not {len(forms)}")
     tables = rule_tables(rules)  # ValueError naming a rule it does not play (`compiled.supported`)
-    seats = np.zeros((count, 2, len(SEAT_COLUMNS)), dtype=np.int64)
-    games = np.zeros((count, len(GAME_COLUMNS)), dtype=np.int64)
-    kinds, weights = np.array([f[0] for f in forms]), np.concatenate([f[1] for f in forms]).view(np.recarray)
+    kinds, weights = seat_forms(forms)
     game, blank, workspace = new_position(), new_position(), new_workspace()
-    for start, n, bits, rows in turn_loop_calls(first, count, rng, game_rng, workspace):
-        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats[rows], games[rows])
-    return table(seats, games, first, policy_texts)
+
+    def play(start, n, bits, seats, games) -> None:
+        play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats, games)
+
+    seats, games = play_records(play, first, count, rng, game_rng, workspace, 2, SEAT_COLUMNS, GAME_COLUMNS)
+    return table(seats, games, first, names)
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
     """The runner's rows (game by game, seat by seat) from `play_games`' records."""
-    count = len(games)
     score, coins = seats[:, :, 0], seats[:, :, 1]
     other = score[:, ::-1]
     won = (score > other) | ((score == other) & (coins >= coins[:, ::-1]))  # a tie in both: shared
-    game_id = np.repeat(np.arange(first, first + count), 2)
-    seat = np.tile(np.arange(2), count)
-    columns = {
-        "game_id": game_id,
-        "seat": seat,
-        "policy": np.array(names, dtype=object)[(seat + game_id) % 2],
-        "score": score.ravel().astype(np.float64),
-        "rank": np.where(won, 1, 2).ravel(),
-        "won": won.ravel(),
-        "win_share": (won / won.sum(axis=1, keepdims=True)).ravel(),
-        "actions": np.repeat(games[:, 1], 2),
-        "rounds": np.repeat(games[:, 0], 2),
-        "interim_scorings": np.repeat(games[:, 2], 2),
-    }
+    columns = runner_columns(first, names, score, won)
+    columns["actions"] = np.repeat(games[:, 1], 2)
+    columns["rounds"] = np.repeat(games[:, 0], 2)
+    columns["interim_scorings"] = np.repeat(games[:, 2], 2)
     for t, name in enumerate(END_TRIGGERS):
         columns[f"ended_by_{name}"] = np.repeat((games[:, 3] == t + 1).astype(np.float64), 2)
     for name in ("marker_points", "majority_points", "coin_points", "minus_points"):

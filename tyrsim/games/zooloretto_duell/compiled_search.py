@@ -33,8 +33,9 @@ import numpy as np
 from numba import njit
 
 from tyrsim.core.compiled.chance import shuffle, uniform, uniform_block
+from tyrsim.core.compiled.forms import weights_of
 from tyrsim.core.compiled.numba_cache import keep_fresh
-from tyrsim.core.compiled.search import MAX_PLAYERS, ismcts, new_tree
+from tyrsim.core.compiled.search import ismcts, room
 from tyrsim.games.zooloretto_duell.cards import FINAL_CARD
 from tyrsim.games.zooloretto_duell.compiled import (
     CONNECT,
@@ -55,16 +56,15 @@ from tyrsim.games.zooloretto_duell.compiled import apply_action as play
 from tyrsim.games.zooloretto_duell.compiled import legal_actions as list_actions
 from tyrsim.games.zooloretto_duell.compiled_policies import (
     GREEDY,
-    HEURISTIC,
+    POLICY_KINDS,
     RANDOM,
-    WEIGHTS,
     WORKSPACE,
     choose_greedy,
     heuristic_choice,
     margin,
 )
-from tyrsim.games.zooloretto_duell.policies import HeuristicPolicy
 from tyrsim.games.zooloretto_duell.rules import Rules
+from tyrsim.games.zooloretto_duell.weights import HeuristicWeights
 
 keep_fresh(__file__)
 # the search names its functions through the module: numba caches a function handed functions of its own module
@@ -74,8 +74,6 @@ this = sys.modules[__name__]
 KINDS = FINAL_CARD + 1  # card kinds, the final-round card the last
 ACTION_ARGUMENTS = 64  # more than an action's first argument can be: a truck (up to 8) or a card kind (up to 36)
 TRUCK_ORDERS = (MAX_PLACES + 1) * KINDS**MAX_PLACES  # more than `action_number` gives a truck's cards
-ROLLOUT_KINDS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}  # IsmctsPolicy.rollout's policies
-
 
 
 def choose(policy, state, rng: np.random.Generator):
@@ -85,7 +83,7 @@ def choose(policy, state, rng: np.random.Generator):
         return None
     tables = rules_of(state.rules)
     work = search_work(policy.rollout, policy.finish_round, policy.scale)
-    tree, path, values, untried = room(policy.iterations)
+    tree, path, values, untried = room(policy.iterations, MAX_ACTIONS)
     real = position_of(state)
     with uniform_block(rng, work[0]):
         key = search(real, new_position(), tables, np.int64(policy.iterations), policy.exploration,
@@ -104,19 +102,11 @@ def search_work(rollout: str, finish_round: bool, scale: float) -> np.recarray:
     """The work record of a policy's options, made once a process (a search leaves in it only its action
     list, scratch positions and the uniform block, which each search begins afresh)."""
     work = np.zeros(1, WORKSPACE).view(np.recarray)
-    work[0].rollout, work[0].finish_round, work[0].scale = ROLLOUT_KINDS[rollout], int(finish_round), scale
-    default = HeuristicPolicy()
-    for name in WEIGHTS:
-        work[0].weights[name] = float(getattr(default, name))
+    # the rollout policy's kind by its name, and the heuristic's default weights (the evaluation's and a heuristic
+    # rollout's)
+    work[0].rollout, work[0].finish_round, work[0].scale = POLICY_KINDS[rollout], int(finish_round), scale
+    work[0].weights = weights_of(HeuristicWeights(), HeuristicWeights)[0]
     return work
-
-
-@functools.lru_cache(maxsize=8)
-def room(iterations: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tree, path (a descent passes at most one node an iteration), values and untried actions of a search
-    of `iterations` descents, made once a process."""
-    return (new_tree(iterations), np.zeros(iterations + 2, np.int64), np.zeros(MAX_PLAYERS),
-            np.zeros(MAX_ACTIONS, np.int64))
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ playout or descent (`ZooState.determinize`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -24,6 +23,7 @@ from tyrsim.core.engine.protocols import RandomPolicy
 from tyrsim.games.zooloretto_duell.actions import DiscardDrawn, DisposeMinus, Draw, Steal, TakeTruck
 from tyrsim.games.zooloretto_duell.evaluation import margin, score_now
 from tyrsim.games.zooloretto_duell.game import DONATION, PLACE, ZooState
+from tyrsim.games.zooloretto_duell.weights import HeuristicWeights
 
 
 def _after(state: ZooState, action) -> ZooState:
@@ -52,8 +52,9 @@ class GreedyPolicy:
 
 
 @dataclass(frozen=True)
-class HeuristicPolicy:
-    """A good player's rules of thumb, valued by `evaluation.margin` (own worth minus the opponent's).
+class HeuristicPolicy(HeuristicWeights):
+    """A good player's rules of thumb, valued by `evaluation.margin` (own worth minus the opponent's), with the
+    named weights of `weights.HeuristicWeights`.
 
     Take the best truck when it gains enough; steal when that gains enough after its price; dispose of
     minus points once there are enough of them; connect a drawn card where it helps the trucks we may
@@ -62,22 +63,6 @@ class HeuristicPolicy:
     """
 
     name: ClassVar[str] = "heuristic"
-    # the weights a tuner may change, with their ranges; dispose_at counts minus points, a whole number left out
-    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "take_threshold": (0.0, 4.0),
-        "alone_take_threshold": (0.0, 5.0),
-        "steal_threshold": (0.0, 3.0),
-        "opponent_weight": (0.0, 2.0),
-        "discard_threshold": (0.0, 2.0),
-        "square_value": (0.0, 2.0),
-    }
-    take_threshold: float = 1.5  # take a truck when it raises the margin by at least this
-    alone_take_threshold: float = 2.5  # the same once the opponent has quit (more cards are coming to us)
-    steal_threshold: float = 1.0  # steal when it raises the margin by at least this, price included
-    dispose_at: int = 3  # dispose of minus points once holding at least this many
-    opponent_weight: float = 1.0  # connecting a card: weight of the opponent's best truck against ours
-    discard_threshold: float = 0.5  # expert: discard when the trucks are better by this without the card
-    square_value: float = 0.7  # worth of a square's donation not yet chosen
 
     def choose(self, state: ZooState, rng: np.random.Generator):
         actions = state.legal_actions()
