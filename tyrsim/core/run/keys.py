@@ -30,6 +30,14 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_digest(path: str | Path) -> str | None:
+    """The sha256 of a file's bytes; None when it cannot be read (the key then changes when it can)."""
+    try:
+        return _sha256(Path(path).read_bytes())
+    except OSError:
+        return None
+
+
 def bundled_data_digest(game: GameSpec) -> str:
     """SHA-256 over the names and bytes of every file in the game package's bundled `data/` folder."""
     if game.package is None:  # a spec no package holds has no data folder
@@ -63,10 +71,7 @@ def data_digests(scenario: Scenario) -> dict[int, dict[str, str | None]]:
 
     def digest(path: str) -> str | None:
         if path not in files:
-            try:
-                files[path] = _sha256(Path(path).read_bytes())
-            except OSError:
-                files[path] = None
+            files[path] = file_digest(path)
         return files[path]
 
     digests = {}

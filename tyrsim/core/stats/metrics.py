@@ -57,12 +57,12 @@ def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _gap(rates: np.ndarray) -> np.ndarray:
+def gap_of(rates: np.ndarray) -> np.ndarray:
     """Best minus worst seat win rate (over the last axis)."""
     return rates.max(axis=-1) - rates.min(axis=-1)
 
 
-def _balance(rates: np.ndarray) -> np.ndarray:
+def balance_of(rates: np.ndarray) -> np.ndarray:
     """1 - total variation distance of seat win rates from uniform, scaled to [0, 1] (over the last axis)."""
     k = rates.shape[-1]
     return 1 - 0.5 * np.abs(rates - 1 / k).sum(axis=-1) / (1 - 1 / k)
@@ -225,12 +225,12 @@ def _seat_balance(games: int, rates: np.ndarray, summed: np.ndarray, cov: np.nda
 
     k = len(rates)
     p_value = float(sps.chisquare(summed).pvalue) if k > 1 and games > 0 else float("nan")
-    gap, bal = float(_gap(rates)), float(_balance(rates))
+    gap, bal = float(gap_of(rates)), float(balance_of(rates))
     if cov is not None:
         values, vectors = np.linalg.eigh(cov / games)
         draws = np.random.default_rng(BIAS_SEED).standard_normal((BIAS_DRAWS, k))
         simulated = rates + (draws * np.sqrt(np.clip(values, 0, None))) @ vectors.T
-        gaps, bals = _gap(simulated), _balance(simulated)
+        gaps, bals = gap_of(simulated), balance_of(simulated)
         gap_fixed, gap_var = 2 * gap - float(gaps.mean()), float(gaps.var(ddof=1))
         bal_fixed, bal_var = 2 * bal - float(bals.mean()), float(bals.var(ddof=1))
     else:
@@ -293,7 +293,7 @@ def _balance_table(seats: SeatBalance, games: int, length: str, means: dict[str,
                  "interval: the gaps the chi-square test does not reject"))
     rows.append(("balance", _shown(seats.balance, seats.balance_low, seats.balance_high),
                  seats.balance_low, seats.balance_high,
-                 f"1 = every seat wins equally often; bias-corrected (observed {float(_balance(seats.rates)):.3g}); "
+                 f"1 = every seat wins equally often; bias-corrected (observed {float(balance_of(seats.rates)):.3g}); "
                  "interval as for the gap"))
     rows.append((f"mean_{length}", *means[length], "t interval"))
     rows.append((f"sd_{length}", length_sd, float("nan"), float("nan"), "spread"))

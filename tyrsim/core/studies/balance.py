@@ -72,22 +72,21 @@ from tyrsim.core.engine.rng import task_rng, task_seed
 from tyrsim.core.engine.rules import RuleError, RuleSet
 from tyrsim.core.engine.runner import rotation
 from tyrsim.core.engine.spec import GameSpec
-from tyrsim.core.run.keys import bundled_data_digest
+from tyrsim.core.run.keys import bundled_data_digest, file_digest
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore
 from tyrsim.core.run.workers import Workers
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import (
-    _balance,
-    _gap,
     balance_metrics,
+    balance_of,
+    gap_of,
     per_game_measures,
     seat_advantage,
     win_shares,
 )
 from tyrsim.core.stats.resampling import resample_trials
 from tyrsim.core.studies.blocks import play_games
-from tyrsim.core.studies.tune import _file_digest
 
 SEARCH, CHECK, SAMPLER, BOOTSTRAP = 0, 1, 2, 3  # the run seed's streams: search games, fresh games, sampler, resamples
 TASK_GAMES = 500  # games per task at most (a block of more is split; never depends on the jobs)
@@ -474,7 +473,7 @@ class Player:
     def files(self, variant: RuleSet) -> dict[str, Any]:
         named = [getattr(variant, r) for r in variant.data_file_rules() if getattr(variant, r)]
         named += weights.named_files({"policies": list(self.setup.policies)})
-        return {"bundled": self.bundled, **{path: _file_digest(path) for path in named
+        return {"bundled": self.bundled, **{path: file_digest(path) for path in named
                                             if not path.startswith("bundled:")}}
 
     def play(self, stream: int, work: list[tuple[RuleSet, int, int]]) -> list[pd.DataFrame]:
@@ -523,9 +522,9 @@ class Objective:
         out = []
         for target in self.setup.targets:
             if target.metric == "largest_seat_gap":
-                out.append(_gap(means[..., self.seats]))
+                out.append(gap_of(means[..., self.seats]))
             elif target.metric == "balance":
-                out.append(_balance(means[..., self.seats]))
+                out.append(balance_of(means[..., self.seats]))
             else:
                 out.append(means[..., self.columns.index(_column(target.metric))])
         return np.stack(out, axis=-1)

@@ -47,6 +47,7 @@ from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, chunks, rotation
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.table_text import csv_text
+from tyrsim.core.run.keys import file_digest
 from tyrsim.core.run.output import atomic_folder
 from tyrsim.core.run.progress import Progress
 from tyrsim.core.run.store import STORE_FORMAT, ResultStore
@@ -237,7 +238,7 @@ def tune(spec: GameSpec, setup: TuneSetup, *, n_jobs: int = 1, store: ResultStor
         raise TuneError(f"policy {setup.policy!r} has one tunable weight; CMA-ES needs at least two "
                         "(sweep a single weight with `tyrsim explore` instead)")
     store = store or ResultStore(None)
-    files = {path: _file_digest(path) for text in setup.pool for path in weights.named_files({"p": text})}
+    files = {path: file_digest(path) for text in setup.pool for path in weights.named_files({"p": text})}
     runner = Parallel(n_jobs=n_jobs)
 
     def evaluate(setup: TuneSetup, generation: int, candidates: list[dict[str, float]],
@@ -281,11 +282,3 @@ def tune(spec: GameSpec, setup: TuneSetup, *, n_jobs: int = 1, store: ResultStor
     check = evaluate(dataclasses.replace(setup, pool=(setup.policy,)), CHECK, [tuned], setup.check_games)[0]
     return TuneResult(weights=tuned, history=pd.DataFrame(history), check=check,
                       beats=stats.share_interval(check["pairs_won"].to_numpy()))
-
-
-def _file_digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
