@@ -23,11 +23,11 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response, Streami
 from fastapi.sse import format_sse_event
 from fastapi.staticfiles import StaticFiles
 
+from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.engine.limits import MAX_TRIALS
 from tyrsim.core.engine.spec import GameLookup, UnknownGame
 from tyrsim.core.studio.jobs import Job, Jobs
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
-from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.studio.variant import DEFAULT_SEED, RULE, Variant, VariantError, default_policies, parse_variant
 
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
@@ -53,6 +53,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         try:
             variant = parse_variant(query, games, names)
         except VariantError as exc:
+            jobs.stop(who)
             context = _asked(query, games, names, specs, exc.problems)
             job_id = None
             status = BAD_REQUEST
@@ -67,6 +68,10 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
             response.headers["HX-Push-Url"] = f"/?{variant.query()}"
         response.set_cookie(SESSION, who, httponly=True, samesite="strict")
         return response
+
+    @app.get("/favicon.ico")
+    def icon() -> Response:
+        return Response(status_code=204)
 
     @app.get("/", response_class=HTMLResponse)
     def page(request: Request) -> Response:

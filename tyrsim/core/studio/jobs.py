@@ -22,8 +22,8 @@ from tyrsim.core.studies.blocks import play_games, prepare_blocks
 from tyrsim.core.studio.measures import Tally, game_measures
 from tyrsim.core.studio.variant import Variant
 
-FIRST_CHUNK = 20  # games in a job's first chunk
-CHUNK_SECONDS = 0.1  # what a chunk aims to take: a cancelled job stops within about this
+FIRST_CHUNK = 20  # games in a job's first chunk, and in a chunk at least
+CHUNK_SECONDS = 0.1  # what a chunk aims to take at least (at most twice this): a cancelled job stops within it
 MOST_CHUNK = 20_000  # games in one chunk at most
 MOST_GAMES = 200_000  # games a job plays under each rule set before it stops by itself
 MOST_JOBS = 4  # jobs alive at once in one studio
@@ -75,6 +75,7 @@ class Job:
         try:
             prepare_blocks(variant.spec, [(variant.rules, seats), (rulebook, seats)])
             first, size = 0, FIRST_CHUNK
+            warming = True  # the first chunk may load numba's cache: its time says nothing of the next ones
             while first < self.most_games and not self.cancelled:
                 size = min(size, self.most_games - first)
                 started = time.perf_counter()
@@ -90,8 +91,14 @@ class Job:
                     self.tally.add(played, base, kinds)
                     self.version += 1
                 first += size
-                took = max(time.perf_counter() - started, 1e-3)
-                size = int(min(MOST_CHUNK, max(1, size * min(4.0, CHUNK_SECONDS / took))))
+                # twice the games while a chunk takes less than its time, half while it takes over twice that (a
+                # call's fixed cost, tens of milliseconds, keeps a smaller chunk from paying)
+                took = time.perf_counter() - started
+                if took < CHUNK_SECONDS:
+                    size = min(MOST_CHUNK, 2 * size)
+                elif took > 2 * CHUNK_SECONDS and not warming:
+                    size = max(FIRST_CHUNK, size // 2)
+                warming = False
         except Exception as exc:  # shown on the page in place of the answer; the server goes on
             self.error = f"{type(exc).__name__}: {exc}"
         finally:
@@ -119,10 +126,8 @@ class Jobs:
 
     def start(self, session: str, variant: Variant) -> Job:
         """A new job for `session`, its stale one cancelled; the oldest session's job cancelled beyond `most`."""
+        self.stop(session)
         with self._lock:
-            if (old := self._by_session.pop(session, None)) is not None:
-                old.cancel()
-                self._by_id.pop(old.id, None)
             while len(self._by_session) >= self.most:
                 _, oldest = self._by_session.popitem(last=False)
                 oldest.cancel()
@@ -131,6 +136,13 @@ class Jobs:
             self._by_session[session] = job
             self._by_id[job.id] = job
         return job.start()
+
+    def stop(self, session: str) -> None:
+        """Cancel the session's job (an edit that cannot be played makes it stale too)."""
+        with self._lock:
+            if (old := self._by_session.pop(session, None)) is not None:
+                old.cancel()
+                self._by_id.pop(old.id, None)
 
     def get(self, job_id: int) -> Job | None:
         with self._lock:
