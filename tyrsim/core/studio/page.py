@@ -63,7 +63,8 @@ def _rule_controls(spec: GameSpec, values: Mapping[str, Any]) -> list[dict[str, 
             "changed": value != default, "options": options, "number": number,
             "step": 1 if isinstance(default, int) else "any", "low": meta.get("low"), "high": meta.get("high"),
             "description": row["description"], "allowed": row["allowed"], "kind": row["kind"],
-            "readings": words.listing([rule_text(a) or "(the bundled file)" for a in rulings.get(f.name, ())]),
+            "readings": words.listing([rule_text(a) or "(the bundled file)" for a in rulings[f.name]])
+            if f.name in rulings else "",
             "reset": json.dumps({RULE + f.name: rule_text(default)}),
         })
     return controls
