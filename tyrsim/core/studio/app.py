@@ -169,7 +169,8 @@ def serve(games: GameLookup, names: Sequence[str], host: str = "127.0.0.1", port
     import uvicorn
 
     app = make_app(games, names)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    # a page's event stream stays open while its job plays: a stop waits for it at most a moment
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"tyrsim studio: {address} (Ctrl-C stops it)", flush=True)

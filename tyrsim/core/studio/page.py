@@ -60,7 +60,7 @@ def _rule_controls(spec: GameSpec, values: Mapping[str, Any]) -> list[dict[str, 
         number = isinstance(default, int | float) and not isinstance(default, bool)
         controls.append({
             "name": f.name, "value": rule_text(value), "default": rule_text(default) if default != "" else "(bundled)",
-            "changed": value != default, "options": options, "number": number,
+            "changed": rule_text(value) != rule_text(default), "options": options, "number": number,
             "step": 1 if isinstance(default, int) else "any", "low": meta.get("low"), "high": meta.get("high"),
             "description": row["description"], "allowed": row["allowed"], "kind": row["kind"],
             "readings": words.listing([rule_text(a) or "(the bundled file)" for a in rulings[f.name]])
@@ -94,8 +94,8 @@ def controls_context(games: Sequence[GameSpec], spec: GameSpec | None, variant: 
         "player_counts": list(spec.players) if spec else [],
         "seats": [{"policy": p, "options": _seat_options(spec, p)} for p in policies] if spec else [],
         "seed": variant.seed if variant else asked.get("seed", ""),
-        "rules": _rule_controls(spec, rule_values) if spec else [],
-        "changed": len(variant.changes) if variant else 0,
+        "rules": (rules := _rule_controls(spec, rule_values) if spec else []),
+        "changed": sum(r["changed"] for r in rules),
         "problems": dict(problems), "policy_note": note.strip(),
     }
 
