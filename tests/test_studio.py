@@ -165,3 +165,26 @@ VALUES = st.one_of(st.text(max_size=30), st.sampled_from(
 def test_no_request_gets_a_5xx(client, path, query):
     answer = client.get(path, params=query)
     assert answer.status_code < 500, answer.text
+
+
+def test_tyrsim_run_plays_the_downloaded_scenario_to_the_pages_answer(client, tmp_path):
+    # `tyrsim run` plays a game analysis's games one after another from each task's stream, the studio plays
+    # game g from its own stream (to pair it with the rulebook's): the same rules, seats and seed, other games;
+    # so the run's estimates lie inside the page's intervals, not on its digits
+    from click.testing import CliRunner
+
+    from tyrsim.cli import main
+
+    query = f"game={GAME}&rule.starting_coins=3&seed=3"
+    job = Job(parse_variant(parse_qsl(query), get_game, game_names()), most_games=1000).start()
+    assert job.wait(600) and job.error is None
+    rows = {row.measure: row for row in job.snapshot()[1]}
+    path = tmp_path / "studio.toml"
+    path.write_text(client.get(f"/scenario?{query}&games=1000").text)
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    by_seat = (tmp_path / "out" / "by_seat.csv").read_text().splitlines()[1:]
+    for seat, line in enumerate(by_seat):
+        cells = dict(zip(("seat", "games", "win_rate"), line.split(","), strict=False))
+        _, low, high = rows[f"seat {seat + 1} win rate"].variant
+        assert cells["games"] == "1000" and low <= float(cells["win_rate"]) <= high
