@@ -188,3 +188,15 @@ def test_tyrsim_run_plays_the_downloaded_scenario_to_the_pages_answer(client, tm
         cells = dict(zip(("seat", "games", "win_rate"), line.split(","), strict=False))
         _, low, high = rows[f"seat {seat + 1} win rate"].variant
         assert cells["games"] == "1000" and low <= float(cells["win_rate"]) <= high
+
+
+def test_a_sample_game_and_the_score_figure(client):
+    log = client.get(f"/log?game={GAME}&rule.starting_coins=3")
+    assert log.status_code == 200 and log.text.startswith("P0: ") and "winner" in log.text
+    assert client.get(f"/log?game={GAME}&rule.starting_coins=30").status_code == 400
+    page = client.get(f"/view?game={GAME}&rule.starting_coins=2")
+    job = page.text.split("sse-connect='/events/")[1].split("'")[0]
+    with client.stream("GET", f"/events/{job}") as stream:
+        last = "".join(stream.iter_text()).split("event: answer")[-1]
+    assert "<svg id=&#39;scores&#39;" in last or "<svg id='scores'" in last
+    assert "class='variant'" in last and "class='rulebook'" in last

@@ -25,6 +25,8 @@ from fastapi.staticfiles import StaticFiles
 
 from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.engine.limits import MAX_TRIALS
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.runner import GameTooLong, play
 from tyrsim.core.engine.spec import GameLookup, UnknownGame
 from tyrsim.core.studio.jobs import Job, Jobs
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
@@ -33,6 +35,7 @@ from tyrsim.core.studio.variant import DEFAULT_SEED, RULE, Variant, VariantError
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
 EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
 BAD_REQUEST = 400
+MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every game far sooner)
 
 
 def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) -> FastAPI:
@@ -103,18 +106,48 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         return Response(variant.scenario(played), media_type="application/toml",
                         headers={"Content-Disposition": f'attachment; filename="studio_{variant.spec.name}.toml"'})
 
+    @app.get("/log")
+    def log(request: Request) -> Response:
+        """One sample game of the variant, move by move: the game `tyrsim play` prints with its seed (the object
+        engine, which writes play logs)."""
+        try:
+            variant = parse_variant(list(request.query_params.multi_items()), games, names)
+        except VariantError as exc:
+            return PlainTextResponse("\n".join(f"{k}: {m}" for k, m in exc.problems.items()), status_code=BAD_REQUEST)
+        try:
+            return PlainTextResponse(sample_game(variant))
+        except GameTooLong as exc:
+            return PlainTextResponse(f"{exc}: these rules may never end a game", status_code=422)
+
     @app.get("/status")
     def status(request: Request) -> dict[str, Any]:
-        """The session's job in numbers (for scripts and the benchmark)."""
-        job = jobs.of_session(session(request))
+        """The session's job in numbers (for scripts and the benchmark), and how soon its stale one stopped."""
+        who = session(request)
+        stale = jobs.stale(who)
+        replaced = None if stale is None else {"job": stale.id, "ended": stale.ended,
+                                               "stopped_after": stale.cancel_seconds}
+        job = jobs.of_session(who)
         if job is None:
-            return {"job": None}
+            return {"job": None, "stale": replaced}
         _, rows, played = job.snapshot()
-        return {"job": job.id, "games": played, "ended": job.ended, "cancelled": job.cancelled, "error": job.error,
+        return {"job": job.id, "stale": replaced, "games": played, "ended": job.ended, "cancelled": job.cancelled,
+                "error": job.error,
                 "rows": [{"measure": r.measure, "rulebook": r.rulebook, "variant": r.variant,
                           "difference": r.difference, "differs": r.differs} for r in rows]}
 
     return app
+
+
+def sample_game(variant: Variant) -> str:
+    """The play log of one game of the variant, its seats and its final scores."""
+    lines: list[str] = []
+    record = play(variant.spec.make_game(variant.rules, variant.players),
+                  [variant.spec.make_policy(text) for text in variant.policies], task_rng(variant.seed, 0, 0),
+                  log=lines.append, max_actions=MOST_LOG_ACTIONS)
+    lines.append("")
+    for seat, (text, score) in enumerate(zip(variant.policies, record.scores, strict=True)):
+        lines.append(f"P{seat} ({text}): {score:g}{'  winner' if seat in record.winners else ''}")
+    return "\n".join(lines) + "\n"
 
 
 def _games(counts: list[str]) -> int:

@@ -113,6 +113,11 @@ class Job:
         with self._lock:
             return self.version, self.tally.rows(), self.tally.games
 
+    def score_counts(self) -> tuple[dict[int, int], dict[int, int]]:
+        """How often each final score came up at a seat so far: (under the variant, under the rulebook's rules)."""
+        with self._lock:
+            return dict(self.tally.scores[0]), dict(self.tally.scores[1])
+
 
 class Jobs:
     """The studio's jobs: one per page session (a new one cancels the session's old one), at most `most` alive."""
@@ -121,6 +126,7 @@ class Jobs:
         self.most, self.most_games = most, most_games
         self._by_session: OrderedDict[str, Job] = OrderedDict()
         self._by_id: dict[int, Job] = {}
+        self._stale: OrderedDict[str, Job] = OrderedDict()  # each session's last cancelled job (the newest `most`)
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -143,6 +149,10 @@ class Jobs:
             if (old := self._by_session.pop(session, None)) is not None:
                 old.cancel()
                 self._by_id.pop(old.id, None)
+                self._stale[session] = old
+                self._stale.move_to_end(session)
+                while len(self._stale) > self.most:
+                    self._stale.popitem(last=False)
 
     def get(self, job_id: int) -> Job | None:
         with self._lock:
@@ -151,6 +161,11 @@ class Jobs:
     def of_session(self, session: str) -> Job | None:
         with self._lock:
             return self._by_session.get(session)
+
+    def stale(self, session: str) -> Job | None:
+        """The session's last cancelled job (to read how soon it stopped)."""
+        with self._lock:
+            return self._stale.get(session)
 
     def cancel_all(self) -> None:
         with self._lock:

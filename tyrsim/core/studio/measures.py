@@ -12,6 +12,8 @@ narrow where most games come out the same), a mean's has no bound known ahead (t
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +25,7 @@ from tyrsim.core.stats.metrics import per_game_measures, win_shares
 
 SHARE, MEAN = "share", "mean"
 FIRST_SEAT = "seat 1 win rate"  # the headline: the first seat's share of the wins
+SEAT_SCORE = re.compile(r"seat \d+ score")  # the measures that are a seat's final score
 MEANS_FROM = 100  # games before a mean's (asymptotic) interval is shown
 # the per-game measures of `metrics.per_game_measures` the page shows, by the names it shows them under
 _PER_GAME = {"mean_score": ("mean score", MEAN), "margin": ("winning margin", MEAN), "actions": ("actions", MEAN),
@@ -120,6 +123,8 @@ class Tally:
     _rulebook: _Moments = field(default_factory=_Moments)
     _difference: _Moments = field(default_factory=_Moments)
     _share_differences: BoundedMean | None = None
+    # how often each final score (rounded to a whole point) came up at any seat: {score: count}, per rule set
+    scores: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
 
     def add(self, variant: pd.DataFrame, rulebook: pd.DataFrame, kinds: dict[str, str]) -> None:
         """Add the same games (`game_measures` of each rule set, rows in the same game order)."""
@@ -136,6 +141,9 @@ class Tally:
         self._difference.add(v - b)
         share = np.array([self.kinds[m] == SHARE for m in self.measures])
         self._share_differences.add((v - b)[:, share].T)
+        for counter, table in zip(self.scores, (variant, rulebook), strict=True):
+            seats = table[[m for m in self.measures if SEAT_SCORE.fullmatch(m)]].to_numpy(dtype=float)
+            counter.update(np.rint(seats[np.isfinite(seats)]).astype(int).tolist())
         self.games += len(v)
 
     def rows(self) -> list[Row]:

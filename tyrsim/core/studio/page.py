@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -23,6 +24,7 @@ from tyrsim.core.studio.jobs import Job
 from tyrsim.core.studio.measures import FIRST_SEAT, MEANS_FROM, Row
 from tyrsim.core.studio.variant import RULE, Variant, rule_text, tuned_policies
 
+FIGURE_BINS, FIGURE_WIDTH, FIGURE_HEIGHT = 60, 640, 150  # the score figure: most bars, its size in pixels
 MOST_SENTENCES = 4  # the answer's sentences: the headline, the verdict, and at most two more stated differences
 # htmx swaps a 4xx answer too: its page shows the problem beside the control (the default leaves the page as it was)
 HTMX_CONFIG = json.dumps({"responseHandling": [{"code": "204", "swap": False}, {"code": "[23]..", "swap": True},
@@ -133,6 +135,39 @@ def findings(variant: Variant, rows: list[Row], games: int) -> list[str]:
     return out
 
 
+def score_figure(variant: Mapping[int, int], rulebook: Mapping[int, int], compared: bool) -> dict[str, Any] | None:
+    """The score distribution under both rule sets as bars of an inline SVG (drawn anew with every answer): per bin
+    of whole points (a bin spans several where the scores range over more than FIGURE_BINS), the share of seats'
+    final scores in it; None before the first games."""
+    if not variant:
+        return None
+    keys = [*variant, *rulebook]
+    low, high = min(keys), max(keys)
+    span = max(1, math.ceil((high - low + 1) / FIGURE_BINS))
+    bins = math.ceil((high - low + 1) / span)
+
+    def shares(counts: Mapping[int, int]) -> list[float]:
+        per_bin = [0] * bins
+        for score, n in counts.items():
+            per_bin[(score - low) // span] += n
+        total = sum(per_bin)
+        return [n / total for n in per_bin]
+
+    drawn = [("variant", shares(variant))] + ([("rulebook", shares(rulebook))] if compared else [])
+    tallest = max(max(values) for _, values in drawn)
+    width = FIGURE_WIDTH / bins
+    bars = []
+    for k, (name, values) in enumerate(drawn):
+        for b, share in enumerate(values):
+            height = FIGURE_HEIGHT * share / tallest
+            bars.append({"x": round(b * width + k * width / len(drawn), 2), "y": round(FIGURE_HEIGHT - height, 2),
+                         "width": round(width / len(drawn), 2), "height": round(height, 2), "kind": name,
+                         "title": f"{low + b * span}" + (f" to {low + b * span + span - 1}" if span > 1 else "")
+                         + f": {100 * share:.1f}% of seats' scores"})
+    return {"bars": bars, "low": low, "high": high, "width": FIGURE_WIDTH, "height": FIGURE_HEIGHT,
+            "compared": compared}
+
+
 def live_context(variant: Variant, job: Job) -> dict[str, Any]:
     """The live answer's template context after the games the job has played so far."""
     _, rows, games = job.snapshot()
@@ -147,6 +182,7 @@ def live_context(variant: Variant, job: Job) -> dict[str, Any]:
     return {
         "findings": findings(variant, rows, games), "status": status, "games": games, "query": variant.query(),
         "means_from": MEANS_FROM, "confidence": 1 - ALPHA,
+        "figure": score_figure(*job.score_counts(), compared=bool(variant.changes)),
         "rows": [{"measure": r.measure, "rulebook": r.shown("rulebook"), "variant": r.shown("variant"),
                   "difference": r.shown("difference") if variant.changes else "", "marked": r.differs}
                  for r in rows],
