@@ -798,5 +798,21 @@ def plan(half_width, p, sd) -> None:
         click.echo(f"{trials} trials for a proportion near {p} to +/- {half_width}")
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but this machine's own lets other machines play on it.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
+def studio(host, port, no_browser) -> None:
+    """A live page in the browser: change a rule and watch what it does, against the rulebook's rules."""
+    from tyrsim.core.studio.app import serve
+    from tyrsim.games import game_names, get_game
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: --host {host} lets other machines reach the studio and start games on this one",
+                   err=True)
+    serve(get_game, game_names(), host=host, port=port, open_browser=not no_browser)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,202 @@
+"""The studio (tyrsim.core.studio): the variant read from the address with the command line's checks, the jobs that
+play it against the rulebook's rules on the same games, the app's answers to good and bad requests, and the
+scenario it writes."""
+
+from __future__ import annotations
+
+import tomllib
+from urllib.parse import parse_qsl
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tyrsim.core.run.scenario import scenario_from_data
+from tyrsim.core.studio.app import make_app
+from tyrsim.core.studio.jobs import Job, Jobs
+from tyrsim.core.studio.measures import FIRST_SEAT
+from tyrsim.core.studio.variant import VariantError, parse_variant
+from tyrsim.games import game_names, get_game
+
+GAME = "zooloretto-duell"
+TUNED = "heuristic:weights=bundled:heuristic_tuned.toml"
+
+
+def variant(*pairs: tuple[str, str]):
+    return parse_variant([("game", GAME), *pairs], get_game, game_names())
+
+
+def problems(*pairs: tuple[str, str]) -> dict[str, str]:
+    with pytest.raises(VariantError) as caught:
+        parse_variant(list(pairs), get_game, game_names())
+    return caught.value.problems
+
+
+def test_a_page_starts_with_the_tuned_policies_and_the_rulebooks_rules():
+    v = variant()
+    assert v.policies == (TUNED, TUNED) and v.changes == {} and v.seed == 1
+
+
+def test_the_address_reproduces_the_variant():
+    v = variant(("rule.starting_coins", "3"), ("policy", "greedy"), ("seed", "9"))
+    assert v.policies == ("greedy", TUNED)  # the seat not given takes the default policy
+    again = parse_variant(parse_qsl(v.query()), get_game, game_names())
+    assert again == v and "rule.starting_coins=3" in v.query() and "final_round_card_depth" not in v.query()
+
+
+@pytest.mark.parametrize(("pairs", "field", "words"), [
+    ((("game", "chess"),), "game", "the games are"),
+    ((("game", GAME), ("players", "3")), "players", "is for 2 players"),
+    ((("game", GAME), ("players", "two")), "players", "not a number of players"),
+    ((("game", GAME), ("policy", "wizard")), "policy", "the policies are"),
+    ((("game", GAME), ("seed", "-4")), "seed", "an integer from 0"),
+    ((("game", GAME), ("rule.starting_coins", "99")), "rule.starting_coins", "from 0 to 12"),
+    ((("game", GAME), ("rule.starting_coins", "many")), "rule.starting_coins", "expected an integer"),
+    ((("game", GAME), ("rule.no_such_rule", "1")), "rule.no_such_rule", "the rules are"),
+    ((("game", GAME), ("colour", "red")), "colour", "unknown field"),
+    ((("game", GAME), ("seed", "1"), ("seed", "2")), "seed", "given twice"),
+])
+def test_each_bad_field_is_named_with_what_is_allowed(pairs, field, words):
+    found = problems(*pairs)
+    assert list(found) == [field] and words in found[field]
+
+
+def test_the_studio_reads_no_path_it_is_sent():
+    weights = problems(("game", GAME), ("policy", "heuristic:weights=/etc/passwd"))
+    assert "reads no path" in weights["policy"] and "bundled:heuristic_tuned.toml" in weights["policy"]
+    data_rule = next(name for name in get_game(GAME).rules.data_file_rules())
+    found = problems(("game", GAME), (f"rule.{data_rule}", "/etc/passwd"))
+    assert "reads no path" in found[f"rule.{data_rule}"]
+    found = problems(("game", GAME), (f"rule.{data_rule}", "bundled:../../../etc/passwd"))
+    assert "not a file bundled" in found[f"rule.{data_rule}"]
+
+
+def test_a_job_pairs_each_game_under_both_rule_sets_and_its_answer_does_not_depend_on_its_chunks():
+    v = variant(("rule.starting_coins", "4"))
+    jobs = [Job(v, most_games=120, id=k).start() for k in (1, 2)]
+    for job in jobs:
+        assert job.wait(600) and job.error is None and job.tally.games == 120
+    rows = [job.snapshot()[1] for job in jobs]
+    assert rows[0] == rows[1]
+    first = next(r for r in rows[0] if r.measure == FIRST_SEAT)
+    assert first.difference[0] == pytest.approx(first.variant[0] - first.rulebook[0])
+    low, high = first.difference[1:]
+    assert -1 <= low <= first.difference[0] <= high <= 1
+
+
+def test_the_rulebooks_rules_alone_compare_nothing():
+    job = Job(variant(), most_games=40).start()
+    assert job.wait(600) and job.error is None
+    for row in job.snapshot()[1]:
+        assert row.variant[0] == row.rulebook[0] and row.difference[0] == 0 and not row.differs
+
+
+def test_a_new_edit_cancels_the_sessions_stale_job():
+    jobs = Jobs(most=2, most_games=10**6)
+    old = jobs.start("page", variant(("rule.starting_coins", "3")))
+    new = jobs.start("page", variant(("rule.starting_coins", "4")))
+    assert old.cancelled and old.wait(600) and old.cancel_seconds is not None
+    assert jobs.get(old.id) is None and jobs.of_session("page") is new and not new.cancelled
+    others = [jobs.start(session, variant()) for session in ("a", "b")]
+    assert new.cancelled and not any(job.cancelled for job in others)  # at most two alive: the oldest went
+    jobs.cancel_all()
+    assert all(job.wait(600) for job in others)
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = make_app(get_game, game_names(), Jobs(most=2, most_games=40))
+    with TestClient(app) as c:
+        yield c
+    app.state.jobs.cancel_all()
+
+
+def test_the_page_has_a_control_for_every_rule_and_a_live_answer(client):
+    page = client.get(f"/?game={GAME}&rule.starting_coins=3")
+    assert page.status_code == 200
+    for name in get_game(GAME).rules.field_names():
+        assert f"name='rule.{name}'" in page.text
+    assert "class='rule changed'" in page.text and "reset to 1" in page.text
+    assert "sse-connect='/events/" in page.text and "/static/htmx.min.js" in page.text
+    assert page.headers["HX-Push-Url"].startswith("/?game=zooloretto-duell")
+
+
+def test_a_bad_field_is_a_400_with_its_message_beside_the_control(client):
+    answer = client.get(f"/view?game={GAME}&rule.starting_coins=99")
+    assert answer.status_code == 400
+    text = answer.text
+    control, message = text.index("name='rule.starting_coins'"), text.index("out of range; expected an integer from 0")
+    assert 0 < message - control < 2000 and "sse-connect" not in text
+    assert client.get("/?game=chess").status_code == 400
+
+
+def test_the_events_stream_the_answer_until_the_job_is_done(client):
+    page = client.get(f"/view?game={GAME}&rule.starting_coins=2")
+    job = page.text.split("sse-connect='/events/")[1].split("'")[0]
+    with client.stream("GET", f"/events/{job}") as stream:
+        text = "".join(stream.iter_text())
+    assert "event: answer" in text and text.rstrip().endswith("event: done\ndata:")
+    assert "moves the first seat&#39;s win rate from" in text and "40 games" in text
+    assert client.get("/events/999999").status_code == 404
+
+
+def test_the_scenario_it_writes_is_one_tyrsim_run_plays(client):
+    answer = client.get(f"/scenario?game={GAME}&rule.starting_coins=3&policy=greedy&seed=5&games=300")
+    assert answer.status_code == 200 and "attachment" in answer.headers["Content-Disposition"]
+    data = tomllib.loads(answer.text)
+    scenario = scenario_from_data(data, "studio.toml", answer.text, games=get_game)
+    point = scenario.points[0]
+    assert scenario.seed == 5 and point.rules.differences() == {"starting_coins": 3}
+    assert point.args["policies"] == ("greedy", TUNED) and scenario.trials(point) == 300
+    assert client.get(f"/scenario?game={GAME}&games=0").status_code == 400
+
+
+KEYS = st.sampled_from(["game", "players", "policy", "seed", "games", "rule.starting_coins", "rule.truck_places",
+                        "rule.symbols_file", "rule.steal_triggers_symbols", "rule.", "x", ""])
+VALUES = st.one_of(st.text(max_size=30), st.sampled_from(
+    ["zooloretto-duell", "tyros", "2", "3", "-1", "1e9", "true", "nan", "bundled:markers.toml", "../x", "greedy",
+     "heuristic:weights=/tmp/w.toml", "99999999999999999999999", "1,2,2", "0"]))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/", "/view", "/scenario", "/status", "/events/1", "/events/x%00", "/static/..%2f..%2fx"]),
+       query=st.lists(st.tuples(KEYS, VALUES), max_size=6))
+def test_no_request_gets_a_5xx(client, path, query):
+    answer = client.get(path, params=query)
+    assert answer.status_code < 500, answer.text
+
+
+def test_tyrsim_run_plays_the_downloaded_scenario_to_the_pages_answer(client, tmp_path):
+    # `tyrsim run` plays a game analysis's games one after another from each task's stream, the studio plays
+    # game g from its own stream (to pair it with the rulebook's): the same rules, seats and seed, other games;
+    # so the run's estimates lie inside the page's intervals, not on its digits
+    from click.testing import CliRunner
+
+    from tyrsim.cli import main
+
+    query = f"game={GAME}&rule.starting_coins=3&seed=3"
+    job = Job(parse_variant(parse_qsl(query), get_game, game_names()), most_games=1000).start()
+    assert job.wait(600) and job.error is None
+    rows = {row.measure: row for row in job.snapshot()[1]}
+    path = tmp_path / "studio.toml"
+    path.write_text(client.get(f"/scenario?{query}&games=1000").text)
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    by_seat = (tmp_path / "out" / "by_seat.csv").read_text().splitlines()[1:]
+    for seat, line in enumerate(by_seat):
+        cells = dict(zip(("seat", "games", "win_rate"), line.split(","), strict=False))
+        _, low, high = rows[f"seat {seat + 1} win rate"].variant
+        assert cells["games"] == "1000" and low <= float(cells["win_rate"]) <= high
+
+
+def test_a_sample_game_and_the_score_figure(client):
+    log = client.get(f"/log?game={GAME}&rule.starting_coins=3")
+    assert log.status_code == 200 and log.text.startswith("P0: ") and "winner" in log.text
+    assert client.get(f"/log?game={GAME}&rule.starting_coins=30").status_code == 400
+    page = client.get(f"/view?game={GAME}&rule.starting_coins=2")
+    job = page.text.split("sse-connect='/events/")[1].split("'")[0]
+    with client.stream("GET", f"/events/{job}") as stream:
+        last = "".join(stream.iter_text()).split("event: answer")[-1]
+    assert "<svg id=&#39;scores&#39;" in last or "<svg id='scores'" in last
+    assert "class='variant'" in last and "class='rulebook'" in last

@@ -1,0 +1,103 @@
+"""`tyrsim studio` as a person uses it: the command starts the server and prints its address; in a real headless
+chromium the page answers an edit with the paired sentence, its interval narrows, a second edit replaces the
+first one's games, and the page's scenario file holds the variant shown."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import httpx
+import pytest
+from browser import console_errors
+
+GAME = "zooloretto-duell"
+WAIT = 180  # seconds at most for the page to show what a test waits for (the first games may load numba's cache)
+NUMBER = r"-?[\d,]+(?:\.\d+)?"
+
+
+@pytest.fixture(scope="module")
+def studio():
+    """The studio's address, served by `tyrsim studio --no-browser` on a free port of this machine."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    server = subprocess.Popen([sys.executable, "-m", "tyrsim.cli", "studio", "--no-browser", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = server.stdout.readline()  # printed once the app is made, before the server listens
+        address = re.search(r"http://\S+/", line)
+        assert address, f"no address in {line!r}: {server.stderr.read() if server.poll() is not None else ''}"
+        for _ in range(200):  # until it listens: each try waits up to its own timeout, no sleep
+            try:
+                httpx.get(address[0] + "favicon.ico", timeout=0.5)
+                break
+            except httpx.TransportError:
+                if server.poll() is not None:
+                    raise AssertionError(server.stderr.read()) from None
+        yield address[0]
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_the_command_serves_the_page_on_this_machine_only(studio):
+    assert studio.startswith("http://127.0.0.1:")
+    page = httpx.get(studio + f"?game={GAME}", timeout=60)
+    assert page.status_code == 200 and "tyrsim studio" in page.text and "name='rule.starting_coins'" in page.text
+    assert httpx.get(studio + "static/htmx.min.js", timeout=10).text.startswith("var htmx=")
+
+
+def _first_seat(driver) -> tuple[int, tuple[float, float]]:
+    """(games played, the first seat's difference interval in points) as the page shows them."""
+    # read in one script: the live part is swapped whole as the games come in
+    status, cells = driver.execute_script(
+        "return [document.querySelector('#live .status').textContent,"
+        " [...document.querySelector('#paired tbody tr').cells].map(c => c.textContent)]")
+    assert cells[0] == "seat 1 win rate"
+    low, high = re.search(rf"\[({NUMBER}), ({NUMBER})\] points", cells[3]).groups()
+    return int(re.search(r"[\d,]+", status)[0].replace(",", "")), (float(low), float(high))
+
+
+def test_an_edit_shows_the_paired_answer_narrowing_and_the_next_edit_replaces_it(studio, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(studio + f"?game={GAME}&rule.starting_coins=3")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.execute_script("return document.querySelector('#paired tbody tr') !== null"))
+    early_games, (low, high) = _first_seat(browser)
+    wait.until(lambda d: _first_seat(d)[0] >= max(4 * early_games, 400))
+    later_games, (later_low, later_high) = _first_seat(browser)
+    assert later_high - later_low < high - low  # the interval narrows as games come in
+    assert low <= later_low and later_high <= high  # and never widens: a confidence sequence only narrows
+    browser.save_screenshot(str(tmp_path / "first_edit.png"))
+
+    old_job = browser.find_element(By.CSS_SELECTOR, "[sse-connect]").get_attribute("sse-connect")
+    coins = browser.find_element(By.NAME, "rule.starting_coins")
+    coins.send_keys(Keys.CONTROL, "a")
+    coins.send_keys("4", Keys.TAB)  # a change event, as a person's edit makes
+    wait.until(lambda d: "starts with set to 4" in d.execute_script("return document.body.textContent"))
+    assert browser.find_element(By.CSS_SELECTOR, "[sse-connect]").get_attribute("sse-connect") != old_job
+    assert httpx.get(studio + old_job.lstrip("/"), timeout=10).status_code == 404  # the stale job is gone
+    assert "rule.starting_coins=4" in browser.current_url  # the address holds the variant
+
+    link = browser.execute_script("return document.getElementById('scenario').href")  # swapped as games come
+    scenario = tomllib.loads(httpx.get(link, timeout=10).text)
+    assert scenario["game"] == GAME and scenario["rules"] == {"starting_coins": 4} and scenario["args"]["games"] > 0
+
+    coins = browser.find_element(By.NAME, "rule.starting_coins")
+    coins.send_keys(Keys.CONTROL, "a")
+    coins.send_keys("40", Keys.TAB)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".problem[role=alert]"))
+    assert "out of range" in browser.find_element(By.CSS_SELECTOR, ".problem[role=alert]").text
+    browser.save_screenshot(str(tmp_path / "bad_value.png"))
+    assert console_errors(browser) == [] or all("400" in e for e in console_errors(browser))

@@ -1,0 +1,216 @@
+"""The studio's ASGI app (FastAPI) and the server that runs it (uvicorn).
+
+Routes: `/` the page for the variant its address holds; `/view` what an edit replaces (controls and the new
+job's live answer); `/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a
+scenario file; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command
+line's checks: a request that cannot be played is answered 400 with the page showing each problem beside its
+control, never a 500. The app is handed the game registry (`games`, `names`): core never imports it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+import threading
+import webbrowser
+from collections.abc import AsyncIterator, Sequence
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+from fastapi.sse import format_sse_event
+from fastapi.staticfiles import StaticFiles
+
+from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.limits import MAX_TRIALS
+from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.runner import GameTooLong, play
+from tyrsim.core.engine.spec import GameLookup, UnknownGame
+from tyrsim.core.studio.jobs import Job, Jobs
+from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
+from tyrsim.core.studio.variant import DEFAULT_SEED, RULE, Variant, VariantError, default_policies, parse_variant
+
+SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
+EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
+BAD_REQUEST = 400
+MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every game far sooner)
+
+
+def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) -> FastAPI:
+    """The studio app over the games `names` (looked up with `games`)."""
+    jobs = jobs or Jobs()
+    app = FastAPI(title="tyrsim studio", docs_url=None, redoc_url=None)
+    app.state.jobs = jobs
+    app.mount("/static", StaticFiles(directory=str(resources.files("tyrsim.core.studio") / "static")), name="static")
+    specs = [games(name) for name in names]
+
+    def session(request: Request) -> str:
+        return request.cookies.get(SESSION) or secrets.token_urlsafe(12)
+
+    def view(request: Request, whole: bool) -> Response:
+        """The page (`whole`) or its edited part for the variant the query asks for: a new job, or 400."""
+        query = list(request.query_params.multi_items())
+        who = session(request)
+        try:
+            variant = parse_variant(query, games, names)
+        except VariantError as exc:
+            jobs.stop(who)
+            context = _asked(query, games, names, specs, exc.problems)
+            job_id = None
+            status = BAD_REQUEST
+        else:
+            context = controls_context(specs, variant.spec, variant, {}, {})
+            job = jobs.start(who, variant)
+            context.update(live_context(variant, job))
+            job_id, status = job.id, 200
+        context.update(job_id=job_id, htmx_config=HTMX_CONFIG, title="tyrsim studio")
+        response = HTMLResponse(render("studio.html" if whole else "view.html", **context), status_code=status)
+        if status == 200:
+            response.headers["HX-Push-Url"] = f"/?{variant.query()}"
+        response.set_cookie(SESSION, who, httponly=True, samesite="strict")
+        return response
+
+    @app.get("/favicon.ico")
+    def icon() -> Response:
+        return Response(status_code=204)
+
+    @app.get("/", response_class=HTMLResponse)
+    def page(request: Request) -> Response:
+        return view(request, whole=True)
+
+    @app.get("/view", response_class=HTMLResponse)
+    def edit(request: Request) -> Response:
+        return view(request, whole=False)
+
+    @app.get("/events/{job_id}")
+    def events(job_id: str) -> Response:
+        job = jobs.get(int(job_id)) if job_id.isdecimal() and len(job_id) < 12 else None
+        if job is None:
+            return PlainTextResponse(f"no job {job_id!r} is playing (a newer edit replaced it, or it never was)",
+                                     status_code=404)
+        return StreamingResponse(_stream(job), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    @app.get("/scenario")
+    def scenario(request: Request) -> Response:
+        query = list(request.query_params.multi_items())
+        asked = [(k, v) for k, v in query if k != "games"]
+        counts = [v for k, v in query if k == "games"]
+        try:
+            variant = parse_variant(asked, games, names)
+            played = _games(counts)
+        except VariantError as exc:
+            return PlainTextResponse("\n".join(f"{k}: {m}" for k, m in exc.problems.items()), status_code=BAD_REQUEST)
+        return Response(variant.scenario(played), media_type="application/toml",
+                        headers={"Content-Disposition": f'attachment; filename="studio_{variant.spec.name}.toml"'})
+
+    @app.get("/log")
+    def log(request: Request) -> Response:
+        """One sample game of the variant, move by move: the game `tyrsim play` prints with its seed (the object
+        engine, which writes play logs)."""
+        try:
+            variant = parse_variant(list(request.query_params.multi_items()), games, names)
+        except VariantError as exc:
+            return PlainTextResponse("\n".join(f"{k}: {m}" for k, m in exc.problems.items()), status_code=BAD_REQUEST)
+        try:
+            return PlainTextResponse(sample_game(variant))
+        except GameTooLong as exc:
+            return PlainTextResponse(f"{exc}: these rules may never end a game", status_code=422)
+
+    @app.get("/status")
+    def status(request: Request) -> dict[str, Any]:
+        """The session's job in numbers (for scripts and the benchmark), and how soon its stale one stopped."""
+        who = session(request)
+        stale = jobs.stale(who)
+        replaced = None if stale is None else {"job": stale.id, "ended": stale.ended,
+                                               "stopped_after": stale.cancel_seconds}
+        job = jobs.of_session(who)
+        if job is None:
+            return {"job": None, "stale": replaced}
+        _, rows, played = job.snapshot()
+        return {"job": job.id, "stale": replaced, "games": played, "ended": job.ended, "cancelled": job.cancelled,
+                "error": job.error,
+                "rows": [{"measure": r.measure, "rulebook": r.rulebook, "variant": r.variant,
+                          "difference": r.difference, "differs": r.differs} for r in rows]}
+
+    return app
+
+
+def sample_game(variant: Variant) -> str:
+    """The play log of one game of the variant, its seats and its final scores."""
+    lines: list[str] = []
+    record = play(variant.spec.make_game(variant.rules, variant.players),
+                  [variant.spec.make_policy(text) for text in variant.policies], task_rng(variant.seed, 0, 0),
+                  log=lines.append, max_actions=MOST_LOG_ACTIONS)
+    lines.append("")
+    for seat, (text, score) in enumerate(zip(variant.policies, record.scores, strict=True)):
+        lines.append(f"P{seat} ({text}): {score:g}{'  winner' if seat in record.winners else ''}")
+    return "\n".join(lines) + "\n"
+
+
+def _games(counts: list[str]) -> int:
+    """The scenario's games: one whole number from 1 to MAX_TRIALS, else VariantError("games")."""
+    if len(counts) != 1 or not counts[0].isdecimal() or not 1 <= int(counts[0]) <= MAX_TRIALS:
+        raise VariantError({"games": f"{counts!r}: give games once, a whole number from 1 to {MAX_TRIALS:,}"})
+    return int(counts[0])
+
+
+def _asked(query: list[tuple[str, str]], games: GameLookup, names: Sequence[str], specs: list,
+           problems: dict[str, str]) -> dict[str, Any]:
+    """The controls for a query that cannot be played: as sent, beside each problem."""
+    single = dict(query)
+    try:
+        spec = games(single.get("game") or names[0])
+    except UnknownGame:
+        spec = None
+    asked = {"policies": [v for k, v in query if k == "policy"], "seed": single.get("seed", DEFAULT_SEED),
+             "rules": {k[len(RULE):]: v for k, v in query if k.startswith(RULE)}}
+    if spec is not None:
+        known = set(spec.rules.field_names())
+        asked["rules"] = {k: v for k, v in asked["rules"].items() if k in known}
+        if not asked["policies"]:
+            try:
+                asked["policies"] = default_policies(spec, None)
+            except ArgumentError:
+                asked["policies"] = []
+    context = controls_context(specs, spec, None, asked, problems)
+    context.update(findings=["Nothing is played: " + "; ".join(problems.values())], status="", rows=[], games=0,
+                   query="", means_from=0)
+    return context
+
+
+async def _stream(job: Job) -> AsyncIterator[bytes]:
+    """The job's live answer as server-sent events: an `answer` event whenever it grows, `done` when it ends."""
+    seen = -1
+    variant: Variant = job.variant
+    while True:
+        version = job.version
+        if version != seen:
+            seen = version
+            yield format_sse_event(event="answer", data_str=render("live.html", **live_context(variant, job)))
+        if job.ended and version == job.version:
+            yield format_sse_event(event="done", data_str="")
+            return
+        await asyncio.sleep(EVENT_POLL)
+
+
+def serve(games: GameLookup, names: Sequence[str], host: str = "127.0.0.1", port: int = 8765,
+          open_browser: bool = True) -> None:
+    """Run the studio until interrupted: print its address, open the browser unless told not to."""
+    import uvicorn
+
+    app = make_app(games, names)
+    # a page's event stream stays open while its job plays: a stop waits for it at most a moment
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    print(f"tyrsim studio: {address} (Ctrl-C stops it)", flush=True)
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, (address,)).start()
+    try:
+        server.run()
+    finally:
+        app.state.jobs.cancel_all()
+        sys.stdout.flush()

@@ -1,0 +1,189 @@
+"""The studio page's parts filled in: the controls, built from the game's rule declarations, and the live answer,
+in sentences and a paired table. Rendered from the studio's templates and the report's (`answer.html`,
+`base.html`, `style.css`), in the report's environment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, PackageLoader
+
+from tyrsim.core.engine.datafile import BUNDLED, bundled_files
+from tyrsim.core.engine.spec import GameSpec
+from tyrsim.core.report import words
+from tyrsim.core.report.render import environment as report_environment
+from tyrsim.core.report.rule_words import rule as rule_words
+from tyrsim.core.stats.anytime import ALPHA
+from tyrsim.core.studio.jobs import Job
+from tyrsim.core.studio.measures import FIRST_SEAT, MEANS_FROM, Row
+from tyrsim.core.studio.variant import RULE, Variant, rule_text, tuned_policies
+
+FIGURE_BINS, FIGURE_WIDTH, FIGURE_HEIGHT = 60, 640, 150  # the score figure: most bars, its size in pixels
+MOST_SENTENCES = 4  # the answer's sentences: the headline, the verdict, and at most two more stated differences
+# htmx swaps a 4xx answer too: its page shows the problem beside the control (the default leaves the page as it was)
+HTMX_CONFIG = json.dumps({"responseHandling": [{"code": "204", "swap": False}, {"code": "[23]..", "swap": True},
+                                               {"code": "4..", "swap": True, "error": False},
+                                               {"code": "...", "swap": False, "error": True}]})
+
+
+@cache
+def environment() -> Environment:
+    """The report's environment, reading the studio's templates first and then the report's."""
+    return report_environment().overlay(loader=ChoiceLoader([PackageLoader("tyrsim.core.studio"),
+                                                             PackageLoader("tyrsim.core.report")]))
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def _rule_controls(spec: GameSpec, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One control per rule, in declaration order: its value, whether it differs from the rulebook's, and the
+    widget its declaration asks for (a list of choices, a number with its bounds, or text)."""
+    rulings = spec.rules.rulings()
+    files = [""] + [BUNDLED + name for name in bundled_files(spec.package)] if spec.package else [""]
+    controls = []
+    for f, row in zip(dataclasses.fields(spec.rules), spec.rules.describe(), strict=True):  # type: ignore[arg-type]
+        meta, default = f.metadata, f.default
+        value = values.get(f.name, default)
+        options = None
+        if meta.get("choices"):
+            options = [(rule_text(c), str(c)) for c in meta["choices"]]
+        elif isinstance(default, bool):
+            options = [("true", "true"), ("false", "false")]
+        elif meta.get("data_file"):
+            options = [(name, name or "(the bundled file)") for name in files]
+        number = isinstance(default, int | float) and not isinstance(default, bool)
+        controls.append({
+            "name": f.name, "value": rule_text(value), "default": rule_text(default) if default != "" else "(bundled)",
+            "changed": rule_text(value) != rule_text(default), "options": options, "number": number,
+            "step": 1 if isinstance(default, int) else "any", "low": meta.get("low"), "high": meta.get("high"),
+            "description": row["description"], "allowed": row["allowed"], "kind": row["kind"],
+            "readings": words.listing([rule_text(a) or "(the bundled file)" for a in rulings[f.name]])
+            if f.name in rulings else "",
+            "reset": json.dumps({RULE + f.name: rule_text(default)}),
+        })
+    return controls
+
+
+def _seat_options(spec: GameSpec, policy: str) -> list[tuple[str, str]]:
+    """A seat's choice of policies: the tuned ones first, then every policy of the game, and the seat's own."""
+    options = [(text, words.policy_name(text)) for text in tuned_policies(spec)]
+    options += [(name, name) for name in spec.policies]
+    if policy not in dict(options):
+        options.append((policy, policy))
+    return options
+
+
+def controls_context(games: Sequence[GameSpec], spec: GameSpec | None, variant: Variant | None,
+                     asked: Mapping[str, Any], problems: Mapping[str, str]) -> dict[str, Any]:
+    """The controls' template context: `variant` as played, or, where the page asked for something that cannot
+    be played, what it asked for (`asked`: the seats' policies, the rules' values as sent) beside the problems."""
+    policies = list(variant.policies) if variant else list(asked.get("policies", []))
+    rule_values = variant.rules.as_dict() if variant else dict(asked.get("rules", {}))
+    searching = [name for name in (spec.policies if spec else ()) if name.endswith("mcts")]
+    note = ("Tuned policies play at every seat unless you choose others. " +
+            (f"A search policy ({', '.join(searching)}) plays a game in seconds, not milliseconds: its answers come "
+             "a thousand times more slowly." if searching else ""))
+    return {
+        "game_choices": [(g.name, g.title) for g in games], "game": spec.name if spec else "",
+        "player_counts": list(spec.players) if spec else [],
+        "seats": [{"policy": p, "options": _seat_options(spec, p)} for p in policies] if spec else [],
+        "seed": variant.seed if variant else asked.get("seed", ""),
+        "rules": (rules := _rule_controls(spec, rule_values) if spec else []),
+        "changed": sum(r["changed"] for r in rules),
+        "problems": dict(problems), "policy_note": note.strip(),
+    }
+
+
+def _change_words(variant: Variant) -> str:
+    return words.listing([rule_words(type(variant.rules), name, value) for name, value in variant.changes.items()])
+
+
+def findings(variant: Variant, rows: list[Row], games: int) -> list[str]:
+    """The answer's sentences: the headline (the first seat's win rate under both rule sets), whether a difference
+    can be stated, and the other measures whose difference is clear."""
+    if not rows:
+        return [f"Playing the first games of {variant.spec.title}..."]
+    by_name = {row.measure: row for row in rows}
+    first = by_name[FIRST_SEAT]
+    if not variant.changes:
+        return [f"Under the rulebook's rules the first seat wins {first.shown('variant')} of games "
+                f"({words.count(games, 'game')}). Change a rule to see what it does."]
+    out = [f"This change ({_change_words(variant)}) moves the first seat's win rate from {first.shown('rulebook')} "
+           f"to {first.shown('variant')}."]
+    if first.differs:
+        direction = "raises" if first.difference[0] > 0 else "lowers"
+        out.append(f"It {direction} the first seat's win rate by "
+                   f"{words.points(*first.difference)} on the same {words.count(games, 'game')}: the interval "
+                   "excludes zero.")
+    else:
+        out.append(f"No difference in the first seat's win rate can be stated yet: on the same "
+                   f"{words.count(games, 'game')} it is {first.shown('difference')}, an interval that still holds "
+                   "zero.")
+    for row in rows:
+        if len(out) >= MOST_SENTENCES:
+            break
+        if row.differs and row.measure != FIRST_SEAT:
+            out.append(f"It also moves the {row.measure} from {row.shown('rulebook')} to {row.shown('variant')}.")
+    return out
+
+
+def score_figure(variant: Mapping[int, int], rulebook: Mapping[int, int], compared: bool) -> dict[str, Any] | None:
+    """The score distribution under both rule sets as bars of an inline SVG (drawn anew with every answer): per bin
+    of whole points (a bin spans several where the scores range over more than FIGURE_BINS), the share of seats'
+    final scores in it; None before the first games."""
+    if not variant:
+        return None
+    keys = [*variant, *rulebook]
+    low, high = min(keys), max(keys)
+    span = max(1, math.ceil((high - low + 1) / FIGURE_BINS))
+    bins = math.ceil((high - low + 1) / span)
+
+    def shares(counts: Mapping[int, int]) -> list[float]:
+        per_bin = [0] * bins
+        for score, n in counts.items():
+            per_bin[(score - low) // span] += n
+        total = sum(per_bin)
+        return [n / total for n in per_bin]
+
+    drawn = [("variant", shares(variant))] + ([("rulebook", shares(rulebook))] if compared else [])
+    tallest = max(max(values) for _, values in drawn)
+    width = FIGURE_WIDTH / bins
+    bars = []
+    for k, (name, values) in enumerate(drawn):
+        for b, share in enumerate(values):
+            height = FIGURE_HEIGHT * share / tallest
+            bars.append({"x": round(b * width + k * width / len(drawn), 2), "y": round(FIGURE_HEIGHT - height, 2),
+                         "width": round(width / len(drawn), 2), "height": round(height, 2), "kind": name,
+                         "title": f"{low + b * span}" + (f" to {low + b * span + span - 1}" if span > 1 else "")
+                         + f": {100 * share:.1f}% of seats' scores"})
+    return {"bars": bars, "low": low, "high": high, "width": FIGURE_WIDTH, "height": FIGURE_HEIGHT,
+            "compared": compared}
+
+
+def live_context(variant: Variant, job: Job) -> dict[str, Any]:
+    """The live answer's template context after the games the job has played so far."""
+    _, rows, games = job.snapshot()
+    if job.error:
+        status = f"The games stopped: {job.error}"
+    elif job.cancelled:
+        status = f"Stopped after {words.count(games, 'game')}: a newer edit replaced these games."
+    elif job.ended:
+        status = f"Done: {words.count(games, 'game')} under each rule set (the most one page plays)."
+    else:
+        status = f"Playing: {words.count(games, 'game')} so far under each rule set..."
+    return {
+        "findings": findings(variant, rows, games), "status": status, "games": games, "query": variant.query(),
+        "means_from": MEANS_FROM, "confidence": 1 - ALPHA,
+        "figure": score_figure(*job.score_counts(), compared=bool(variant.changes)),
+        "rows": [{"measure": r.measure, "rulebook": r.shown("rulebook"), "variant": r.shown("variant"),
+                  "difference": r.shown("difference") if variant.changes else "", "marked": r.differs}
+                 for r in rows],
+    }
