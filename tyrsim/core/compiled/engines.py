@@ -28,14 +28,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COMPILED, OBJECT = "compiled", "object"
 ENGINES = (AUTO, COMPILED, OBJECT)

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Totals, moment_estimates, moment_interval, moments
 from tyrsim.core.stats import intervals as stats
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BIAS_DRAWS = 2000
 BIAS_SEED = 12345
@@ -42,6 +45,7 @@ def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
 
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     """Per seat: win rate with a Wilson interval, its excess over 1/n, and a two-sided test against 1/n."""
+    import pandas as pd
     from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats.intervals
 
     n_seats = raw["seat"].nunique()
@@ -287,6 +291,8 @@ def _balance_table(seats: SeatBalance, games: int, length: str, means: dict[str,
                    length_sd: float, counts: dict[str, int]) -> pd.DataFrame:
     """The balance table from the seat balance, the per-game means with their intervals (`length`, margin,
     lead changes where recorded), the sd of the length and the games decided by the tie-break or shared."""
+    import pandas as pd
+
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
     rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high), seats.gap_low,
                  seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
@@ -316,6 +322,8 @@ BALANCE_KEYS = {"balance.seats": ("seat",), "balance.products": ("seat", "other"
 
 def balance_summary(raw: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """One task's part of the balance table: the parts `BALANCE_KEYS` names."""
+    import pandas as pd
+
     shares = win_shares(raw)
     seats = shares.columns.to_numpy(dtype=np.int64)
     values = shares.to_numpy(dtype=float)
@@ -381,6 +389,8 @@ def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFra
     `self_play`: games of `strong` against itself: the largest seat gap there is
     the part of any edge that seat order alone explains.
     """
+    import pandas as pd
+
     mine = strong_vs_random[strong_vs_random["policy"] == strong]
     games, wins = len(mine), mine["win_share"].sum()
     fair = 1 / strong_vs_random["seat"].nunique()
