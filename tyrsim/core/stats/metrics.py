@@ -46,7 +46,7 @@ def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     """Per seat: win rate with a Wilson interval, its excess over 1/n, and a two-sided test against 1/n."""
     import pandas as pd
-    from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats.intervals
+    from scipy import special  # here, not at the top: see tyrsim.core.stats.intervals
 
     n_seats = raw["seat"].nunique()
     fair = 1 / n_seats
@@ -57,7 +57,7 @@ def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
         z = (wins / games - fair) / np.sqrt(fair * (1 - fair) / games)
         rows.append({"seat": seat, "games": games, "win_rate": wins / games, "ci_low": float(low),
                      "ci_high": float(high), "fair": fair, "excess": wins / games - fair,
-                     "p_value": float(2 * sps.norm.sf(abs(z)))})
+                     "p_value": float(2 * special.ndtr(-abs(z)))})  # the normal tail: stats.norm.sf
     return pd.DataFrame(rows)
 
 
@@ -139,16 +139,16 @@ def _extent(rates: np.ndarray, games: int, confidence: float, measure: str) -> t
     of w . b + min over p of (sum w a) . p, a concave maximisation over the
     weights alone (scipy's SLSQP).
     """
-    from scipy import optimize
-    from scipy import stats as sps
+    from scipy import special
 
     k = len(rates)
     a, b = _pieces(k, measure)
-    bound = 1 + sps.chi2.ppf(confidence, k - 1) / games
+    bound = 1 + 2 * special.gammaincinv((k - 1) / 2, confidence) / games  # the chi-square quantile: stats.chi2.ppf
     high = float(np.max(_support(a, rates, bound)[0] + b))
     uniform = np.full(k, 1 / k)
     if np.sum(rates**2 / uniform) <= bound:  # equal seats are not rejected: the fair value is in the set
         return float(np.max(a @ uniform + b)), high
+    from scipy import optimize  # here, past the fair games' answer: a fair game's run needs no optimiser
 
     def dual(w):
         value, p = _support(-(w @ a), rates, bound)
@@ -225,10 +225,13 @@ def _seat_balance(games: int, rates: np.ndarray, summed: np.ndarray, cov: np.nda
                   intervals: bool) -> SeatBalance:
     """`seat_balance` from the games, the seats' win rates and summed shares, and the shares' sample covariance
     (None with fewer than two games or seats): what the rows and the task summaries both give."""
-    from scipy import stats as sps
+    from scipy import special
 
     k = len(rates)
-    p_value = float(sps.chisquare(summed).pvalue) if k > 1 and games > 0 else float("nan")
+    p_value = float("nan")
+    if k > 1 and games > 0:  # Pearson's chi-square of the summed shares against their mean: stats.chisquare's steps
+        expected = summed.mean()
+        p_value = float(special.chdtrc(k - 1, ((summed - expected) ** 2 / expected).sum()))
     gap, bal = float(_gap(rates)), float(_balance(rates))
     if cov is not None:
         values, vectors = np.linalg.eigh(cov / games)
