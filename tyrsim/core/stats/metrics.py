@@ -327,9 +327,8 @@ def balance_summary(raw: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """One task's part of the balance table: the parts `BALANCE_KEYS` names."""
     import pandas as pd
 
-    shares = win_shares(raw)
-    seats = shares.columns.to_numpy(dtype=np.int64)
-    values = shares.to_numpy(dtype=float)
+    seats, values = seat_grid(raw, "win_share")
+    seats, values = seats.astype(np.int64), values.astype(float)
     products = values.T @ values
     per_game = per_game_measures(raw)
     quantities = [c for c in ("rounds", "actions", "lead_changes", "margin") if c in per_game.columns]
@@ -370,18 +369,38 @@ def per_game_measures(raw: pd.DataFrame) -> pd.DataFrame:
     winner), `shared_victory` (several winners), `mean_score` (over the seats)
     and `first_seat_share` (seat 0's win share).
     """
-    per_game = raw.drop_duplicates("game_id").set_index("game_id").sort_index()
-    out = per_game[[c for c in ("rounds", "actions", "lead_changes") if c in per_game.columns]].copy()
-    scores = raw.pivot(index="game_id", columns="seat", values="score").sort_index().to_numpy()
+    import pandas as pd
+
+    first_rows = np.unique(raw["game_id"].to_numpy(), return_index=True)[1]  # each game's first row, in id order
+    per_game = raw.iloc[first_rows].set_index("game_id")
+    seats, scores = seat_grid(raw, "score")
     ordered = np.sort(scores, axis=1)
-    out["margin"] = ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else 0.0
-    winners = raw.groupby("game_id")["won"].sum().sort_index().to_numpy()
+    winners = np.nansum(seat_grid(raw, "won")[1], axis=1)
     top_tied = (scores == ordered[:, -1:]).sum(axis=1) > 1
-    out["decided_by_tiebreak"] = top_tied & (winners == 1)
-    out["shared_victory"] = winners > 1
-    out["mean_score"] = scores.mean(axis=1)
-    out["first_seat_share"] = win_shares(raw)[0].to_numpy()
-    return out
+    measures = {c: per_game[c] for c in ("rounds", "actions", "lead_changes") if c in per_game.columns}
+    measures |= {
+        "margin": ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else 0.0,
+        "decided_by_tiebreak": top_tied & (winners == 1),
+        "shared_victory": winners > 1,
+        "mean_score": scores.mean(axis=1),
+        "first_seat_share": seat_grid(raw, "win_share")[1][:, list(seats).index(0)],
+    }
+    return pd.DataFrame(measures, index=per_game.index)
+
+
+def seat_grid(raw: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """(the seats in order, `column` as a games x seats array, games in id order): the values of
+    `raw.pivot(index="game_id", columns="seat", values=column).sort_index()`, NaN where a game lacks a seat,
+    placed by numpy (a task summary reads three such grids of every chunk of games)."""
+    games, game_of_row = np.unique(raw["game_id"].to_numpy(), return_inverse=True)
+    seats, seat_of_row = np.unique(raw["seat"].to_numpy(), return_inverse=True)
+    values = raw[column].to_numpy()
+    if len(values) == len(games) * len(seats):  # one row per game and seat: every cell is filled
+        grid = np.empty((len(games), len(seats)), dtype=values.dtype)
+    else:
+        grid = np.full((len(games), len(seats)), np.nan)
+    grid[game_of_row, seat_of_row] = values
+    return seats, grid
 
 
 def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFrame | None = None) -> pd.DataFrame:
