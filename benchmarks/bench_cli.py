@@ -8,7 +8,9 @@ Measured in the same run, wall time of fresh processes (the command as a user ty
 - N Zooloretto Duell random games end to end (`simulate --jobs 1`, one core) against the compiled engine alone
   playing the same N games in this process (`compiled_policies.play_chunk`, 20,000 games a call), as games per
   second and their ratio: what a run adds to the engine (scenario, tasks, store keys, the tables with their
-  intervals).
+  intervals). Where the rest goes: the tasks' summaries of those games (`game` analysis's task summary, each
+  chunk's rows summarised as a run's task does), timed in this process too; what remains of the run is its start
+  (imports, numba's cache) and its tables.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import time
 
 from tyrsim.core.engine.rng import task_rng
+from tyrsim.games import get_game
 from tyrsim.games.zooloretto_duell.compiled_policies import play_chunk
 from tyrsim.games.zooloretto_duell.rules import Rules
 
@@ -35,14 +38,21 @@ def wall(command: list[str], repeats: int) -> float:
     return min(times)
 
 
-def engine_alone(games: int) -> float:
-    """Wall seconds of the compiled engine playing `games` random games in this process, 20,000 a call."""
+def engine_alone(games: int) -> tuple[float, float]:
+    """Wall seconds of the compiled engine playing `games` random games in this process, 20,000 a call, and of
+    summarising each call's rows as a run's task does."""
+    study = get_game("zooloretto-duell").analyses["game"]
+    args = study.check_args({"policies": ["random", "random"], "games": games})
     rng = task_rng(0, 0, 0)
     play_chunk(Rules(), ["random", "random"], 0, 1, rng)  # load the compiled functions
-    start = time.perf_counter()
+    playing = summarising = 0.0
     for first in range(0, games, 20_000):
-        play_chunk(Rules(), ["random", "random"], first, min(20_000, games - first), rng)
-    return time.perf_counter() - start
+        start = time.perf_counter()
+        rows = play_chunk(Rules(), ["random", "random"], first, min(20_000, games - first), rng)
+        played = time.perf_counter()
+        study.task_summary.summarize(rows, Rules(), args)
+        playing, summarising = playing + played - start, summarising + time.perf_counter() - played
+    return playing, summarising
 
 
 def main() -> None:
@@ -59,9 +69,11 @@ def main() -> None:
         seconds = wall(command, args.repeats)
         print(f"{label:<48}{seconds:8.3f} s  ({seconds - bare:.3f} s beyond the interpreter's start)")
     run = wall([*simulate, "--games", str(args.games)], 1)
-    alone = engine_alone(args.games)
+    alone, summaries = engine_alone(args.games)
     print(f"{args.games:,} random games: simulate end to end {args.games / run:,.0f} games/s, the engine alone "
           f"{args.games / alone:,.0f} games/s: {alone / run:.0%} of the engine's speed")
+    print(f"  of the run's {run:.1f} s: the engine {alone:.1f} s, the tasks' summaries {summaries:.1f} s, "
+          f"the rest (start, numba's cache, tables) {run - alone - summaries:.1f} s")
 
 
 if __name__ == "__main__":
