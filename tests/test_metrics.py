@@ -204,3 +204,18 @@ def test_gap_and_balance_intervals_match_a_brute_force_search(rates, games):
     for found, solved in ((gaps.min(), seats.gap_low), (gaps.max(), seats.gap_high),
                           (balances.min(), seats.balance_low), (balances.max(), seats.balance_high)):
         assert found == pytest.approx(solved, abs=0.01)
+
+
+def test_seat_grid_holds_the_values_pandas_pivot_gives_in_any_row_order():
+    """The task summaries place scores and win shares game by seat with numpy: the same array as pandas' pivot,
+    rows in any order, NaN where a game lacks a seat (a three-seat table with one game at two seats)."""
+    raw = table(winners=[[0], [2], [1, 2], [0]], scores=[[4, 1, 2], [0, 3, 9], [2, 5, 5], [7, 6, 1]])
+    raw = raw[~((raw["game_id"] == 3) & (raw["seat"] == 1))].sample(frac=1, random_state=1)
+    for column in ("score", "win_share"):
+        seats, grid = metrics.seat_grid(raw, column)
+        pivot = raw.pivot(index="game_id", columns="seat", values=column).sort_index()
+        assert seats.tolist() == [0, 1, 2]
+        np.testing.assert_array_equal(grid, pivot.to_numpy())
+        assert np.isnan(grid[3, 1])
+    full = raw[raw["game_id"] < 3]
+    assert metrics.seat_grid(full, "won")[1].dtype == bool  # every cell filled: the column's own type

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.engine.protocols import make_policy
@@ -40,6 +39,8 @@ from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from tyrsim.core.compiled.forms import Form
 
 COMPILED, OBJECT = "compiled", "object"

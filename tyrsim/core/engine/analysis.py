@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.stats import intervals as stats
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from tyrsim.core.engine.spec import GameSpec
     from tyrsim.core.run.substitutions import Substitution
 
@@ -65,6 +66,8 @@ class TaskSummary:
     def check(self, parts: Any) -> None:
         """SummaryError unless `parts` has exactly the declared parts, each with its key columns and
         numeric (int or float) sums."""
+        import pandas as pd
+
         if not isinstance(parts, Mapping) or set(parts) != set(self.keys):
             found = sorted(parts) if isinstance(parts, Mapping) else type(parts).__name__
             raise SummaryError(f"a task summary has the parts {sorted(self.keys)}, not {found}")
@@ -82,6 +85,8 @@ class TaskSummary:
 
     def add_up(self, summaries: Sequence[Mapping[str, pd.DataFrame]]) -> Totals:
         """The tasks' summaries (in chunk order) added up key by key; a part's rows sorted by its keys."""
+        import pandas as pd
+
         parts = {}
         for name, keys in self.keys.items():
             table = pd.concat([s[name] for s in summaries], ignore_index=True)

@@ -18,13 +18,16 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.protocols import Game, Policy
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.engine.spec import GameSpec
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 GAMES_PER_CHUNK = 50
 # objects allocated between two collections of the youngest generation while games are played
@@ -129,6 +132,8 @@ def play_chunk(
 
     The games draw one after another from `rng`, or, if `game_rng` is given, game g from its
     own generator `game_rng(g)` (common random numbers: see `rng.trial_rng`)."""
+    import pandas as pd
+
     n = game.num_players
     rows = []
     with game_collector():
@@ -184,6 +189,7 @@ def simulate(
     One policy per seat (their number is the player count). Same seed, same
     table, whatever `n_jobs`.
     """
+    import pandas as pd
     from joblib import Parallel, delayed
 
     if spec.make_game is None:

@@ -9,9 +9,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MIN_CURVE_POINTS = 3  # fewer points are drawn as markers, not joined as a curve
 MAX_ITEMS = 25  # rows of a comparison figure: the items with the largest changes

@@ -16,13 +16,16 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.rules import RuleSet
 from tyrsim.core.report import rule_words, words
 from tyrsim.core.report.readable import cell_text, header
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 GAME_GLOSSARY = {
     "win_rate": "share of games won (a shared victory split between its winners), with a 95% Wilson interval "
@@ -87,6 +90,8 @@ def _who_wins(prefix: str, table: pd.DataFrame) -> str:
 
 
 def _seats(prefix: str, balance: pd.DataFrame, by_seat: pd.DataFrame) -> str:
+    import pandas as pd
+
     p = balance.set_index("metric")["value"].get("seat_advantage_p", float("nan"))
     best = by_seat.sort_values("win_rate", ascending=False).iloc[0]
     worst = by_seat.sort_values("win_rate").iloc[0]
@@ -135,6 +140,8 @@ def _length_and_margin(balance: pd.DataFrame) -> str | None:
 
 def _signed(kind: str, difference: float, low: float | None = None, high: float | None = None) -> str:
     """A change with its sign and interval: "+4.1 points [3.9, 4.3]" for shares, "-1.2 [-1.6, -0.8]" for means."""
+    import pandas as pd
+
     if not pd.notna(difference):
         return words.NOT_COMPUTABLE
     scale, unit = (100, " points") if kind == "proportion" else (1, "")

@@ -15,6 +15,7 @@ live page); the markdown twin is written here. A page names each sweep point in 
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import platform
 import re
@@ -63,19 +64,37 @@ CORE_GLOSSARY = {
 
 @dataclass
 class Report:
-    """What a scenario run produced, ready to be written."""
+    """What a scenario run produced, ready to be written.
+
+    Its figures are drawn when first asked for (writing the page asks), so a run whose tables are only printed
+    draws none and never starts matplotlib.
+    """
 
     scenario: Scenario
     results: list[PointResult]
     tables: dict[str, pd.DataFrame]
-    figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
     comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     wall_time: float = 0.0
     findings: list[str] = field(default_factory=list)  # the answer, in sentences, that opens the page
     files: dict[str, bytes] = field(default_factory=dict)  # extra files the analysis writes (a sheet, a page)
     # what the run played in place of what was asked, and why (`sweep.run_substitutions`)
     substitutions: list[Noted] = field(default_factory=list)
-    figure_points: dict[str, str] = field(default_factory=dict)  # a sweep point's figure -> the point in words
+    # each point's own tables, in the order of `results`: what its figures are drawn from
+    point_tables: list[dict[str, pd.DataFrame]] = field(default_factory=list)
+
+    @functools.cached_property
+    def _drawn(self) -> tuple[dict[str, Any], dict[str, str]]:
+        return _draw_figures(self)
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        """{name: matplotlib Figure}: the variants overlaid first, then each point's."""
+        return self._drawn[0]
+
+    @property
+    def figure_points(self) -> dict[str, str]:
+        """{a sweep point's figure: the point in words}."""
+        return self._drawn[1]
 
 
 def _slug(text: str) -> str:
@@ -84,36 +103,24 @@ def _slug(text: str) -> str:
 
 def build_report(scenario: Scenario, results: list[PointResult], wall_time: float,
                  substitutions: list[Noted] | None = None) -> Report:
-    """Tables (points stacked, swept values as leading columns) and figures (one set per point);
-    `substitutions`: the run's (`sweep.run_substitutions`), for its manifest and page."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    """Tables (points stacked, swept values as leading columns), and each point's tables for its figures (drawn
+    when first asked for: `Report.figures`); `substitutions`: the run's (`sweep.run_substitutions`), for its
+    manifest and page."""
     analysis = scenario.analysis
     stacked: dict[str, list[pd.DataFrame]] = {}
-    figures: dict[str, Any] = {}
-    figure_points: dict[str, str] = {}
+    point_tables = []
     points = {r.point.title(): rule_words.point(r.point.rules, r.point.args, analysis, r.point.label)
               for r in results}
     for result in results:
         point = result.point
         tables = analysis.tables(result.raw, point.rules, point.args)
+        point_tables.append(tables)
         for name, table in tables.items():
             table = table.copy()
             swept = [(k, v) for k, v in point.label.items() if k not in table.columns]  # else the table shows it
             for i, (key, value) in enumerate(swept):
                 table.insert(i, key, shown_value(value))
             stacked.setdefault(name, []).append(table)
-        if analysis.figures is not None:
-            # every figure of a sweep is open until the page is written, which closes them: many points make
-            # many at once, and matplotlib's warning about that (after 20) would only alarm
-            with matplotlib.rc_context({"figure.max_open_warning": 0}):
-                made = analysis.figures(tables, point.rules, point.args)
-            for name, fig in made.items():
-                key = name if len(results) == 1 else f"{name}__{_slug(point.title())}"
-                figures[key] = fig
-                if len(results) > 1:
-                    figure_points[key] = points[point.title()]
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in stacked.items()}
     swept = _swept_words(scenario, results)
     for table in tables.values():
@@ -128,14 +135,8 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     if scenario.tables is not None:
         order = [*scenario.tables, "precision"]
         tables = {k: tables[k] for k in order if k in tables}
-    if scenario.figures is not None:
-        shown = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
-        _close([fig for k, fig in figures.items() if k not in shown])  # made for every point, not asked for
-        figures = shown
     comparison = comparison_table(scenario, results)
     comparison.attrs[PHRASES] = {"variant": points}
-    labels = {title: rule_words.label(phrase) for title, phrase in points.items()}
-    figures = {**comparison_figures(comparison, analysis.metrics, labels), **figures}  # the variants overlaid first
     first = results[0].point
     own = analysis.findings(computed, first.rules, first.args) if analysis.findings is not None else []
     compared = comparison_findings(comparison, analysis.metrics)
@@ -144,8 +145,39 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
     # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
     answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
-    return Report(scenario, results, tables, figures, comparison, wall_time, answer, files, list(substitutions or ()),
-                  figure_points)
+    return Report(scenario, results, tables, comparison, wall_time, answer, files, list(substitutions or ()),
+                  point_tables)
+
+
+def _draw_figures(report: Report) -> tuple[dict[str, Any], dict[str, str]]:
+    """The report's figures, {name: matplotlib Figure} (the variants overlaid first, then one set per point, those
+    the scenario's [report] names if it names any), and {a sweep point's figure: the point in words}."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    scenario, results = report.scenario, report.results
+    analysis = scenario.analysis
+    figures: dict[str, Any] = {}
+    figure_points: dict[str, str] = {}
+    if analysis.figures is not None:
+        for result, tables in zip(results, report.point_tables, strict=True):
+            point = result.point
+            # every figure of a sweep is open until the page is written, which closes them: many points make
+            # many at once, and matplotlib's warning about that (after 20) would only alarm
+            with matplotlib.rc_context({"figure.max_open_warning": 0}):
+                made = analysis.figures(tables, point.rules, point.args)
+            for name, fig in made.items():
+                key = name if len(results) == 1 else f"{name}__{_slug(point.title())}"
+                figures[key] = fig
+                if len(results) > 1:
+                    figure_points[key] = rule_words.point(point.rules, point.args, analysis, point.label)
+    if scenario.figures is not None:
+        shown = {k: v for k, v in figures.items() if k.split("__")[0] in scenario.figures}
+        _close([fig for k, fig in figures.items() if k not in shown])  # made for every point, not asked for
+        figures = shown
+    labels = {title: rule_words.label(phrase) for title, phrase in report.comparison.attrs[PHRASES]["variant"].items()}
+    # the variants overlaid first
+    return {**comparison_figures(report.comparison, analysis.metrics, labels), **figures}, figure_points
 
 
 def _swept_words(scenario: Scenario, results: list[PointResult]) -> dict[str, dict[Any, str]]:

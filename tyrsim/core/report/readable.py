@@ -16,11 +16,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.report import words
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # headers that are not just the column name with spaces
 HEADERS = {
@@ -90,6 +93,8 @@ def _count(value: float) -> str:
 
 def _formatter(column: str, values: pd.Series):
     """How to show one column's cells."""
+    import pandas as pd
+
     if pd.api.types.is_bool_dtype(values):
         return lambda v: "yes" if v else "no"
     if pd.api.types.is_integer_dtype(values):
@@ -107,6 +112,8 @@ def _formatter(column: str, values: pd.Series):
 
 
 def _missing(value) -> bool:
+    import pandas as pd
+
     return value is None or value is pd.NA or (isinstance(value, float | np.floating) and math.isnan(value))
 
 
@@ -124,6 +131,8 @@ def cell_text(value) -> str:
 
 def key_columns(table: pd.DataFrame) -> list[str]:
     """What a row is about: the columns left of the first measure (a float column)."""
+    import pandas as pd
+
     keys = []
     for column in table.columns:
         if pd.api.types.is_float_dtype(table[column]):
@@ -136,6 +145,8 @@ def readable(table: pd.DataFrame, first: Sequence[str] = (), headline: str | Non
     """The table as the page shows it: text cells, intervals joined, headers in words, keys (and `first`) first.
 
     `headline`: the analysis's headline measure, which a lone `ci_low, ci_high` pair belongs to."""
+    import pandas as pd
+
     columns = list(table.columns)
     pairs = _interval_pairs(columns, headline)
     inside = {c for pair in pairs.values() for c in pair}

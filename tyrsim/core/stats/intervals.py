@@ -16,7 +16,9 @@
 
 All distributions come from scipy, imported where a function needs it: a compiled engine's process
 imports this module (through `tyrsim.core.engine.analysis`) but plays no statistics, and scipy.stats is
-more than half of its start-up.
+more than half of its start-up. The intervals every table carries take their quantiles from the functions
+scipy.stats calls for them (`special.ndtri` is `norm.ppf`, `special.stdtrit` is `t.ppf`, the same values to
+the last bit), so a run that only prints tables never imports scipy.stats.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ CONFIDENCE = 0.95
 
 
 def _z(confidence: float) -> float:
-    from scipy import stats
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    from scipy import special
+    return float(special.ndtri(0.5 + confidence / 2))  # the normal quantile: what stats.norm.ppf computes
 
 
 def wilson_interval(successes, n, confidence: float = CONFIDENCE):
@@ -55,13 +57,13 @@ def wilson_interval(successes, n, confidence: float = CONFIDENCE):
 
 def t_interval(mean, sd, n, confidence: float = CONFIDENCE):
     """Student t interval for a mean from its sample mean, sd and size (arrays broadcast)."""
-    from scipy import stats
+    from scipy import special
     mean = np.asarray(mean, dtype=float)
     sd = np.asarray(sd, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = np.where(n > 1, n - 1, np.nan)
-        half = stats.t.ppf(0.5 + confidence / 2, df) * sd / np.sqrt(n)
+        half = special.stdtrit(df, 0.5 + confidence / 2) * sd / np.sqrt(n)  # the t quantile: stats.t.ppf
     return mean - half, mean + half
 
 

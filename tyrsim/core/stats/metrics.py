@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Totals, moment_estimates, moment_interval, moments
 from tyrsim.core.stats import intervals as stats
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BIAS_DRAWS = 2000
 BIAS_SEED = 12345
@@ -42,7 +45,8 @@ def win_shares(raw: pd.DataFrame) -> pd.DataFrame:
 
 def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
     """Per seat: win rate with a Wilson interval, its excess over 1/n, and a two-sided test against 1/n."""
-    from scipy import stats as sps  # here, not at the top: see tyrsim.core.stats.intervals
+    import pandas as pd
+    from scipy import special  # here, not at the top: see tyrsim.core.stats.intervals
 
     n_seats = raw["seat"].nunique()
     fair = 1 / n_seats
@@ -53,7 +57,7 @@ def seat_advantage(raw: pd.DataFrame) -> pd.DataFrame:
         z = (wins / games - fair) / np.sqrt(fair * (1 - fair) / games)
         rows.append({"seat": seat, "games": games, "win_rate": wins / games, "ci_low": float(low),
                      "ci_high": float(high), "fair": fair, "excess": wins / games - fair,
-                     "p_value": float(2 * sps.norm.sf(abs(z)))})
+                     "p_value": float(2 * special.ndtr(-abs(z)))})  # the normal tail: stats.norm.sf
     return pd.DataFrame(rows)
 
 
@@ -135,16 +139,16 @@ def _extent(rates: np.ndarray, games: int, confidence: float, measure: str) -> t
     of w . b + min over p of (sum w a) . p, a concave maximisation over the
     weights alone (scipy's SLSQP).
     """
-    from scipy import optimize
-    from scipy import stats as sps
+    from scipy import special
 
     k = len(rates)
     a, b = _pieces(k, measure)
-    bound = 1 + sps.chi2.ppf(confidence, k - 1) / games
+    bound = 1 + 2 * special.gammaincinv((k - 1) / 2, confidence) / games  # the chi-square quantile: stats.chi2.ppf
     high = float(np.max(_support(a, rates, bound)[0] + b))
     uniform = np.full(k, 1 / k)
     if np.sum(rates**2 / uniform) <= bound:  # equal seats are not rejected: the fair value is in the set
         return float(np.max(a @ uniform + b)), high
+    from scipy import optimize  # here, past the fair games' answer: a fair game's run needs no optimiser
 
     def dual(w):
         value, p = _support(-(w @ a), rates, bound)
@@ -221,10 +225,13 @@ def _seat_balance(games: int, rates: np.ndarray, summed: np.ndarray, cov: np.nda
                   intervals: bool) -> SeatBalance:
     """`seat_balance` from the games, the seats' win rates and summed shares, and the shares' sample covariance
     (None with fewer than two games or seats): what the rows and the task summaries both give."""
-    from scipy import stats as sps
+    from scipy import special
 
     k = len(rates)
-    p_value = float(sps.chisquare(summed).pvalue) if k > 1 and games > 0 else float("nan")
+    p_value = float("nan")
+    if k > 1 and games > 0:  # Pearson's chi-square of the summed shares against their mean: stats.chisquare's steps
+        expected = summed.mean()
+        p_value = float(special.chdtrc(k - 1, ((summed - expected) ** 2 / expected).sum()))
     gap, bal = float(gap_of(rates)), float(balance_of(rates))
     if cov is not None:
         values, vectors = np.linalg.eigh(cov / games)
@@ -287,6 +294,8 @@ def _balance_table(seats: SeatBalance, games: int, length: str, means: dict[str,
                    length_sd: float, counts: dict[str, int]) -> pd.DataFrame:
     """The balance table from the seat balance, the per-game means with their intervals (`length`, margin,
     lead changes where recorded), the sd of the length and the games decided by the tie-break or shared."""
+    import pandas as pd
+
     rows = [("seat_advantage_p", seats.p_value, float("nan"), float("nan"), seats.statement)]
     rows.append(("largest_seat_gap", _shown(seats.gap, seats.gap_low, seats.gap_high), seats.gap_low,
                  seats.gap_high, f"best minus worst seat win rate, bias-corrected (observed {seats.gap_plugin:.3g}); "
@@ -316,9 +325,10 @@ BALANCE_KEYS = {"balance.seats": ("seat",), "balance.products": ("seat", "other"
 
 def balance_summary(raw: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """One task's part of the balance table: the parts `BALANCE_KEYS` names."""
-    shares = win_shares(raw)
-    seats = shares.columns.to_numpy(dtype=np.int64)
-    values = shares.to_numpy(dtype=float)
+    import pandas as pd
+
+    seats, values = seat_grid(raw, "win_share")
+    seats, values = seats.astype(np.int64), values.astype(float)
     products = values.T @ values
     per_game = per_game_measures(raw)
     quantities = [c for c in ("rounds", "actions", "lead_changes", "margin") if c in per_game.columns]
@@ -359,18 +369,38 @@ def per_game_measures(raw: pd.DataFrame) -> pd.DataFrame:
     winner), `shared_victory` (several winners), `mean_score` (over the seats)
     and `first_seat_share` (seat 0's win share).
     """
-    per_game = raw.drop_duplicates("game_id").set_index("game_id").sort_index()
-    out = per_game[[c for c in ("rounds", "actions", "lead_changes") if c in per_game.columns]].copy()
-    scores = raw.pivot(index="game_id", columns="seat", values="score").sort_index().to_numpy()
+    import pandas as pd
+
+    first_rows = np.unique(raw["game_id"].to_numpy(), return_index=True)[1]  # each game's first row, in id order
+    per_game = raw.iloc[first_rows].set_index("game_id")
+    seats, scores = seat_grid(raw, "score")
     ordered = np.sort(scores, axis=1)
-    out["margin"] = ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else 0.0
-    winners = raw.groupby("game_id")["won"].sum().sort_index().to_numpy()
+    winners = np.nansum(seat_grid(raw, "won")[1], axis=1)
     top_tied = (scores == ordered[:, -1:]).sum(axis=1) > 1
-    out["decided_by_tiebreak"] = top_tied & (winners == 1)
-    out["shared_victory"] = winners > 1
-    out["mean_score"] = scores.mean(axis=1)
-    out["first_seat_share"] = win_shares(raw)[0].to_numpy()
-    return out
+    measures = {c: per_game[c] for c in ("rounds", "actions", "lead_changes") if c in per_game.columns}
+    measures |= {
+        "margin": ordered[:, -1] - ordered[:, -2] if scores.shape[1] > 1 else 0.0,
+        "decided_by_tiebreak": top_tied & (winners == 1),
+        "shared_victory": winners > 1,
+        "mean_score": scores.mean(axis=1),
+        "first_seat_share": seat_grid(raw, "win_share")[1][:, list(seats).index(0)],
+    }
+    return pd.DataFrame(measures, index=per_game.index)
+
+
+def seat_grid(raw: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """(the seats in order, `column` as a games x seats array, games in id order): the values of
+    `raw.pivot(index="game_id", columns="seat", values=column).sort_index()`, NaN where a game lacks a seat,
+    placed by numpy (a task summary reads three such grids of every chunk of games)."""
+    games, game_of_row = np.unique(raw["game_id"].to_numpy(), return_inverse=True)
+    seats, seat_of_row = np.unique(raw["seat"].to_numpy(), return_inverse=True)
+    values = raw[column].to_numpy()
+    if len(values) == len(games) * len(seats):  # one row per game and seat: every cell is filled
+        grid = np.empty((len(games), len(seats)), dtype=values.dtype)
+    else:
+        grid = np.full((len(games), len(seats)), np.nan)
+    grid[game_of_row, seat_of_row] = values
+    return seats, grid
 
 
 def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -381,6 +411,8 @@ def skill_gap(strong_vs_random: pd.DataFrame, strong: str, self_play: pd.DataFra
     `self_play`: games of `strong` against itself: the largest seat gap there is
     the part of any edge that seat order alone explains.
     """
+    import pandas as pd
+
     mine = strong_vs_random[strong_vs_random["policy"] == strong]
     games, wins = len(mine), mine["win_share"].sum()
     fair = 1 / strong_vs_random["seat"].nunique()

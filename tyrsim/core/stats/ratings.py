@@ -22,15 +22,20 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ELO = 400 / math.log(10)
 
 
 def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
     """Wins of each policy over each other policy, from one or more simulate tables."""
+    import pandas as pd
+
     rows = []
     for _, game in raw.groupby(["pairing", "game_id"] if "pairing" in raw.columns else "game_id", sort=False):
         seats = game[["policy", "win_share"]].to_numpy()
@@ -48,6 +53,7 @@ def pairwise_results(raw: pd.DataFrame) -> pd.DataFrame:
 def fit_bradley_terry(pairs: pd.DataFrame, anchor: str | None = None) -> pd.DataFrame:
     """Ratings with 95% intervals from pairwise wins (columns policy, opponent, wins, games): centred on the
     mean policy, or each measured from the policy `anchor` (whose rating is then 0, its interval [0, 0])."""
+    import pandas as pd
     from scipy import optimize, stats  # here, not at the top: see tyrsim.core.stats.intervals
 
     names = sorted(set(pairs["policy"]) | set(pairs["opponent"]))

@@ -45,11 +45,14 @@ the SRC ranking can be wrong where the total index is not.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.report.figures import legend_outside
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BOOTSTRAP = 999
 LOW_R2 = 0.7  # below this the linear fit misses much of the response: SRCs are not to be trusted
@@ -82,6 +85,8 @@ def design_blocks(names: Sequence[str], n: int) -> list[str]:
 
 def sobol_design(ranges: dict[str, tuple[float, float, type]], n: int, seed: int) -> pd.DataFrame:
     """The rule points of a Sobol' study with `n` base samples: a `block` column and one column per rule."""
+    import pandas as pd
+
     unit = _unit_design(len(ranges), n, seed)
     columns = {"block": design_blocks(list(ranges), n)}
     for k, (name, (low, high, kind)) in enumerate(ranges.items()):
@@ -194,6 +199,8 @@ def indices_table(y, noise, n: int, names: Sequence[str], seed: int = 0,
     first_order, first_low, first_high, total, total_low, total_high,
     noise_share (the same on every row).
     """
+    import pandas as pd
+
     d = len(names)
     y, noise = (np.asarray(x, dtype=float).reshape(d + 2, n) for x in (y, noise))
     terms = _row_terms(y, noise)
@@ -236,6 +243,7 @@ def variance_indices(func: Callable[[np.ndarray], np.ndarray], bounds: Sequence[
 
 def rank_parameters(design: pd.DataFrame, params: list[str], metric: str) -> pd.DataFrame:
     """SRC of each parameter on `metric` with a 95% t interval and p-value, strongest first."""
+    import pandas as pd
     from scipy import stats
 
     x = design[params].to_numpy(dtype=float)

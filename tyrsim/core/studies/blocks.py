@@ -7,10 +7,9 @@ argument.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.compiled.engines import COMPILED, compile_search
 from tyrsim.core.engine.analysis import ArgumentError
@@ -20,6 +19,9 @@ from tyrsim.core.engine.runner import play_chunk
 from tyrsim.core.engine.search import IsmctsPolicy
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BLOCK_TASK_MOST = 20_000  # games per task at most where the compiled engine plays a study's blocks
 
@@ -35,6 +37,8 @@ def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per
     block where it can, else the object engine: the same games from the same draws either way
     (`block_substitutions` says where the object engine plays).
     """
+    import pandas as pd
+
     parts = []
     trial = first
     while trial < first + count:

@@ -5,10 +5,9 @@ ranked by how much of each metric's variation they explain.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK
@@ -18,6 +17,9 @@ from tyrsim.core.report.readable import header
 from tyrsim.core.stats.metrics import per_game_measures, seat_balance, win_shares
 from tyrsim.core.stats.sensitivity import rank_rules, reading, sensitivity_figure, sobol_design
 from tyrsim.core.studies.blocks import BLOCK_TASK_MOST, block_substitutions, play_blocks, prepare_blocks
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # what `explore` can measure at each rule point: balance measures and scores, each with the
 # Monte Carlo variance of its estimate at the point
@@ -116,6 +118,8 @@ def explore_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         return [(point, tuple(args["policies"])) for point in design(rules, args)[2]]
 
     def tables(raw, rules, args):
+        import pandas as pd
+
         points, ranges, _ = design(rules, args)
         measured = [point_metrics(group) for _, group in raw.groupby("point", sort=True)]
         table = points.copy()

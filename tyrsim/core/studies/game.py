@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import (
     Analysis,
@@ -37,12 +36,17 @@ from tyrsim.core.report.findings import GAME_GLOSSARY, game_findings
 from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import BALANCE_KEYS, balance_from_totals, balance_metrics, balance_summary
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 # columns every simulate table has; the rest are the engine's own counters
 BASE_COLUMNS = ("game_id", "seat", "policy", "score", "rank", "won", "win_share", "actions")
 
 
 def win_rates(raw: pd.DataFrame, by: str) -> pd.DataFrame:
     """Win rate (shared victories split) and mean score with intervals, grouped by `by`."""
+    import pandas as pd
+
     g = raw.groupby(by, sort=True)
     table = pd.DataFrame(
         {
@@ -72,6 +76,8 @@ def counter_means(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
     seats: seats of one game are not independent draws (a counter of the whole game, such as the
     rounds played, is the same at every seat), and counting each seat would narrow the interval.
     """
+    import pandas as pd
+
     counters = [c for c in raw.columns if c not in BASE_COLUMNS and pd.api.types.is_numeric_dtype(raw[c])]
     per_game = raw.groupby([by, "game_id"], sort=True)[counters].mean()
     rows = []
@@ -84,6 +90,8 @@ def counter_means(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
 
 def _proportion(by: str):
     def compute(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        import pandas as pd
+
         g = raw.groupby(by, sort=True)
         return pd.DataFrame({"successes": g["win_share"].sum(), "n": g.size()}).reset_index()
 
@@ -92,6 +100,8 @@ def _proportion(by: str):
 
 def _score(by: str):
     def compute(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        import pandas as pd
+
         g = raw.groupby(by, sort=True)["score"]
         return pd.DataFrame({"mean": g.mean(), "sd": g.std(ddof=1), "n": g.size()}).reset_index()
 
@@ -101,6 +111,8 @@ def _score(by: str):
 def seated(raw: pd.DataFrame) -> pd.DataFrame:
     """The `game.seated` part of a task summary: per policy and seat, the games, the wins (win shares), and
     the score's sum and sum of squares."""
+    import pandas as pd
+
     score = raw["score"].astype(float)
     frame = pd.DataFrame({"policy": raw["policy"], "seat": raw["seat"], "wins": raw["win_share"].astype(float),
                           "score": score, "score_squares": score * score})
@@ -117,6 +129,8 @@ def _seated_by(totals: Totals, by: str) -> pd.DataFrame:
 
 def win_rates_from_totals(totals: Totals, by: str) -> pd.DataFrame:
     """`win_rates` from the added-up task summaries."""
+    import pandas as pd
+
     part = _seated_by(totals, by)
     mean, sd = moment_estimates(part["games"], part["score"], part["score_squares"])
     table = pd.DataFrame({"games": part["games"], "wins": part["wins"], "mean_score": mean, "sd_score": sd},
@@ -127,6 +141,8 @@ def win_rates_from_totals(totals: Totals, by: str) -> pd.DataFrame:
 def _counters_summary(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
     """The `game.counters` part: per policy and counter (and its place among the counters), the count, sum
     and sum of squares of the per-game values `counter_means` averages."""
+    import pandas as pd
+
     counters = [c for c in raw.columns if c not in BASE_COLUMNS and pd.api.types.is_numeric_dtype(raw[c])]
     per_game = raw.groupby([by, "game_id"], sort=True)[counters].mean().astype(float)
     squares = (per_game**2).groupby(level=by, sort=True).sum()
@@ -140,6 +156,8 @@ def _counters_summary(raw: pd.DataFrame, by: str = "policy") -> pd.DataFrame:
 
 def counter_means_from_totals(totals: Totals, by: str = "policy") -> pd.DataFrame:
     """`counter_means` from the added-up task summaries."""
+    import pandas as pd
+
     part = totals["game.counters"].sort_values([by, "position"])
     rows = [{by: row[by], "counter": row["counter"],
              **dict(zip(("mean", "ci_low", "ci_high"), moment_interval(row["n"], row["total"], row["squares"]),
@@ -150,6 +168,8 @@ def counter_means_from_totals(totals: Totals, by: str = "policy") -> pd.DataFram
 
 def _proportion_from_totals(by: str):
     def from_totals(totals: Totals, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        import pandas as pd
+
         part = _seated_by(totals, by)
         return pd.DataFrame({"successes": part["wins"], "n": part["games"]}).reset_index()
 
@@ -158,6 +178,8 @@ def _proportion_from_totals(by: str):
 
 def _score_from_totals(by: str):
     def from_totals(totals: Totals, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+        import pandas as pd
+
         part = _seated_by(totals, by)
         mean, sd = moment_estimates(part["games"], part["score"], part["score_squares"])
         return pd.DataFrame({"mean": mean, "sd": sd, "n": part["games"]}, index=part.index).reset_index()

@@ -6,10 +6,9 @@ the tournament's pairings, and the policies are rated by Bradley-Terry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
 from tyrsim.core.engine.protocols import PolicyError
@@ -21,6 +20,9 @@ from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.ratings import fit_bradley_terry, pairings, pairwise_results, rating_figure
 from tyrsim.core.studies.blocks import block_substitutions, play_blocks, prepare_blocks
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFrame:
     """What sitting first did: per table and policy, its win rate when it held the first seat and when it did not.
@@ -31,6 +33,8 @@ def seat_orders(raw: pd.DataFrame, seatings: list[tuple[str, ...]]) -> pd.DataFr
     seats. Wilson intervals for each rate, and the difference (first minus
     later) with a Newcombe interval.
     """
+    import pandas as pd
+
     per_seat = raw.assign(table=raw["pairing"].map(lambda b: " vs ".join(sorted(seatings[b]))),
                           first=raw["seat"] == 0)
     per_game = per_seat.groupby(["table", "pairing", "game_id", "policy"], sort=True).agg(

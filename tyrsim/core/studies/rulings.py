@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param, for_game
 from tyrsim.core.engine.rules import RuleSet
@@ -43,6 +42,9 @@ from tyrsim.core.stats import intervals as stats
 from tyrsim.core.stats.metrics import per_game_measures
 from tyrsim.core.studies.blocks import block_substitutions, block_task_size, play_games, prepare_blocks
 from tyrsim.core.studies.game import BASE_COLUMNS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ALL = "all"
 LABEL_WIDTH = 60  # characters of a line of a reading's label in the figure, beside its bar
@@ -82,6 +84,8 @@ def readings(rules: Any, chosen: tuple[str, ...]) -> list[tuple[str, Any]]:
 
 def game_measures(raw: pd.DataFrame) -> pd.DataFrame:
     """One row per game (index game_id) and one column per measure: see the module's docstring."""
+    import pandas as pd
+
     per_game = per_game_measures(raw)
     out = pd.DataFrame(index=per_game.index)
     for name, column in _PER_GAME.items():
@@ -112,6 +116,8 @@ def changed_games(base: pd.DataFrame, other: pd.DataFrame) -> np.ndarray:
 def compare_readings(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per ruling, alternative and measure; one row per ruling and alternative) from the games of
     every block (block 0: the baseline; block k: reading k - 1)."""
+    import pandas as pd
+
     played = readings(rules, args["rulings"])
     blocks = {b: group.drop(columns="block") for b, group in raw.groupby("block", sort=True)}
     base = game_measures(blocks[0])
@@ -160,6 +166,8 @@ def answer_effects(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd
     """Per reading and answer, the paired per-game difference (reading minus baseline) in standard deviations
     of the answer under the baseline (the scale the ranking uses): its mean, sd and games, for `Metric`. An
     answer that does not vary under the baseline has no such scale: NaN, so it never counts as precise."""
+    import pandas as pd
+
     blocks = {b: group.drop(columns="block") for b, group in raw.groupby("block", sort=True)}
     base = game_measures(blocks[0])
     rows = []
@@ -197,6 +205,8 @@ def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     significantly, and its largest significant effect on an answer and on a counter. Ordered by the
     effect on the answers (in baseline standard deviations), then on the counters, then by how often
     it changed a game: a reading matters by what it does to the answers a designer reads."""
+    import pandas as pd
+
     rows = []
     for record in summary.to_dict("records"):
         mine = table[(table["ruling"] == record["ruling"]) & (table["alternative"] == record["alternative"])]
@@ -219,6 +229,8 @@ def _ranking(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
 def findings(ranking: pd.DataFrame) -> pd.DataFrame:
     """One sentence per reading, in rank order: what it changed, with its interval (the reading by its rule's name
     and value; a page names it in words, `rulings_findings`)."""
+    import pandas as pd
+
     rows = [{"rank": r["rank"], "ruling": r["ruling"], "alternative": r["alternative"],
              "finding": f"{r['ruling']} = {r['alternative']}: {reading_effects(r)}"}
             for r in ranking.to_dict("records")]
@@ -266,6 +278,8 @@ def rulings_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         # games first..first+count-1 under every reading (block k: reading k - 1, block 0 the baseline), game g
         # from its own stream: whatever games a precision target has asked for so far, each reading has played
         # the same ones, so they pair up
+        import pandas as pd
+
         seats = tuple(args["policies"])
         return pd.concat([play_games(spec, reading, seats, first, count, rng, paired=True).assign(block=k)
                           for k, reading in enumerate(plan(rules, args))], ignore_index=True)

@@ -12,10 +12,9 @@ early is shallow at that budget.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param, for_game
 from tyrsim.core.engine.spec import GameSpec
@@ -29,6 +28,9 @@ from tyrsim.core.studies.blocks import (
     policy_check,
     prepare_blocks,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # what the trace's columns mean, on its page (its `significant` is not the core's Holm-corrected test)
 TRACE_GLOSSARY = {
@@ -45,6 +47,8 @@ TRACE_GLOSSARY = {
 def seats_ahead(raw: pd.DataFrame, policy: str) -> pd.DataFrame:
     """Per game (and block, if any), the share of the other policies' seats that `policy`'s seat finished
     ahead of (ties half), for tables with one seat of `policy`."""
+    import pandas as pd
+
     keys = [c for c in ("pairing", "multiple", "game_id") if c in raw.columns]
     rows = []
     for key, game in raw.groupby(keys, sort=True):
@@ -83,6 +87,8 @@ def trace_analysis(spec: GameSpec, default_policy: str, seats: int) -> Analysis:
         return raw
 
     def tables(raw, rules, args):
+        import pandas as pd
+
         rows = []
         for m, group in raw.groupby("multiple", sort=True):
             ahead = seats_ahead(group, f"{m}x")["ahead"].to_numpy()

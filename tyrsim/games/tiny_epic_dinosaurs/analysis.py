@@ -14,10 +14,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
@@ -41,10 +40,15 @@ from tyrsim.games.tiny_epic_dinosaurs.game import TinyEpicDinosaursGame
 from tyrsim.games.tiny_epic_dinosaurs.policies import POLICIES
 from tyrsim.games.tiny_epic_dinosaurs.rules import Rules
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 # --- hunt: exact ---------------------------------------------------------------------------------
 
 
 def _hunt_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    import pandas as pd
+
     kinds = load_dinosaurs(rules.dinosaurs_file)
     names = tuple(d.name for d in kinds)
     odds = rules.hunt_odds()
@@ -87,6 +91,8 @@ def _hunt_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng
 
 
 def _hunt_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     odds = rules.hunt_odds()
     buys = raw[raw["action"].str.startswith("buy")]
     cheapest = float(buys["resources_per_dinosaur"].min()) if len(buys) else float("nan")
@@ -245,6 +251,8 @@ HERD_PARAMS = (
 
 
 def _herd_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    import pandas as pd
+
     result = herd_growth(
         rules,
         args["kind"],
@@ -271,6 +279,8 @@ def _herd_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng
 
 def _moments(raw: pd.DataFrame, name: str) -> pd.DataFrame:
     """Per round: mean, sd and n of a per-ranch quantity from the chunks' sums."""
+    import pandas as pd
+
     g = raw.groupby("round", sort=True)
     n = g["n"].sum()
     total, squares = g[f"{name}_sum"].sum(), g[f"{name}_sq"].sum()
@@ -280,6 +290,8 @@ def _moments(raw: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def _herd_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     by_round = pd.DataFrame({"round": sorted(raw["round"].unique())})
     for name in ("herd", "unfed", "escapes", "fences"):
         m = _moments(raw, name)
@@ -316,6 +328,8 @@ def _final_herd(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.
 
 
 def _shortfall(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     g = raw.groupby("round", sort=True)
     return pd.DataFrame({"successes": g["shortfall"].sum(), "n": g["n"].sum()}).reset_index()
 
@@ -350,6 +364,8 @@ ACTIVITY = ("escapes", "unfed", "bred", "contracts_public", "contracts_private",
 
 def _means(raw: pd.DataFrame, columns: Mapping[str, str], label: str) -> pd.DataFrame:
     """Mean of each column (renamed by `columns`) per policy, with a t interval."""
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for column, name in columns.items():
@@ -362,6 +378,8 @@ def _means(raw: pd.DataFrame, columns: Mapping[str, str], label: str) -> pd.Data
 
 def game_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """Points by source, activity per game, the first-player marker's value and bumping frequency."""
+    import pandas as pd
+
     points = _means(raw, {f"points_{source}": source for source in SOURCES}, "source")
     activity = _means(raw, {name: name for name in ACTIVITY}, "counter")
 

@@ -12,14 +12,15 @@ sentence, named as the core names it ("With breed_group = 3: ...").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, points_of
 from tyrsim.core.report.words import count, listing, row_percent
 from tyrsim.core.stats import intervals as stats
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SOURCE_WORDS = {"contracts": "contracts", "dinosaurs": "basic dinosaurs", "unique": "unique dinosaurs",
                 "research": "research cards"}  # fmt: skip
@@ -79,6 +80,8 @@ def _mean(row: Any, column: str = "mean", low: str = "ci_low", high: str = "ci_h
 # ---- hunt (exact) -----------------------------------------------------------------------------
 def hunt_sentences(prefix: str, spaces: pd.DataFrame, value: pd.DataFrame) -> list[str]:
     """What a hunt brings and what it saves against buying, from one point's tables."""
+    import pandas as pd
+
     v = value.set_index("quantity")["value"]
     hunt = (f"{prefix}A hunt brings {words.number(v['expected dinosaurs per hunt'], digits=2)} dinosaurs on average "
             f"(exact; sd {words.number(v['sd of dinosaurs per hunt'], digits=2)}): an egg, two dinosaurs, with "
@@ -187,6 +190,8 @@ def sources_sentence(prefix: str, policy: str, by_policy: pd.DataFrame, sources:
 def first_player_sentence(prefix: str, first: pd.DataFrame, rounds: int, players: int) -> str | None:
     """Win rates of seats that began more than half of the rounds with the first-player marker against those
     that began fewer than half."""
+    import pandas as pd
+
     often = first[first["first_player_rounds"] * 2 > rounds]
     seldom = first[first["first_player_rounds"] * 2 < rounds]
     if not len(often) or not len(seldom) or not often["games"].sum() or not seldom["games"].sum():

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations, permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import Analysis, Metric, Param
@@ -44,6 +43,9 @@ from tyrsim.games.tyranno_ex.policies import POLICIES
 from tyrsim.games.tyranno_ex.rules import Rules
 from tyrsim.games.tyranno_ex.survival_findings import SURVIVAL_GLOSSARY, survival_findings
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 SOURCES = ("rows", "empty", "special", "five")  # points_<source> counters, per seat
 PLACES = ("row0", "row3", "row6", "row9", "special")  # where a card's survival was checked
 PATTERNS = {"aaa": 1, "aab": 2, "abc": 3}  # symbol patterns and their distinct symbols
@@ -64,6 +66,8 @@ def _share_row(successes: float, n: float) -> dict[str, float]:
 
 def points_by_source(raw: pd.DataFrame) -> pd.DataFrame:
     """Mean points per game from each source, per policy, with t intervals."""
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for source in SOURCES:
@@ -77,6 +81,8 @@ def card_worth(raw: pd.DataFrame) -> pd.DataFrame:
 
     The cards of one game are not independent, so the intervals are somewhat narrow.
     """
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for row in (0, 3):
@@ -95,6 +101,8 @@ def survival_by(raw: pd.DataFrame, places: Mapping[str, str], label: str) -> pd.
 
     Checks of one game are not independent, so the intervals are somewhat narrow.
     """
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for name, key in places.items():
@@ -107,6 +115,8 @@ def survival_by(raw: pd.DataFrame, places: Mapping[str, str], label: str) -> pd.
 
 def fights_table(raw: pd.DataFrame) -> pd.DataFrame:
     """Fights per game by outcome (means with t intervals) and the share of started fights won, per policy."""
+    import pandas as pd
+
     games = raw.drop_duplicates("game_id")
     rows = [{"policy": "all", "quantity": f"{name} per game", **_mean_row(games[name])}
             for name in ("fights", "fights_clean", "fights_close", "fights_endless", "track_tie_fights")]  # fmt: skip
@@ -123,6 +133,8 @@ def fights_table(raw: pd.DataFrame) -> pd.DataFrame:
 
 def cascades_table(raw: pd.DataFrame) -> pd.DataFrame:
     """Changes of the current conditions per game: all, rapid changes (cascades), ties, longest cascade."""
+    import pandas as pd
+
     games = raw.drop_duplicates("game_id")
     rows = [{"quantity": f"{name} per game", **_mean_row(games[name])}
             for name in ("changes", "cascades", "ties", "longest_cascade")]  # fmt: skip
@@ -134,6 +146,8 @@ def cascades_table(raw: pd.DataFrame) -> pd.DataFrame:
 
 def length_table(raw: pd.DataFrame) -> pd.DataFrame:
     """Game length in rounds: the share of games of each length (Wilson) and the mean (t)."""
+    import pandas as pd
+
     games = raw.drop_duplicates("game_id")
     n = len(games)
     rows = [{"rounds": str(int(r)), **_share_row(float(k), float(n))}
@@ -146,6 +160,8 @@ def length_table(raw: pd.DataFrame) -> pd.DataFrame:
 
 def five_table(raw: pd.DataFrame) -> pd.DataFrame:
     """The "5" marker per policy: share of games it was used (Wilson) and the round it was used in (t)."""
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         used = _share_row(group["five_used"].sum(), float(len(group)))
@@ -294,6 +310,8 @@ def pattern_outcomes(chips: np.ndarray, pattern: str) -> tuple[np.ndarray, np.nd
 
 def _kernel_run(rules: Rules, args: Mapping[str, Any], count: int, rng: np.random.Generator) -> pd.DataFrame:
     """Sums and sums of squares per (chips laid, pattern), so chunks add up."""
+    import pandas as pd
+
     laid = sorted(set(args["chips"]))
     # the bag holds as many chips of each symbol: every chip's symbol is uniform, and so is its space
     opening = rng.integers(NUM_SYMBOLS, size=(count, SPACES))
@@ -312,6 +330,8 @@ def _kernel_run(rules: Rules, args: Mapping[str, Any], count: int, rng: np.rando
 
 def _games_run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng: np.random.Generator):
     """Whole games with the policy mix: survival checks and losses per policy and pattern."""
+    import pandas as pd
+
     texts = list(args["policies"])
     policies = [make_policy(POLICIES, "tyranno-ex", t) for t in texts]
     raw = play_chunk(make_game(rules, len(texts)), texts, policies, first, count, rng)
@@ -396,6 +416,8 @@ def survival_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mappin
 
 def _kernel_metric(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
     """Survival per (chips laid, pattern) from the kernel; empty for games."""
+    import pandas as pd
+
     if args["source"] != "kernel":
         return pd.DataFrame(columns=["chips", "pattern", "mean", "sd", "n"])
     total = _summed(raw)
@@ -405,6 +427,8 @@ def _kernel_metric(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> 
 
 def _games_metric(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
     """Survival checks passed per (policy, pattern) in games; empty for the kernel."""
+    import pandas as pd
+
     if args["source"] != "games":
         return pd.DataFrame(columns=["policy", "pattern", "successes", "n"])
     total = _in_play(raw)

@@ -32,12 +32,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.stats.intervals import wilson_interval
 from tyrsim.games.tyranno_ex.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MATCHUP = ["attacker_strength", "attacker_dice", "defender_strength", "defender_dice"]
 MC_BLOCK = 1 << 20  # fights simulated per numpy block; bounds memory, not results
@@ -240,6 +243,8 @@ def matchups(
     rules: Rules | FightRules | None = None,
 ) -> pd.DataFrame:
     """Every combination of the given values, validated, as a matchup table."""
+    import pandas as pd
+
     rules = rules or Rules()
     values = [
         [v] if isinstance(v, int | np.integer) else list(v)
@@ -334,6 +339,7 @@ def odds(
 
 def odds_table(table: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
     """Exact odds for the matchups in `table` (columns MATCHUP)."""
+    import pandas as pd
     from scipy import special
 
     sa, da, sd, dd = (table[c].to_numpy() for c in MATCHUP)
@@ -483,6 +489,8 @@ def count_columns(rules: Rules | FightRules) -> list[str]:
 
 def summarize_counts(counts: pd.DataFrame, rules: Rules | FightRules) -> pd.DataFrame:
     """Monte Carlo odds table from (possibly summed) raw counts."""
+    import pandas as pd
+
     counts = counts.groupby(MATCHUP, sort=False, as_index=False)[count_columns(rules)].sum()
     out = counts[MATCHUP].copy()
     out["method"] = "mc"

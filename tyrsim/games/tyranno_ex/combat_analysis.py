@@ -7,10 +7,9 @@ import functools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.engine.limits import MAX_MATCHUPS
@@ -22,6 +21,9 @@ from tyrsim.games.tyranno_ex.cheat_sheet import CMAP, sheet_files
 from tyrsim.games.tyranno_ex.combat_words import COMBAT_GLOSSARY, combat_findings
 from tyrsim.games.tyranno_ex.odds_page import page_files
 from tyrsim.games.tyranno_ex.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 METHODS = ("exact", "mc", "both")
 FIGHT_RULES = {f.name for f in dataclasses.fields(combat.FightRules)}  # the rules a fight reads
@@ -41,6 +43,8 @@ def run(rules: Rules, args: Mapping[str, Any], first: int, count: int, rng: np.r
 
 def odds_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """The odds table: exact rows, simulated rows, or both (exact first, per matchup)."""
+    import pandas as pd
+
     parts = []
     if args["method"] in ("exact", "both"):
         parts.append(combat.odds_table(_matchups(rules, args), rules))
@@ -84,6 +88,8 @@ def summary(odds: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     (a normal approximation; each matchup's Wilson half-width stands for 1.96 standard errors,
     and stays above 0 where a matchup's share is 0 or 1). Exact means have no interval.
     """
+    import pandas as pd
+
     rows = []
     for method, part in odds.groupby("method", sort=False):
         endless = int((~part["decisive"].astype(bool)).sum())
@@ -312,6 +318,8 @@ def odds_command(rules: Rules, options: Mapping[str, Any], seed: int, given: Col
     figures (none where no matchup can end) and the player files (the whole table under `rules`, whatever
     the matchups). Every bad option is an ArgumentError naming it.
     """
+    import pandas as pd
+
     method, fights = options["method"], options["fights"]
     check_simulated_only(method, given, "--method")
     sides = {name: side_values(name, options[name], rules) for name in SIDES}

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, points_of
 from tyrsim.core.report.words import row_percent
 from tyrsim.games.tyranno_ex.combat import FightRules
 from tyrsim.games.tyranno_ex.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TIE_WORDS = {
     "reroll": "a tied roll doesn't count and is rolled again",

@@ -11,14 +11,15 @@ sentences ("With tie rule = defender: ..."), as the core's findings do.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, points_by_name
 from tyrsim.core.report.words import listing, row_percent
 from tyrsim.core.stats import intervals as stats
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # what the columns of the game analysis's Tyranno Ex tables mean (the core explains its own); an interval's
 # `*_low` / `*_high` columns share the cell of the estimate before them on the page

@@ -8,15 +8,17 @@ its cards best (games). Every share carries its 95% interval.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, points_of
 from tyrsim.core.report.words import row_percent
 from tyrsim.core.stats import intervals as stats
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PATTERN_WORDS = {"abc": "three different symbols", "aab": "a doubled symbol", "aaa": "one symbol three times"}
 

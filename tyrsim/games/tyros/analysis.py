@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import Analysis, Metric, Param
@@ -27,6 +26,9 @@ from tyrsim.games.tyros.game import NAME
 from tyrsim.games.tyros.policies import POLICIES
 from tyrsim.games.tyros.rules import SETUPS, Rules
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 COLOURS = [COLOUR_NAMES[e] for e in EMPIRES]
 SOURCES = ("city_points", "ship_points", "bonus_points")
 
@@ -45,6 +47,8 @@ def proportion_rows(successes, n) -> dict[str, Any]:
 
 
 def expansion_tables(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     n = len(raw)
     sizes, dist, ranks, extremes, tyros = [], [], [], [], []
     for empire, colour in zip(EMPIRES, COLOURS, strict=True):
@@ -112,6 +116,8 @@ def expansion_figures(tables: dict[str, pd.DataFrame], rules: Rules, args: Mappi
 
 def _rank_share(rank: int):
     def compute(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame([{"empire": c, "successes": int((raw[f"rank_{c}"] == rank).sum()), "n": len(raw)}
                              for c in COLOURS])
 
@@ -119,15 +125,21 @@ def _rank_share(rank: int):
 
 
 def _mean_size(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([{"empire": c, "mean": raw[f"size_{c}"].mean(), "sd": raw[f"size_{c}"].std(ddof=1),
                           "n": len(raw)} for c in COLOURS])
 
 
 def _tyros_joins(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([{"tyros": "joins", "successes": int((raw["tyros_colour"] >= 0).sum()), "n": len(raw)}])
 
 
 def _rounds(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([{"quantity": "rounds", "mean": raw["rounds"].mean(), "sd": raw["rounds"].std(ddof=1),
                           "n": len(raw)}])
 
@@ -178,6 +190,8 @@ def share_interval(part: pd.Series, whole: pd.Series) -> tuple[float, float, flo
 
 
 def points_by_source(raw: pd.DataFrame, rules: Rules, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     rows = []
     for policy, group in raw.groupby("policy", sort=True):
         for source in SOURCES:

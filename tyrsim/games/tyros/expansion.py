@@ -18,12 +18,16 @@ A blocked player puts a random tile of the hand under the pile and draws one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from tyrsim.games.tyros.board import TYROS, Board, conflicting, load_board
 from tyrsim.games.tyros.components import COLOUR_NAMES, EMPIRES
 from tyrsim.games.tyros.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TILE_POLICIES = ("random", "largest", "smallest")
 MAX_ROUNDS = 500  # a safety limit far above any real game (about 4-8 rounds)
@@ -251,6 +255,8 @@ class _Expansion:
         self.hand_count[player, g] += 1
 
     def results(self, rounds: np.ndarray) -> pd.DataFrame:
+        import pandas as pd
+
         sizes = self.sizes
         # rank 1 = largest; equal sizes rank in colour order (a stable sort keeps it)
         ranks = np.argsort(np.argsort(-sizes, axis=1, kind="stable"), axis=1, kind="stable")

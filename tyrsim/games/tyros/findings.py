@@ -11,13 +11,14 @@ length) where the points come from. Each number carries its interval, written th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, points_by_name
 from tyrsim.core.report.words import row_percent
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BALANCED = 0.25  # each of the four empires ends largest in a quarter of the games when the set-up is balanced
 POINT_SENTENCES = 4  # one sentence per sweep point, up to this many (a page opens with at most five)

@@ -15,10 +15,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import (
@@ -43,6 +42,9 @@ from tyrsim.core.studies.trace import trace_analysis
 from tyrsim.games.zooloretto_duell import findings
 from tyrsim.games.zooloretto_duell.game import END_TRIGGERS, NAME
 from tyrsim.games.zooloretto_duell.policies import POLICIES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SOURCES = ("marker_points", "majority_points", "coin_points", "minus_points")
 # the `symbols` table: how often each symbol fires, and the money and expert actions beside them
@@ -79,6 +81,8 @@ def _share_rows(counts: pd.Series, n: int, **keys) -> list[dict]:
 
 def _leader_wins(raw: pd.DataFrame, source: str) -> pd.DataFrame:
     """Per game with a leader in `source` (more points from it): the leader's policy and whether they won."""
+    import pandas as pd
+
     ordered = raw.sort_values(["game_id", "seat"])
     first, second = ordered.iloc[0::2].reset_index(drop=True), ordered.iloc[1::2].reset_index(drop=True)
     lead = first[source] != second[source]
@@ -92,11 +96,15 @@ def _leader_wins(raw: pd.DataFrame, source: str) -> pd.DataFrame:
 
 
 def _marker_leader_wins(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     g = _leader_wins(raw, "marker_points").groupby("policy", sort=True)["won"]
     return pd.DataFrame({"successes": g.sum(), "n": g.size()}).reset_index()
 
 
 def _marker_leader_from_totals(totals: Totals, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     part = totals["zoo.leaders"]
     part = part[part["source"] == "marker_points"]
     return pd.DataFrame({"policy": part["policy"], "successes": part["wins"], "n": part["games"]})
@@ -122,6 +130,8 @@ ZOO_KEYS = {
 
 def zoo_summary(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """One task's part of the zoo's tables: the parts `ZOO_KEYS` names, each adding up over tasks."""
+    import pandas as pd
+
     games = raw[raw["seat"] == 0]
     policy = [(key, name, *moments(group[name]), int((group[name] > 0).sum()))
               for key, group in raw.groupby("policy", sort=True) for name in POLICY_QUANTITIES]
@@ -151,6 +161,8 @@ ZOO_SUMMARY = TaskSummary(ZOO_KEYS, zoo_summary)
 
 def zoo_tables(raw: pd.DataFrame | Totals, rules: Any, args: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """Score per policy and seat, points by source, symbols, margins, game length, first player, end triggers."""
+    import pandas as pd
+
     if isinstance(raw, Totals):
         return _zoo_tables_from_totals(raw)
     by_policy = raw.groupby("policy", sort=True)
@@ -173,6 +185,8 @@ def zoo_tables(raw: pd.DataFrame | Totals, rules: Any, args: Mapping[str, Any]) 
 
 def _by_policy_and_seat(raw: pd.DataFrame) -> pd.DataFrame:
     """Each policy's win rate and mean score in each seat, with their intervals."""
+    import pandas as pd
+
     seated = raw.groupby(["policy", "seat"], sort=True)
     per_seat = pd.DataFrame(
         {
@@ -192,6 +206,8 @@ def _by_policy_and_seat(raw: pd.DataFrame) -> pd.DataFrame:
 
 def _symbols(by_policy) -> pd.DataFrame:
     """Each event counter's mean per game, and the share of games in which it happened at least once."""
+    import pandas as pd
+
     symbols = pd.DataFrame(_mean_rows(by_policy, EVENT_COUNTERS, "counter"))
     fired = [
         (policy, column, int((group[column] > 0).sum()), len(group))
@@ -207,6 +223,8 @@ def _symbols(by_policy) -> pd.DataFrame:
 
 def _margins(by_policy) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The mean final margin per policy, and the share of games ending with each margin."""
+    import pandas as pd
+
     summary = pd.DataFrame(_mean_rows(by_policy, ("margin",), "quantity"))
     margins = []
     for policy, group in by_policy:
@@ -216,6 +234,8 @@ def _margins(by_policy) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def _game_length(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Mean rounds and actions per game, and the share of games lasting each number of rounds."""
+    import pandas as pd
+
     length = pd.DataFrame(
         [
             dict(
@@ -234,6 +254,8 @@ def _game_length(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def _first_player(games: pd.DataFrame) -> pd.DataFrame:
     """Seat 0's win rate and mean margin."""
+    import pandas as pd
+
     n_games = len(games)
     wins = games["win_share"].sum()
     win_low, win_high = stats.wilson_interval(wins, n_games)
@@ -255,6 +277,8 @@ def _first_player(games: pd.DataFrame) -> pd.DataFrame:
 
 def _end_triggers(games: pd.DataFrame) -> pd.DataFrame:
     """The share of games whose final round each trigger began."""
+    import pandas as pd
+
     ended = pd.Series({t: games[f"ended_by_{t}"].sum() for t in END_TRIGGERS})
     return pd.DataFrame(_share_rows(ended, len(games))).rename(columns={"value": "ended_by"})
 
@@ -262,6 +286,8 @@ def _end_triggers(games: pd.DataFrame) -> pd.DataFrame:
 def _leaders(raw: pd.DataFrame) -> pd.DataFrame:
     """Per source of points (and coins): in the games where one player got more from it, how often that
     player won."""
+    import pandas as pd
+
     leaders = []
     for source in SOURCES + ("coins",):
         won = _leader_wins(raw, source)["won"]
@@ -280,10 +306,14 @@ def _leaders(raw: pd.DataFrame) -> pd.DataFrame:
 
 def _zoo_tables_from_totals(totals: Totals) -> dict[str, pd.DataFrame]:
     """`zoo_tables` from the added-up task summaries (`ZOO_SUMMARY` and the core's `game.seated`)."""
+    import pandas as pd
+
     policy = totals["zoo.policy"].set_index(["policy", "quantity"])
     policies = list(dict.fromkeys(policy.index.get_level_values("policy")))
 
     def means(quantities, label: str) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame([
             {"policy": key, label: name,
              **dict(zip(("mean", "ci_low", "ci_high"), moment_interval(*policy.loc[(key, name), ["n", "total",
@@ -344,6 +374,8 @@ def _zoo_tables_from_totals(totals: Totals) -> dict[str, pd.DataFrame]:
 
 def _by_policy_and_seat_from_totals(totals: Totals) -> pd.DataFrame:
     """`_by_policy_and_seat` from the core's `game.seated` part."""
+    import pandas as pd
+
     part = totals["game.seated"].set_index(["policy", "seat"]).sort_index()
     mean, sd = moment_estimates(part["games"], part["score"], part["score_squares"])
     per_seat = pd.DataFrame({"games": part["games"], "wins": part["wins"], "mean_score": mean, "sd_score": sd},

@@ -12,13 +12,14 @@ first points gets its own sentences, named as the core names them ("With expert 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from tyrsim.core.report import words
 from tyrsim.core.report.findings import MAX_POINTS, game_findings, points_by_name
 from tyrsim.core.report.words import row_percent
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # what each source of points is called in a sentence, in the order the final scoring adds them
 SOURCE_WORDS = {"marker_points": "interim scoring markers", "majority_points": "final majorities",
