@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from tyrsim.core.engine.analysis import Analysis, Param, for_game
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.run.substitutions import Substitution
 from tyrsim.core.studies.blocks import prepare_blocks
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TABLES = ("findings", "finalists", "tied_with_best", "around_best", "front", "search")
 HEADER = -1  # the row number of a table's column entries (so a table without rows keeps its columns)
@@ -28,6 +30,8 @@ HEADER = -1  # the row number of a table's column entries (so a table without ro
 
 def to_rows(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Tables as one long table: a row per cell (and per column, row HEADER), its number or its text."""
+    import pandas as pd
+
     rows = []
     for part, table in tables.items():
         for position, column in enumerate(table.columns):
@@ -44,6 +48,8 @@ def to_rows(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 def from_rows(raw: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The tables `to_rows` made, their columns in order and of their kinds."""
+    import pandas as pd
+
     out = {}
     for part, cells in raw.groupby("part", sort=False):
         header = cells[cells["row"] == HEADER].sort_values("position")
@@ -72,6 +78,8 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
                             check_games=args["check_games"], finalists=args["finalists"], seed=seed)
 
     def run(rules, args, first, count, rng):
+        import pandas as pd
+
         from tyrsim.core.report import balance_page
         from tyrsim.core.studies.balance import balance
 
