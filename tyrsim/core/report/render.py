@@ -10,9 +10,10 @@ these parts (`render(..., templates_of=the game's package)`). Every value is aut
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 CORE = "tyrsim.core.report"  # the package whose `templates/` hold the page parts
 
@@ -22,6 +23,8 @@ def environment(templates_of: str = CORE) -> Environment:
     """The templates' environment: autoescaped, and an unknown name is an error rather than an empty text.
 
     `templates_of`: a package whose own `templates/` are looked in first, then the page parts'."""
+    from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined, select_autoescape  # on first use
+
     packages = dict.fromkeys([templates_of, CORE])
     env = Environment(loader=ChoiceLoader([PackageLoader(package) for package in packages]),
                       autoescape=select_autoescape(), undefined=StrictUndefined, keep_trailing_newline=True)
