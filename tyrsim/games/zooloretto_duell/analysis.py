@@ -79,12 +79,18 @@ def _share_rows(counts: pd.Series, n: int, **keys) -> list[dict]:
     ]
 
 
-def _leader_wins(raw: pd.DataFrame, source: str) -> pd.DataFrame:
-    """Per game with a leader in `source` (more points from it): the leader's policy and whether they won."""
+def _seat_pairs(raw: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of seat 0 and of seat 1, game by game in the same order."""
+    ordered = raw.sort_values(["game_id", "seat"])
+    return ordered.iloc[0::2].reset_index(drop=True), ordered.iloc[1::2].reset_index(drop=True)
+
+
+def _leader_wins(seats: tuple[pd.DataFrame, pd.DataFrame], source: str) -> pd.DataFrame:
+    """Per game with a leader in `source` (more points from it): the leader's policy and whether they won;
+    `seats`: the games' two seats (`_seat_pairs`)."""
     import pandas as pd
 
-    ordered = raw.sort_values(["game_id", "seat"])
-    first, second = ordered.iloc[0::2].reset_index(drop=True), ordered.iloc[1::2].reset_index(drop=True)
+    first, second = seats
     lead = first[source] != second[source]
     first_leads = first[source] > second[source]
     return pd.DataFrame(
@@ -98,7 +104,7 @@ def _leader_wins(raw: pd.DataFrame, source: str) -> pd.DataFrame:
 def _marker_leader_wins(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
-    g = _leader_wins(raw, "marker_points").groupby("policy", sort=True)["won"]
+    g = _leader_wins(_seat_pairs(raw), "marker_points").groupby("policy", sort=True)["won"]
     return pd.DataFrame({"successes": g.sum(), "n": g.size()}).reset_index()
 
 
@@ -137,8 +143,9 @@ def zoo_summary(raw: pd.DataFrame, rules: Any, args: Mapping[str, Any]) -> dict[
               for key, group in raw.groupby("policy", sort=True) for name in POLICY_QUANTITIES]
     margins = raw.groupby(["policy", "margin"], sort=True).size()
     leaders = []
+    seats = _seat_pairs(raw)
     for source in (*SOURCES, "coins"):
-        g = _leader_wins(raw, source).groupby("policy", sort=True)["won"]
+        g = _leader_wins(seats, source).groupby("policy", sort=True)["won"]
         leaders += [(source, key, int(n), float(w)) for key, n, w in zip(g.size().index, g.size(), g.sum(),
                                                                           strict=True)]
     rounds = games.groupby("rounds", sort=True).size()
@@ -289,8 +296,9 @@ def _leaders(raw: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     leaders = []
+    seats = _seat_pairs(raw)
     for source in SOURCES + ("coins",):
-        won = _leader_wins(raw, source)["won"]
+        won = _leader_wins(seats, source)["won"]
         low, high = stats.wilson_interval(won.sum(), len(won))
         leaders.append(
             {
