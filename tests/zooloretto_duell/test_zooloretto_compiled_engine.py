@@ -172,8 +172,8 @@ def test_the_pure_python_path_plays_the_same_games():
 
 
 @pytest.mark.slow
-def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
-    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
-    into it, a later one loads the turn loop (`play_games`, every rule and policy linked in) from it and
-    compiles nothing."""
-    check_cache_loads(tmp_path, "zooloretto_duell", {"expert": True}, CACHED_GAMES)
+def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
+    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
+    (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop
+    (`play_games`, every rule and policy linked in) from it and compiles nothing."""
+    check_cache_loads(numba_cache, "zooloretto_duell", {"expert": True}, CACHED_GAMES)

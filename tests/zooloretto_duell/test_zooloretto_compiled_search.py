@@ -155,5 +155,5 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 """
 
 
-def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
-    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(numba_cache):
+    check_search_script(SCRIPT, Path(__file__).parent, numba_cache)
