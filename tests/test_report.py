@@ -52,6 +52,7 @@ def package_files(folder: Path) -> set[str]:
         f"scenarios/{p.name}" for p in (folder / "scenarios").iterdir()}
 
 
+@pytest.mark.slow
 def test_a_wheel_installed_away_from_the_source_tree_holds_the_package_and_runs_a_scenario(tmp_path):
     """A plain wheel install (no source tree): every module, data file, template and bundled scenario of the
     source package is in it, and `tyrsim run` from another folder writes a scenario's page."""
@@ -84,6 +85,7 @@ def scenario_pages(out: Path) -> list[Path]:
     return [out / link for link in links]
 
 
+@pytest.mark.slow
 def test_quick_report_files_link_open_and_answer_first(quick_report):
     out = quick_report
     figures = 0
@@ -119,6 +121,7 @@ def test_quick_report_files_link_open_and_answer_first(quick_report):
     assert comparison.index("## Answer") < comparison.index("## Tables")
 
 
+@pytest.mark.slow
 def test_quick_report_in_a_real_browser(quick_report, browser):
     """Index and every scenario page: no console errors, every image drawn, every link resolves, answer first."""
     from browser import console_errors
@@ -165,6 +168,7 @@ def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise
         plt.close("all")
 
 
+@pytest.mark.slow
 def test_no_page_prints_an_objects_repr(quick_report):
     """A repr ("<function f at 0x7f...>", "<X object at 0x...>") says nothing to a reader, and differs every run."""
     for page in [quick_report / "index.html", *scenario_pages(quick_report)]:

@@ -219,6 +219,7 @@ CHECKED_RULES = {"majority_tie": "chooser"}
 RANDOM_AND_GREEDY = ["random"] * 4, ["greedy", "builder", "aggressive"]
 
 
+@pytest.mark.slow
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
     check_pure_python("tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (3, 2), strict=True)))

@@ -220,6 +220,7 @@ CHECKED_RULES = {"trade_offers": "three-for-three", "ships_pass_crowded": False}
 PURE_PYTHON_GAMES = [(["random"] * 4, 1), (["random"] * 3, 1), (["greedy"] * 3, 1)]
 
 
+@pytest.mark.slow
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
     check_pure_python("tyros", CHECKED_RULES, PURE_PYTHON_GAMES)

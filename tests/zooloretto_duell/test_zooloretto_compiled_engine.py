@@ -166,6 +166,7 @@ PURE_PYTHON_GAMES = [(["random", "random"], 3), (["heuristic", "greedy"], 2)]
 CACHED_GAMES = [(["random", "random"], 1), (["heuristic", "greedy"], 1)]
 
 
+@pytest.mark.slow
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
     check_pure_python("zooloretto_duell", {"expert": True}, PURE_PYTHON_GAMES)
