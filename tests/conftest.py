@@ -57,6 +57,14 @@ def pytest_sessionstart(session):
                 reporter.write_line(f"{name} did not compile: {done.stderr.strip()[-300:]}")
 
 
+def pytest_collection_modifyitems(config, items):
+    """An exhaustive check is a slow one too: `pytest -m "not slow"` replaces the default run's
+    `-m 'not exhaustive'`, and must leave the exhaustive checks out as well."""
+    for item in items:
+        if item.get_closest_marker("exhaustive") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def numba_cache() -> Path:
     """The run's numba cache folder (see pytest_configure)."""
