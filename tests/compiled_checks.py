@@ -1,8 +1,10 @@
 """The checks every compiled engine's tests make the same way, in a fresh Python process each:
 - with NUMBA_DISABLE_JIT=1 the compiled module runs as plain Python and plays the object engine's games;
 - with NUMBA_CACHE_DIR (where numba caches when the package folder is read-only) a first process
-  compiles into that folder and a later one loads the whole turn loop (`play_games`, every rule and
-  policy linked in) from it, compiling nothing.
+  caches into that folder and a later one loads the whole turn loop (`play_games`, every rule and
+  policy linked in) from it, compiling nothing. The folder is the run's own (the `numba_cache` fixture of
+  tests/conftest.py), so the first process compiles only what no test of the run has compiled yet: each
+  engine is compiled cold once a run, not once more for this check.
 
 `games` is a list of (policies, games) played under `Rules(**rules)`, from seed 2, by the compiled
 engine (`CompiledEngine.play_chunk`) and the object engine (`tyrsim.core.engine.runner.play_chunk`): the
@@ -66,8 +68,9 @@ def check_cache_loads(cache: Path, package: str, rules: dict, games: list) -> No
 
 def run_in_folder(script: str, folder: Path, env: dict[str, str]) -> str:
     """What `script` prints, run in a fresh process in the test folder `folder` (importable, with the shared test
-    modules) with `env` added."""
-    path = os.pathsep.join(dict.fromkeys([str(folder), str(Path(__file__).parent)]))
+    modules, before the run's own PYTHONPATH) with `env` added."""
+    path = os.pathsep.join(dict.fromkeys([str(folder), str(Path(__file__).parent),
+                                          *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]))
     done = subprocess.run([sys.executable, "-c", script], env=os.environ | env | {"PYTHONPATH": path},
                           cwd=folder, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -75,8 +78,8 @@ def run_in_folder(script: str, folder: Path, env: dict[str, str]) -> str:
 
 
 def check_search_script(script: str, folder: Path, cache: Path) -> None:
-    """`script` runs as plain Python (NUMBA_DISABLE_JIT=1), and a second process loads its search from the cache
-    the first one filled, compiling nothing."""
+    """`script` runs as plain Python (NUMBA_DISABLE_JIT=1), and a process after one that ran it with the cache
+    folder `cache` loads its search from there, compiling nothing."""
     assert run_in_folder(script, folder, {"NUMBA_DISABLE_JIT": "1"}) == "None"
     env = {"NUMBA_CACHE_DIR": str(cache)}
     run_in_folder(script, folder, env)

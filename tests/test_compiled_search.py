@@ -78,7 +78,8 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 """
 
 
-def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
+@pytest.mark.slow
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(numba_cache):
     """The game's functions are passed through its own cached function: a later process loads it, search
     and game compiled in, and compiles nothing."""
-    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)
+    check_search_script(SCRIPT, Path(__file__).parent, numba_cache)

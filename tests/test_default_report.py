@@ -45,8 +45,37 @@ def test_the_games_whose_studies_compile_are_compiled_first_side_by_side(tmp_pat
     assert not any(line.startswith(("the compiled", "compiling")) for line in said[2:])
 
 
+def watch_the_pool(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Two events on the report's worker pool: `queued`, set once eight `time.sleep` tasks are handed to it;
+    `stopped`, set when the report shuts it down (after cancelling the scenarios still to come)."""
+    queued, stopped, real = threading.Event(), threading.Event(), default_report.shared_pool
+
+    def watched(jobs):
+        pool = real(jobs)
+        submit, shutdown, sleeps = pool.submit, pool.shutdown, []
+
+        def counted(function, *args, **kwargs):
+            future = submit(function, *args, **kwargs)
+            if function is time.sleep:
+                sleeps.append(future)
+                if len(sleeps) == 8:
+                    queued.set()
+            return future
+
+        def stop(*args, **kwargs):
+            stopped.set()
+            return shutdown(*args, **kwargs)
+
+        pool.submit, pool.shutdown = counted, stop
+        return pool
+
+    monkeypatch.setattr(default_report, "shared_pool", watched)
+    return queued, stopped
+
+
 def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path, monkeypatch):
     monkeypatch.setattr(default_report, "compile_ahead", id)
+    _, stopped = watch_the_pool(monkeypatch)
     scenarios = bundled()[:5]
     started, said, lock = [], [], threading.Lock()
 
@@ -55,7 +84,8 @@ def test_a_scenario_that_fails_stops_the_scenarios_still_to_come(tmp_path, monke
             started.append(scenario.name)
         if scenario is scenarios[0]:
             raise ValueError("broken")
-        time.sleep(0.5)  # the others are still under way when the first fails
+        # the others are still under way when the first fails, until the report has stopped
+        assert stopped.wait(60), "the report did not stop after the first scenario failed"
 
     with pytest.raises(ValueError, match="broken"):
         run_report(scenarios, tmp_path, 1, run, said.append, quick=True)
@@ -75,10 +105,11 @@ def test_a_failure_while_another_scenario_waits_on_the_workers_is_raised_not_wai
 
     scenarios = bundled()[:3]
     monkeypatch.setattr(default_report, "compile_ahead", id)  # (compiling is not what is tested here)
+    queued, _ = watch_the_pool(monkeypatch)
 
     def run(scenario, out, *, pool, label, page_lock):
         if scenario is scenarios[0]:
-            time.sleep(1.5)  # the other lane's tasks are queued by now
+            assert queued.wait(60), "the other lane handed no tasks to the workers"
             raise ValueError("broken")
         for _ in Workers("loky", None, 1, pool=pool).map([delayed(time.sleep)(1)] * 8):
             pass

@@ -1,10 +1,13 @@
-"""`tyrsim report --quick` writes a browsable report; the bundled scenarios ship in the wheel.
+"""`tyrsim report --quick` writes a browsable report; a wheel installed away from the source tree holds every file
+of the package and runs a scenario into its page.
 
-The quick report is made once (from a wheel installed away from the source tree) and then
-looked at twice: its files, and in a real headless browser (tests/browser.py)."""
+The quick report is made once (from the source tree, in a fresh process in another folder, its engines loaded from
+the run's numba cache) and then looked at three times: its files, its reprs, and in a real headless browser
+(tests/browser.py)."""
 
 import html
 import json
+import os
 import re
 import subprocess
 import sys
@@ -15,12 +18,44 @@ import matplotlib.pyplot as plt
 import pytest
 
 ROOT = Path(__file__).parent.parent
+CLI = "import sys; from tyrsim.cli import main; sys.exit(main())"
 
 
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory) -> Path:
-    """A plain wheel install (no source tree) runs `tyrsim report --quick` from another folder."""
-    tmp_path = tmp_path_factory.mktemp("wheel")
+    """`tyrsim report --quick` run from another folder."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    done = subprocess.run([sys.executable, "-c", CLI, "report", "--quick", "--jobs", "2"], cwd=elsewhere,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return elsewhere / "reports"
+
+
+# a scenario whose page needs what only package data gives: a game's bundled data file, the page templates
+WHEEL_SCENARIO = """
+title = "Two boards"
+game = "tyros"
+analysis = "game"
+seed = 5
+[args]
+policies = ["random", "random", "random"]
+games = 4
+engine = "object"
+[sweep.rules]
+board = ["", "bundled:board_alt.toml"]
+"""
+
+
+def package_files(folder: Path) -> set[str]:
+    """The files of the package `folder` (its bundled scenarios through their link), bytecode left out."""
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts} | {
+        f"scenarios/{p.name}" for p in (folder / "scenarios").iterdir()}
+
+
+@pytest.mark.slow
+def test_a_wheel_installed_away_from_the_source_tree_holds_the_package_and_runs_a_scenario(tmp_path):
+    """A plain wheel install (no source tree): every module, data file, template and bundled scenario of the
+    source package is in it, and `tyrsim run` from another folder writes a scenario's page."""
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
                    check=True, capture_output=True)
@@ -28,17 +63,20 @@ def quick_report(tmp_path_factory) -> Path:
     wheel = next(wheels.glob("tyrsim-*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
                     str(wheel)], check=True, capture_output=True)
+    assert package_files(target / "tyrsim") == package_files(ROOT / "tyrsim")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    code = "import sys; from tyrsim.cli import main; sys.exit(main())"
+    (elsewhere / "boards.toml").write_text(WHEEL_SCENARIO)
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", code, "report", "--quick", "--jobs", "2"], cwd=elsewhere,
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", CLI, "run", "boards.toml", "--out", "boards", "--jobs", "1"],
+                          cwd=elsewhere, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    page = (elsewhere / "boards" / "index.html").read_text()
+    assert "<section id='answer'>" in page and "board_alt.toml" in html.unescape(page)
+    assert "src='data:image/png;base64," in page
     import tyrsim
 
     assert str(target) not in tyrsim.__file__  # the test process still uses the source tree
-    return elsewhere / "reports"
 
 
 def scenario_pages(out: Path) -> list[Path]:
@@ -47,6 +85,7 @@ def scenario_pages(out: Path) -> list[Path]:
     return [out / link for link in links]
 
 
+@pytest.mark.slow
 def test_quick_report_files_link_open_and_answer_first(quick_report):
     out = quick_report
     figures = 0
@@ -82,6 +121,7 @@ def test_quick_report_files_link_open_and_answer_first(quick_report):
     assert comparison.index("## Answer") < comparison.index("## Tables")
 
 
+@pytest.mark.slow
 def test_quick_report_in_a_real_browser(quick_report, browser):
     """Index and every scenario page: no console errors, every image drawn, every link resolves, answer first."""
     from browser import console_errors
@@ -128,6 +168,7 @@ def test_figures_a_page_does_not_show_are_closed_and_a_sweeps_many_figures_raise
         plt.close("all")
 
 
+@pytest.mark.slow
 def test_no_page_prints_an_objects_repr(quick_report):
     """A repr ("<function f at 0x7f...>", "<X object at 0x...>") says nothing to a reader, and differs every run."""
     for page in [quick_report / "index.html", *scenario_pages(quick_report)]:

@@ -213,13 +213,15 @@ CHECKED_RULES = {"majority_tie": "chooser"}
 RANDOM_AND_GREEDY = ["random"] * 4, ["greedy", "builder", "aggressive"]
 
 
+@pytest.mark.slow
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
     check_pure_python("tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (3, 2), strict=True)))
 
 
 @pytest.mark.slow
-def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
-    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
-    into it, a later one loads the turn loop from it and compiles nothing."""
-    check_cache_loads(tmp_path, "tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (1, 1), strict=True)))
+def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
+    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
+    (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop
+    (`play_games`, every rule and policy linked in) from it and compiles nothing."""
+    check_cache_loads(numba_cache, "tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (1, 1), strict=True)))

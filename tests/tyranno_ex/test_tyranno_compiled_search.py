@@ -220,6 +220,7 @@ def peeking_search(real, world, tables, ptables, chances, iterations, exploratio
                   compiled_search.rollout)
 
 
+@pytest.mark.slow
 def test_a_peeking_determinization_would_be_caught(monkeypatch):
     """The check above can fail: with a determinization that keeps the real position (reads the hidden chips and
     cards), some decision changes once they are changed."""
@@ -256,5 +257,5 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 
 
 @pytest.mark.slow
-def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
-    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(numba_cache):
+    check_search_script(SCRIPT, Path(__file__).parent, numba_cache)

@@ -2,10 +2,11 @@
 
 Each rule set (the default, and each ruling's alternatives one at a time) plays
 random games and games of the greedy family in turn, and compares the two lists
-as sets at every decision until enough states are seen: 2,000 under the
-default (every kind of game several times), and under each alternative at
-least 400 and the first four kinds of game (4, 3 and 2 players; random and
-greedy play with 2, where the columns differ most): some 12,000 in all.
+as sets at every decision until enough states are seen: 400 under the default
+and under each alternative, with at least the first four kinds of game (4, 3 and
+2 players; random and greedy play with 2, where the columns differ most); the
+exhaustive run (pytest -m exhaustive) sees 2,000 under the default (every kind of
+game several times), some 12,000 in all.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from tyrsim.games.tyranno_ex.game import make_game
 from tyrsim.games.tyranno_ex.policies import AggressivePolicy, BuilderPolicy, GreedyPolicy
 from tyrsim.games.tyranno_ex.rules import Rules
 
-DEFAULT_STATES, ALTERNATIVE_STATES = 2000, 400  # decisions compared under the default rules, each alternative
+# decisions compared under the default rules (in the default run, in the exhaustive run) and under each alternative
+DEFAULT_STATES, EXHAUSTIVE_DEFAULT_STATES, ALTERNATIVE_STATES = 400, 2000, 400
 PLAYS = [(4, "random"), (3, "greedy"), (2, "random"), (2, "greedy"), (4, "greedy"), (3, "random")]  # in turn
 LEAST_PLAYS = 4  # games of PLAYS played under every rule set, however many states they give
 GREEDY = [GreedyPolicy(), AggressivePolicy(), BuilderPolicy(), GreedyPolicy()]
@@ -30,6 +32,14 @@ def rule_sets() -> list[tuple[str, dict]]:
     for name, alternatives in Rules.rulings().items():
         sets += [(f"{name}={value}", {name: value}) for value in alternatives]
     return sets
+
+
+def cases() -> list:
+    """(label, overrides, states) of every rule set in the default run, and the default's thousands in the
+    exhaustive run."""
+    return [pytest.param(label, overrides, ALTERNATIVE_STATES if overrides else DEFAULT_STATES, id=label)
+            for label, overrides in rule_sets()] + [
+        pytest.param("default", {}, EXHAUSTIVE_DEFAULT_STATES, id="default-thousands", marks=pytest.mark.exhaustive)]
 
 
 def key(action) -> tuple:
@@ -58,13 +68,12 @@ def compare(state, label: str) -> None:
         )
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("label", "overrides"), rule_sets(), ids=[label for label, _ in rule_sets()])
-def test_engine_legal_actions_match_the_rulebook_reference(label, overrides):
+@pytest.mark.parametrize(("label", "overrides", "states"), cases())
+def test_engine_legal_actions_match_the_rulebook_reference(label, overrides, states):
     rules = Rules.from_overrides(overrides)
     rng = np.random.default_rng(15)
     seen, phases, game = 0, set(), 0
-    while seen < (ALTERNATIVE_STATES if overrides else DEFAULT_STATES) or game < LEAST_PLAYS:
+    while seen < states or game < LEAST_PLAYS:
         players, kind = PLAYS[game % len(PLAYS)]
         policies = [RandomPolicy()] * players if kind == "random" else GREEDY[:players]
         state = make_game(rules, players).new_state(rng)

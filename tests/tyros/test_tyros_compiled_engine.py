@@ -220,13 +220,15 @@ CHECKED_RULES = {"trade_offers": "three-for-three", "ships_pass_crowded": False}
 PURE_PYTHON_GAMES = [(["random"] * 4, 1), (["random"] * 3, 1), (["greedy"] * 3, 1)]
 
 
+@pytest.mark.slow
 def test_the_pure_python_path_plays_the_same_games():
     """With NUMBA_DISABLE_JIT=1 the module runs as plain Python: the same games, debuggable."""
     check_pure_python("tyros", CHECKED_RULES, PURE_PYTHON_GAMES)
 
 
 @pytest.mark.slow
-def test_the_cache_works_where_the_package_folder_is_not_writable(tmp_path):
-    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): the first process compiles
-    into it, a later one loads the turn loop from it and compiles nothing."""
-    check_cache_loads(tmp_path, "tyros", CHECKED_RULES, PURE_PYTHON_GAMES)
+def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
+    """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
+    (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop
+    (`play_games`, every rule and policy linked in) from it and compiles nothing."""
+    check_cache_loads(numba_cache, "tyros", CHECKED_RULES, PURE_PYTHON_GAMES)

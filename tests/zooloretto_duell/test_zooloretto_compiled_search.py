@@ -109,6 +109,7 @@ def peeking_search(real, world, rules, iterations, exploration, rollout_depth, b
                   compiled_search.final_values, compiled_search.evaluate, compiled_search.rollout)
 
 
+@pytest.mark.slow
 def test_a_peeking_determinization_would_be_caught(monkeypatch):
     """The check above can fail: with a determinization that keeps the real position (reads the hidden
     order), some decision changes once the hidden cards are reordered."""
@@ -155,5 +156,6 @@ print(stats and (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()
 """
 
 
-def test_the_search_runs_as_plain_python_and_loads_from_the_cache(tmp_path):
-    check_search_script(SCRIPT, Path(__file__).parent, tmp_path)
+@pytest.mark.slow
+def test_the_search_runs_as_plain_python_and_loads_from_the_cache(numba_cache):
+    check_search_script(SCRIPT, Path(__file__).parent, numba_cache)
