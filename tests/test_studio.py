@@ -131,6 +131,14 @@ def test_a_bad_field_is_a_400_with_its_message_beside_the_control(client):
     assert client.get("/?game=chess").status_code == 400
 
 
+@pytest.mark.parametrize("query", ["rule=starting_coins%3D3", "rule.no_such_rule=3"])
+def test_a_bad_part_of_the_address_that_no_control_shows_is_named_on_the_page(client, query):
+    answer = client.get(f"/?game={GAME}&{query}")
+    assert answer.status_code == 400
+    name = query.split("=")[0]
+    assert f"The address's <code>{name}</code>: " in answer.text
+
+
 def test_the_events_stream_the_answer_until_the_job_is_done(client):
     page = client.get(f"/view?game={GAME}&rule.starting_coins=2")
     job = page.text.split("sse-connect='/events/")[1].split("'")[0]

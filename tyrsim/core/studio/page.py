@@ -91,14 +91,17 @@ def controls_context(games: Sequence[GameSpec], spec: GameSpec | None, variant: 
     note = ("Tuned policies play at every seat unless you choose others. " +
             (f"A search policy ({', '.join(searching)}) plays a game in seconds, not milliseconds: its answers come "
              "a thousand times more slowly." if searching else ""))
+    rules = _rule_controls(spec, rule_values) if spec else []
+    beside = {"game", "players", "policy", "seed", "rules", *(f"{RULE}{r['name']}" for r in rules)}
     return {
         "game_choices": [(g.name, g.title) for g in games], "game": spec.name if spec else "",
         "player_counts": list(spec.players) if spec else [],
         "seats": [{"policy": p, "options": _seat_options(spec, p)} for p in policies] if spec else [],
         "seed": variant.seed if variant else asked.get("seed", ""),
-        "rules": (rules := _rule_controls(spec, rule_values) if spec else []),
-        "changed": sum(r["changed"] for r in rules),
+        "rules": rules, "changed": sum(r["changed"] for r in rules),
         "problems": dict(problems), "policy_note": note.strip(),
+        # a part of the address that no control shows (an unknown field, a rule the game does not have)
+        "elsewhere": {name: message for name, message in problems.items() if name not in beside},
     }
 
 
