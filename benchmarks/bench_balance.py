@@ -1,0 +1,301 @@
+"""`tyrsim balance` against NTBEA, the field's standard optimiser: the games each spends to name the right variant.
+
+Run: python benchmarks/bench_balance.py [--seeds 10] [--budgets 400,800,1600,3200] [--k 20] [--restarts 10]
+     [--check-games 500] [--share 0.9] [--out DIR]
+
+Needs the `NTBEA` package (0.0.2, GPLv3: tyrsim's `benchmark` extra, never a dependency of the package):
+`pip install 'tyrsim[benchmark]'` or `pip install NTBEA==0.0.2`; without it the script says so and exits (status 2).
+
+The problem has an answer known from direct play (docs/balance.md): Zooloretto Duell between heuristic players,
+`--vary final_round_card_depth=6:16`, targets 10.7 <= mean_rounds <= 10.9. The deeper the "final round" card,
+the fewer rounds (depth 10: 11.00, 11: 10.80, 12: 10.62, each +/- 0.02 on 1,000 games), so only depth 11 meets
+them. For each budget (games) and each of R seeds, each optimiser searches once; a run is right when its final
+answer is depth 11. The table gives, per optimiser and budget, the share of the R runs that are right with its
+Wilson interval (95%), the median games spent, and the median wall seconds of a run (tyrsim's with its fresh
+games; loose on a shared machine), and for tyrsim how many wrong answers its fresh games call "met" (every
+target's interval on the target's side: none should be) or "within noise" (an interval straddles a bound: the
+page says so; a neighbour 0.1 rounds off the bound needs more fresh games to be called missed); then, for a
+success share (`--share`), the first budget at which each optimiser reaches it and the ratio of their median games
+there.
+
+- **tyrsim balance**: the library call (`plan_balance`, `balance`) with the budget as `--games`, and the
+  settings of the worked example in docs/balance.md (block 25, 4 rungs, batches of 4; 5 finalists). Its answer
+  is its best variant, the search's incumbent. Games spent: the search games (the run's rules' included); the
+  fresh games that then certify the answer (`--check-games` per finalist) are given apart: they change nothing
+  of which variant is named, only what is said of it.
+- **NTBEA**: the package's `NTupleLandscape` and `NTupleEvolutionaryAlgorithm`, with the settings the issue
+  lists as TAG's (the Tabletop Games framework's `NTBEAParameters`) defaults: 1-, 2- and N-tuples, exploration
+  constant 1.0, a neighbourhood of 50 (the package caps it at the space's size), 10 restarts sharing the
+  budget, each restart's recommendation then re-evaluated on a fifth of a restart's evaluations and the best of
+  them the answer (TAG's `evalGames = iterations / 5`); the mutator is N-tuple NTBEA's (each rule changed with
+  probability 1/rules, at least one, to a value drawn from all its values). One evaluation plays `--k` new games
+  of the candidate (TAG plays one game an evaluation; one game's rounds is a whole number, and the shortfall of
+  a single game's rounds is not that of the mean) on the compiled engine, with the games and the distance of
+  `tyrsim balance` itself (`balance.play_block`, `balance.Objective`): no copy of either. Its games are numbered
+  on from one evaluation to the next, so every evaluation plays new games (no common random numbers, as in TAG).
+  The targets' scale (a game's rounds' standard deviation under the rulebook) is given to NTBEA free, measured
+  on games neither search plays; tyrsim pays for its own.
+
+Two workarounds, both said here because they touch the baseline. The package keeps its running best from 0
+(`current_best_ucb = 0` when choosing a neighbour, `current_best_mean = 0` when recommending), so a fitness that
+is never positive is never chosen: minus the distance would recommend nothing. The evaluator therefore returns
+1 / (1 + distance), in (0, 1], 1 where every target is met, larger the nearer (a win rate's range, which TAG's
+exploration constant is set for). And the package's `run` plays a logging evaluation of its current best every
+tenth iteration and returns nothing: `Restart.run` below is its loop without those evaluations, returning the
+recommendation its last line computes (`get_best_sampled`).
+
+What the comparison shows: on this problem, the games each optimiser plays before the variant it names is the
+right one, over independent seeds. What it does not show: NTBEA's answer is not re-measured on fresh games
+(its reported score is the search's own estimate, read from the games that chose it), tyrsim's is; NTBEA with
+other settings (one evaluation's games, restarts, exploration) could do better or worse; one problem of one
+rule and eleven values is not the space of four rules and a thousand combinations the issue also asks for; and
+the answer being right says nothing of the intervals tyrsim gives beside it.
+
+Seeds are fixed (seed s is run s of each optimiser at every budget), so a rerun plays the same games. `--out DIR`
+writes runs.csv (one row per run) and summary.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.balance import SEARCH, BalanceSetup, Objective, balance, game_columns, plan_balance, play_block
+from tyrsim.games import get_game
+
+try:
+    from ntbea import Evaluator, Mutator, NTupleEvolutionaryAlgorithm, NTupleLandscape, SearchSpace
+except ModuleNotFoundError:
+    print("bench_balance compares tyrsim balance with NTBEA and needs the NTBEA package (0.0.2), which tyrsim "
+          "does not install: pip install 'tyrsim[benchmark]' (or pip install NTBEA==0.0.2), then run it again.",
+          file=sys.stderr)
+    raise SystemExit(2) from None
+
+GAME = "zooloretto-duell"
+POLICIES = ("heuristic", "heuristic")
+VARY = ("final_round_card_depth=6:16",)
+TARGETS = ("mean_rounds>=10.7", "mean_rounds<=10.9")
+RIGHT = {"final_round_card_depth": 11}  # the only depth that meets the targets, by direct play
+# tyrsim's settings: the worked example's (docs/balance.md)
+BLOCK, RUNGS, BATCH, FINALISTS = 25, 4, 4, 5
+# NTBEA's, as TAG sets them by default (see the docstring)
+TUPLES, EXPLORE, NEIGHBOURHOOD = (1, 2), 1.0, 50  # the N-tuple is added per space (its number of rules)
+SCALE = 9  # the stream of the games that measure the targets' scale for NTBEA (neither search draws from it)
+
+
+@dataclass
+class Run:
+    """One optimiser's search at one budget and seed."""
+
+    optimiser: str
+    budget: int
+    seed: int
+    answer: dict[str, Any]
+    right: bool
+    fresh_verdict: str  # tyrsim: its answer's targets on the fresh games, "met", "within noise" or "missed"
+    # (the worst target's verdict); NTBEA: "" (not re-measured)
+    games: int  # search games played
+    fresh: int  # fresh games certifying the answer (tyrsim only)
+    seconds: float
+
+
+def setup_for(spec: Any, budget: int, seed: int, check_games: int) -> BalanceSetup:
+    return plan_balance(spec, spec.rules(), VARY, TARGETS, POLICIES, budget=budget, block=BLOCK, rungs=RUNGS,
+                        batch=BATCH, check_games=check_games, finalists=FINALISTS, seed=seed)
+
+
+def run_tyrsim(spec: Any, budget: int, seed: int, check_games: int) -> Run:
+    setup = setup_for(spec, budget, seed, check_games)
+    start = time.perf_counter()
+    result = balance(spec, setup)
+    best = result.finalists[result.best]
+    verdicts = {t.verdict(*best.metrics[t.metric][1:]) for t in setup.targets}
+    verdict = next(v for v in ("missed", "within noise", "met") if v in verdicts)
+    return Run("tyrsim balance", budget, seed, best.values, best.values == RIGHT, verdict, result.spent,
+               check_games * len(result.finalists), time.perf_counter() - start)
+
+
+# --- NTBEA: the package's classes, given the rule space and the games ------------------------------------------
+
+class RuleSpace(SearchSpace):
+    """The varied rules, a point holding each rule's value's index in its list of values."""
+
+    def __init__(self, setup: BalanceSetup):
+        super().__init__("varied rules", len(setup.space))
+        self.sizes = [len(d.values) for d in setup.space]
+
+    def get_random_point(self) -> np.ndarray:
+        return np.array([np.random.randint(n) for n in self.sizes])
+
+    def get_size(self) -> int:
+        return int(np.prod(self.sizes))
+
+    def get_dim_size(self, j: int) -> int:
+        return self.sizes[j]
+
+    def get_valid_values_in_dim(self, dim: int) -> range:
+        return range(self.sizes[dim])
+
+
+class RuleMutator(Mutator):
+    """N-tuple NTBEA's mutation: each rule changed with probability 1/rules (at least one), to any of its values."""
+
+    def __init__(self, space: RuleSpace):
+        super().__init__("one rule in n")
+        self.space = space
+
+    def mutate(self, x: np.ndarray) -> np.ndarray:
+        n = len(x)
+        flip = np.random.uniform(size=n) < 1 / n
+        if not flip.any():
+            flip[np.random.randint(n)] = True
+        out = np.copy(x)
+        for j in np.flatnonzero(flip):
+            out[j] = np.random.randint(self.space.get_dim_size(j))
+        return out
+
+
+class GamesEvaluator(Evaluator):
+    """An evaluation: `k` new games of the candidate, scored 1 / (1 + its distance from the targets on them)."""
+
+    def __init__(self, spec: Any, setup: BalanceSetup, objective: Objective, k: int):
+        super().__init__(f"{k} games")
+        self.spec, self.setup, self.objective, self.k = spec, setup, objective, k
+        self.games = 0  # games played, every table of every evaluation
+        self.next_game = 0
+
+    def values(self, x: np.ndarray) -> dict[str, Any]:
+        return {d.rule: d.values[int(i)] for d, i in zip(self.setup.space, x, strict=True)}
+
+    def evaluate(self, x: np.ndarray) -> float:
+        table = play_block(self.spec, self.setup, self.setup.variant(self.values(x)), SEARCH, self.next_game, self.k)
+        self.next_game += self.k
+        self.games += self.k * self.setup.tables
+        return 1.0 / (1.0 + self.objective.of(self.objective.matrix(table)))
+
+
+class Restart(NTupleEvolutionaryAlgorithm):
+    """One NTBEA run: the package's loop, without its logging evaluations, returning its recommendation."""
+
+    def run(self, n_evaluations: int) -> np.ndarray:
+        self._tuple_landscape.init()
+        point = self._search_space.get_random_point()
+        for evaluation in range(n_evaluations):
+            if evaluation > 0:
+                point = self._evaluate_landscape(point)
+            fitness = np.mean([self._evaluator.evaluate(point) for _ in range(self._n_samples)])
+            self._tuple_landscape.add_evaluated_point(point, fitness)
+        return np.array(self._tuple_landscape.get_best_sampled())
+
+
+def run_ntbea(spec: Any, budget: int, seed: int, k: int, restarts: int, scale_games: int) -> Run:
+    """NTBEA with TAG's restarts: `restarts` runs sharing the budget, each one's recommendation re-evaluated
+    on a fifth of a run's evaluations (where there are several), the best mean the answer."""
+    setup = setup_for(spec, budget, seed, 2)  # NTBEA keeps its own count of the budget; no fresh games
+    objective = Objective(setup, game_columns(play_block(spec, setup, setup.rules, SCALE, 0, scale_games),
+                                              setup.columns()))
+    np.random.seed(seed)  # the package draws from numpy's global generator
+    space = RuleSpace(setup)
+    evaluator = GamesEvaluator(spec, setup, objective, k)
+    evaluations = budget // (k * setup.tables)
+    check = 1 if restarts > 1 else 0  # a restart's re-evaluations per evaluation of its run: a fifth
+    per_run = max(1, int(evaluations / (restarts * (1 + check / 5))))
+    start = time.perf_counter()
+    winners = []
+    for _ in range(restarts):
+        landscape = NTupleLandscape(space, [*TUPLES, space.get_num_dims()], ucb_epsilon=0.5)
+        algorithm = Restart(landscape, evaluator, space, RuleMutator(space), k_explore=EXPLORE,
+                            eval_neighbours=NEIGHBOURHOOD)
+        winners.append(algorithm.run(per_run))
+    if restarts > 1:
+        scores = [np.mean([evaluator.evaluate(w) for _ in range(max(1, per_run // 5))]) for w in winners]
+        answer = winners[int(np.argmax(scores))]
+    else:
+        answer = winners[0]
+    values = evaluator.values(answer)
+    return Run("NTBEA", budget, seed, values, values == RIGHT, "", evaluator.games, 0, time.perf_counter() - start)
+
+
+# --- the comparison --------------------------------------------------------------------------------------------
+
+def summary(runs: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (optimiser, budget), group in runs.groupby(["optimiser", "budget"], sort=False):
+        right, n = int(group["right"].sum()), len(group)
+        low, high = stats.wilson_interval(right, n)
+        wrong = group[~group["right"]]
+        rows.append({"optimiser": optimiser, "budget": budget, "runs": n, "right": right, "share": right / n,
+                     "share_low": float(low), "share_high": float(high),
+                     # tyrsim's wrong answers its fresh games call met, or within noise of a target
+                     "wrong_met": int(wrong["fresh_verdict"].eq("met").sum()),
+                     "wrong_within_noise": int(wrong["fresh_verdict"].eq("within noise").sum()),
+                     "median_games": group["games"].median(),
+                     "median_fresh": group["fresh"].median(), "median_seconds": group["seconds"].median()})
+    return pd.DataFrame(rows)
+
+
+def first_reaching(table: pd.DataFrame, optimiser: str, share: float) -> pd.Series | None:
+    """The first budget's row at which `optimiser` names the right variant in at least `share` of the runs."""
+    mine = table[(table["optimiser"] == optimiser) & (table["share"] >= share)].sort_values("budget")
+    return None if mine.empty else mine.iloc[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10, help="independent runs of each optimiser per budget")
+    parser.add_argument("--budgets", default="400,800,1600,3200", help="search games, comma-separated")
+    parser.add_argument("--k", type=int, default=20, help="games of one NTBEA evaluation")
+    parser.add_argument("--restarts", type=int, default=10, help="NTBEA's restarts (TAG: 10)")
+    parser.add_argument("--check-games", type=int, default=500, help="tyrsim's fresh games per finalist")
+    parser.add_argument("--share", type=float, default=0.9, help="the success share the games ratio is read at")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    spec = get_game(GAME)
+    least = (BLOCK * 2 ** (RUNGS - 1) + BATCH * BLOCK)
+    if min(budgets) < max(least, args.k * args.restarts) or args.seeds < 1 or args.k < 1 or args.restarts < 1:
+        print(f"--budgets: each budget must be at least {least} (tyrsim's run's rules and one batch) and at least "
+              f"--k x --restarts ({args.k * args.restarts}); --seeds, --k and --restarts at least 1", file=sys.stderr)
+        raise SystemExit(2)
+    runs = []
+    for budget in budgets:
+        for seed in range(args.seeds):
+            runs.append(run_tyrsim(spec, budget, seed, args.check_games))
+            runs.append(run_ntbea(spec, budget, seed, args.k, args.restarts, BLOCK * 2 ** (RUNGS - 1)))
+            print(f"budget {budget}, seed {seed}: tyrsim {runs[-2].answer} ({runs[-2].games} games), "
+                  f"NTBEA {runs[-1].answer} ({runs[-1].games} games)", file=sys.stderr)
+    table = pd.DataFrame([vars(r) for r in runs])
+    table["answer"] = table["answer"].map(lambda v: ", ".join(f"{k}={x}" for k, x in v.items()))
+    result = summary(table)
+    print(f"{GAME}, {', '.join(POLICIES)}: --vary {' '.join(VARY)}; targets {'; '.join(TARGETS)}; right answer "
+          f"{RIGHT}; {args.seeds} seeds a budget; NTBEA: {args.k} games an evaluation, {args.restarts} restarts")
+    print(f"{'optimiser':<15} {'budget':>6} {'right':>7} {'share [95% Wilson]':>20} {'median games':>13} "
+          f"{'fresh games':>12} {'seconds':>8} {'wrong: met':>11} {'within noise':>13}")
+    for row in result.itertuples():
+        print(f"{row.optimiser:<15} {row.budget:>6} {row.right:>3}/{row.runs:<3} {row.share:>6.2f} "
+              f"[{row.share_low:.2f}, {row.share_high:.2f}] {row.median_games:>13,.0f} {row.median_fresh:>12,.0f} "
+              f"{row.median_seconds:>8.1f} {row.wrong_met:>11} {row.wrong_within_noise:>13}")
+    reached = {name: first_reaching(result, name, args.share) for name in ("tyrsim balance", "NTBEA")}
+    for name, row in reached.items():
+        print(f"{name}: " + (f"first right in >= {args.share:.0%} of runs at budget {row.budget} "
+                             f"(median {row.median_games:,.0f} games)" if row is not None
+                             else f"never right in {args.share:.0%} of runs at these budgets"))
+    if all(row is not None for row in reached.values()):
+        ratio = reached["NTBEA"].median_games / reached["tyrsim balance"].median_games
+        print(f"games to reach {args.share:.0%}: NTBEA / tyrsim balance = {ratio:.1f}")
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        table.to_csv(args.out / "runs.csv", index=False)
+        result.to_csv(args.out / "summary.csv", index=False)
+
+
+if __name__ == "__main__":
+    main()
