@@ -14,6 +14,7 @@ from tyrsim.core.stats.anytime import (
     BoundedMean,
     normal_mixture_radius,
     proportion_interval,
+    running_sums,
     unbounded_mean_interval,
 )
 from tyrsim.core.stats.intervals import wilson_interval
@@ -129,3 +130,16 @@ def test_an_observation_outside_the_bounds_is_refused():
     with pytest.raises(ValueError, match="shape"):
         BoundedMean(shape=(3,)).add(np.zeros((2, 4)))
     assert np.isnan(sequence.estimate()) and sequence.interval() == (-1.0, 1.0)
+
+
+def test_a_sequence_fed_in_any_batches_gives_the_same_floats():
+    # the studio's chunks are sized by the clock: its answer after n games must not depend on them to the last bit
+    x = np.random.default_rng(3).integers(-1, 2, size=(3, 1000)) / 3
+    whole, batched = BoundedMean(-1.0, 1.0, shape=(3,)), BoundedMean(-1.0, 1.0, shape=(3,))
+    whole.add(x)
+    for start, end in zip([0, 7, 100, 101, 640], [7, 100, 101, 640, 1000], strict=True):
+        batched.add(x[:, start:end])
+    assert all(np.array_equal(a, b) for a, b in zip(whole.interval(), batched.interval(), strict=True))
+    assert np.array_equal(whole.estimate(), batched.estimate())
+    first = running_sums(0.0, x[:, :7])[..., -1]
+    assert np.array_equal(running_sums(0.0, x)[..., -1], running_sums(first, x[:, 7:])[..., -1])

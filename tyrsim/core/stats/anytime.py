@@ -72,6 +72,14 @@ def unbounded_mean_interval(n, mean, sd, alpha: float = ALPHA, planned: int = PL
     return mean - half, mean + half
 
 
+def running_sums(start, steps):
+    """start + steps[..., 0], then + steps[..., 1], ... added one at a time along the last axis: the same floats
+    however the steps were split into batches (`start[..., None] + np.cumsum(steps)` rounds differently)."""
+    steps = np.asarray(steps, dtype=float)
+    start = np.broadcast_to(np.asarray(start, dtype=float), steps.shape[:-1])
+    return np.cumsum(np.concatenate([start[..., None], steps], axis=-1), axis=-1)[..., 1:]
+
+
 def _psi(lam: np.ndarray) -> np.ndarray:
     """psi_E(lambda) = (-log(1 - lambda) - lambda) / 4, the empirical-Bernstein penalty of a bet lambda."""
     return (-np.log1p(-lam) - lam) / 4
@@ -118,16 +126,16 @@ class BoundedMean:
         x = (x - self.low) / (self.high - self.low)
         s = self._sums
         i = self.n + np.arange(1, x.shape[-1] + 1)  # the observations' places, from 1
-        total = s["x"][..., None] + np.cumsum(x, axis=-1)
+        total = running_sums(s["x"], x)
         mu = (0.5 + total) / (i + 1)  # mu_i
         mu_before = np.concatenate([((0.5 + s["x"]) / (self.n + 1))[..., None], mu[..., :-1]], axis=-1)
-        spread = s["spread"][..., None] + np.cumsum((x - mu) ** 2, axis=-1)
+        spread = running_sums(s["spread"], (x - mu) ** 2)
         sigma2_before = np.concatenate([((0.25 + s["spread"]) / (self.n + 1))[..., None],
                                         ((0.25 + spread) / (i + 1))[..., :-1]], axis=-1)
         lam = np.minimum(np.sqrt(2 * math.log(2 / self.alpha) / (sigma2_before * i * np.log1p(i))), TRUNCATION)
-        bets = s["bets"][..., None] + np.cumsum(lam, axis=-1)
-        bet_x = s["bet_x"][..., None] + np.cumsum(lam * x, axis=-1)
-        penalty = s["penalty"][..., None] + np.cumsum(4 * (x - mu_before) ** 2 * _psi(lam), axis=-1)
+        bets = running_sums(s["bets"], lam)
+        bet_x = running_sums(s["bet_x"], lam * x)
+        penalty = running_sums(s["penalty"], 4 * (x - mu_before) ** 2 * _psi(lam))
         centre, half = bet_x / bets, (math.log(2 / self.alpha) + penalty) / bets
         # the running intersection over every look, the looks inside this batch included
         lo = np.maximum(s["lo"], np.max(centre - half, axis=-1))

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from tyrsim.core.report import words
-from tyrsim.core.stats.anytime import BoundedMean, proportion_interval, unbounded_mean_interval
+from tyrsim.core.stats.anytime import BoundedMean, proportion_interval, running_sums, unbounded_mean_interval
 from tyrsim.core.stats.metrics import per_game_measures, win_shares
 
 SHARE, MEAN = "share", "mean"
@@ -60,7 +60,8 @@ def game_measures(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
 
 @dataclass
 class _Moments:
-    """Running count, sum and sum of squares of each measure."""
+    """Running count, sum and sum of squares of each measure, added game by game (the same floats whatever the
+    chunks)."""
 
     n: int = 0
     total: np.ndarray | float = 0.0
@@ -68,8 +69,8 @@ class _Moments:
 
     def add(self, values: np.ndarray) -> None:
         self.n += len(values)
-        self.total = self.total + values.sum(axis=0)
-        self.squares = self.squares + (values * values).sum(axis=0)
+        self.total = running_sums(self.total, values.T)[..., -1]
+        self.squares = running_sums(self.squares, (values * values).T)[..., -1]
 
     def mean_sd(self) -> tuple[np.ndarray, np.ndarray]:
         with np.errstate(divide="ignore", invalid="ignore"):
