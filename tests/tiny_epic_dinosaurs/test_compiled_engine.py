@@ -43,8 +43,8 @@ RULE_SETS = {
     "no display, big draws, low cap": {"resource_cap": 3, "research_draw": 5, "research_display": 0},
     "strong owner, more rounds": {"owner_strength": 3, "rounds": 8, "extra_rancher_round": 2, "egg_dinosaurs": 3},
 }
-WHOLE_GAMES = 300  # random games per rule set through both play_chunks (2,000 in the slow test)
-STEPPED_GAMES = 12  # games per rule set compared position by position (2,000 in the slow test)
+WHOLE_GAMES = 60  # random games per rule set through both play_chunks (2,000 in the exhaustive run)
+STEPPED_GAMES = 4  # games per rule set compared position by position (2,000 in the exhaustive run)
 MANY = 2000
 
 
@@ -230,7 +230,7 @@ def test_the_pure_python_path_plays_the_same_games():
     check_pure_python("tiny_epic_dinosaurs", {"border": "fence"}, PURE_PYTHON_GAMES)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
     (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop

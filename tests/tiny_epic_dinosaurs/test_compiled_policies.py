@@ -32,7 +32,8 @@ POLICIES = ("greedy", "hunter", "breeder", "contractor",
             "contractor:dinosaur_weight=1.3,food_cost=0.7,breed_bonus=0.9,contract_match=0.4,draw_value=3.1,"
             "fence_weight=1.7,resource_weight=0.25,first_player_value=1.1,owner_cost=0.2,rancher_cost=0.45,"
             "hunt_weight=1.6,research_weight=0.9,contract_weight=1.2")
-POSITIONS = 10_000  # decisions of random games, each valued by every policy
+POSITIONS = 2_500  # decisions of random games, each valued by every policy (10,000 in the exhaustive run)
+MANY_POSITIONS = 10_000
 
 
 def decisions(rules: Rules, seeds: range):
@@ -58,12 +59,13 @@ def compiled_values(form, position, tables, workspace) -> np.ndarray:
     return work["values"][: work["count"]].copy()
 
 
-def test_the_greedy_policies_value_and_choose_as_the_object_policies():
+@pytest.mark.parametrize("positions", [POSITIONS, pytest.param(MANY_POSITIONS, marks=pytest.mark.exhaustive)])
+def test_the_greedy_policies_value_and_choose_as_the_object_policies(positions):
     objects = [SPEC.make_policy(text) for text in POLICIES]
     forms = [compiled_form(policy) for policy in objects]
     assert all(form[0] == GREEDY for form in forms)
     seen, kinds = 0, set()
-    for state, position, tables, workspace in decisions(Rules(), range(200)):
+    for state, position, tables, workspace in decisions(Rules(), range(1000)):
         kinds.add(state.prompt.kind)
         for policy, form in zip(objects, forms, strict=True):
             expected = policy.values(state)
@@ -75,9 +77,9 @@ def test_the_greedy_policies_value_and_choose_as_the_object_policies():
                         workspace[0])
         assert state.legal_actions()[chosen] == policy.choose(state, np.random.default_rng(seed))
         seen += 1
-        if seen >= POSITIONS:
+        if seen >= positions:
             break
-    assert seen >= POSITIONS
+    assert seen >= positions
     # every kind of decision was valued (the feeding and penalty ones are rare but reached)
     assert {"assign", "take_research", "pick_research", "rearrange", "place_fence", "enclose", "feed",
             "lose_fence", "lose_dinosaur"} <= kinds

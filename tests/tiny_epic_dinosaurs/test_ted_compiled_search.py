@@ -131,7 +131,7 @@ def peeking_search(real, world, tables, iterations, exploration, rollout_depth, 
                   compiled_search.rollout)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_peeking_determinization_would_be_caught(monkeypatch):
     """The check above can fail: with a determinization that keeps the real position (reads the hidden cards),
     some decision changes once they are changed."""

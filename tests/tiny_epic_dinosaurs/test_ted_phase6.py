@@ -13,6 +13,7 @@ same choices and reaches the same positions.
 from itertools import product
 
 import numpy as np
+import pytest
 import ted_reference as reference
 from ted_scripted import check_enclose_choice, fence, new_state, put, run
 
@@ -114,18 +115,19 @@ def random_phase6(rng: np.random.Generator):
             return state, enclosures
 
 
-def test_the_newborns_of_several_kinds_are_housed_the_most_there_can_be():
+@pytest.mark.parametrize("ranches", [500, pytest.param(2_000, marks=pytest.mark.exhaustive)])
+def test_the_newborns_of_several_kinds_are_housed_the_most_there_can_be(ranches):
     rng = np.random.default_rng(41)
     prompts = short = 0
-    for _ in range(2_000):
+    for _ in range(ranches):
         state, enclosures = random_phase6(rng)
         born, most, empty, best = brute_force(state, enclosures)
         short += most < born
         escapes = state.players[0].counters["escapes"]
         run(state, BreedHerd(0))
         prompts += explore(state, born, most, empty, best, escapes)
-    assert prompts > 500  # many ranches leave the player a choice
-    assert short > 50  # and many cannot house every newborn
+    assert prompts > ranches // 4  # many ranches leave the player a choice
+    assert short > ranches // 40  # and many cannot house every newborn
 
 
 def test_the_compiled_engine_offers_the_same_choices_and_houses_the_same_newborns():

@@ -219,7 +219,7 @@ def test_the_pure_python_path_plays_the_same_games():
     check_pure_python("tyranno_ex", CHECKED_RULES, list(zip(RANDOM_AND_GREEDY, (3, 2), strict=True)))
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
     (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop

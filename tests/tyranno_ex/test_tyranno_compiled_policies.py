@@ -59,7 +59,7 @@ def test_the_greedy_family_decides_as_the_object_policies():
     assert sum(counts.values()) >= 2500 and counts["combat"] >= 200 and counts["five"] >= 50, counts
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_greedy_family_decides_as_the_object_policies_on_many_positions():
     counts = same_decisions(Rules(), 4, (*POLICIES, TUNED), range(100, 260))
     assert sum(counts.values()) >= 10_000, counts

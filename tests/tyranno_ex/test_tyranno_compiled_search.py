@@ -220,7 +220,7 @@ def peeking_search(real, world, tables, ptables, chances, iterations, exploratio
                   compiled_search.rollout)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_peeking_determinization_would_be_caught(monkeypatch):
     """The check above can fail: with a determinization that keeps the real position (reads the hidden chips and
     cards), some decision changes once they are changed."""

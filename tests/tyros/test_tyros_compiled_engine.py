@@ -36,14 +36,14 @@ RULE_SETS = {
     "cheap cities, rich deck": {"city_cost": 2, "city_cost_two_ships": 1, "cards_per_colour": 20, "wild_cards": 10,
                                 "bank_swap_max": 5, "bank_buy_cost": 2, "cards_kept": 5},
 }
-QUICK_GAMES = {"default": 60}  # random games per rule set through both play_chunks in the quick suite
-OTHER_QUICK_GAMES = 20
+QUICK_GAMES = {"default": 30}  # random games per rule set through both play_chunks in the quick suite
+OTHER_QUICK_GAMES = 10
 # the slow suite: 2,000 games of the default with 3 and with 4 players, 300 four-player games of every other
 # rule set (2,000 of each would take the object engine about 11 minutes more on one core)
 SLOW_CASES = [("default", 3), *((name, 4) for name in RULE_SETS)]
 SLOW_GAMES = {"default": 2000}
 OTHER_SLOW_GAMES = 300
-STEPPED_GAMES = 3  # games per rule set and player count compared position by position (10 more in the slow suite)
+STEPPED_GAMES = 2  # games per rule set and player count compared position by position (10 more in the exhaustive run)
 
 
 def rules_of(name: str) -> Rules:
@@ -226,7 +226,7 @@ def test_the_pure_python_path_plays_the_same_games():
     check_pure_python("tyros", CHECKED_RULES, PURE_PYTHON_GAMES)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_cache_works_where_the_package_folder_is_not_writable(numba_cache):
     """NUMBA_CACHE_DIR (where numba caches when the package folder is read-only): a first process caches into it
     (the run's own folder: it compiles only what no test compiled before it), a later one loads the turn loop

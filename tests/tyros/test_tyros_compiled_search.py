@@ -138,7 +138,7 @@ def peeking_search(real, world, tables, weights, options, iterations, exploratio
                   compiled_search.final_values, compiled_search.evaluate, compiled_search.rollout)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_peeking_determinization_would_be_caught(monkeypatch):
     """The check above can fail: with a determinization that keeps the real position (reads the hidden cards and
     tiles), some decision changes once they are re-dealt."""

@@ -39,8 +39,9 @@ RULE_SETS = {
     "steep markers": {"marker_points": (6, 5, 4, 3, 2, 1, 1)},
     "low targets": {"target_values": (1, 2, 2, 3, 3, 4), "starting_coins": 6},
 }
-WHOLE_GAMES = 2000  # random games per rule set through both play_chunks
-STEPPED_GAMES = 40  # games per rule set compared position by position (2,000 in the exhaustive run)
+WHOLE_GAMES = 200  # random games per rule set through both play_chunks (2,000 in the exhaustive run)
+STEPPED_GAMES = 10  # games per rule set compared position by position (2,000 in the exhaustive run)
+MANY = 2000
 
 
 def rules_of(name: str) -> Rules:
@@ -57,6 +58,14 @@ def test_whole_games_are_the_object_engines(name):
     rules = rules_of(name)
     compiled = SPEC.compiled.play_chunk(rules, ["random", "random"], 0, WHOLE_GAMES, np.random.default_rng(11))
     pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], WHOLE_GAMES, 11))
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_many_whole_games(name):
+    rules = rules_of(name)
+    compiled = SPEC.compiled.play_chunk(rules, ["random", "random"], 0, MANY, np.random.default_rng(12))
+    pd.testing.assert_frame_equal(compiled, object_table(rules, ["random", "random"], MANY, 12))
 
 
 def test_the_shuffle_draws_numpys_permutation():
@@ -117,7 +126,7 @@ def test_every_position_is_the_object_engines(name):
 @pytest.mark.exhaustive
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_position_of_many_games(name):
-    assert step_through(rules_of(name), range(1000, 1000 + WHOLE_GAMES)) > WHOLE_GAMES * 5
+    assert step_through(rules_of(name), range(1000, 1000 + MANY)) > MANY * 5
 
 
 def test_a_broken_rule_is_caught():
