@@ -10,6 +10,10 @@
 engine (`CompiledEngine.play_chunk`) and the object engine (`tyrsim.core.engine.runner.play_chunk`): the
 two tables must be equal.
 
+`rule_set_params` parametrizes a comparison over a game's rule sets: the rulebook's rules ("default") in every
+lane, every other rule set a `slow` check (the default run compares them all; `pytest -m "not slow"` only the
+rulebook's).
+
 A compiled search's tests run their own script the same two ways (`check_search_script`): it prints numba's
 (cache hits, misses) of the search function, or None without the JIT; `same_choice` checks that a compiled
 search decides as the Python search (`reference_choice`) does from the same seed and draws what it draws.
@@ -23,6 +27,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tyrsim.core.engine.rng import held_doubles
 
@@ -97,3 +102,9 @@ def same_choice(policy, state, seed: int):
     assert chosen == expected, (seed, state)
     assert left == (held_doubles(slow), slow.bit_generator.state), seed
     return chosen
+
+
+def rule_set_params(rule_sets) -> list:
+    """The names of `rule_sets` as pytest parameters: "default" (the rulebook's rules) in every lane, the others
+    marked `slow`."""
+    return [pytest.param(name, marks=() if name == "default" else pytest.mark.slow) for name in rule_sets]

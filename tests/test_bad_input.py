@@ -193,6 +193,7 @@ def test_a_value_given_twice_is_an_error(tmp_path, args, words):
 # --- 7. relative data-file paths ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_scenarios_data_file_is_found_beside_it_from_any_folder(tmp_path, monkeypatch):
     folder = tmp_path / "some" / "dir"
     folder.mkdir(parents=True)

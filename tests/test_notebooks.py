@@ -49,6 +49,7 @@ def test_there_are_notebooks_and_each_has_a_result_check():
     assert NOTEBOOKS and sorted(p.stem for p in NOTEBOOKS) == sorted(RESULTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_and_reaches_its_result(path, tmp_path):
     notebook = nbformat.read(path, as_version=4)

@@ -51,6 +51,7 @@ def test_every_column_kind_round_trips_exactly(tmp_path):
     assert store.get("empty").equals(empty) and list(store.get("empty").dtypes) == list(table.dtypes)
 
 
+@pytest.mark.slow
 def test_every_analysis_raw_chunk_round_trips_exactly(tmp_path):
     """What the analyses really put in their chunks (ints, floats, bools, text) is kept exactly."""
     store = ResultStore(tmp_path)

@@ -31,6 +31,7 @@ def write(tmp_path, text=SCENARIO, name="small.toml"):
     return write_scenario(tmp_path, text, name)
 
 
+@pytest.mark.slow
 def test_same_tables_for_one_two_jobs_and_dask(tmp_path):
     path = write(tmp_path)
     run_cli("run", path, "--out", tmp_path / "j1", "--jobs", 1)
@@ -78,6 +79,7 @@ def test_each_point_has_the_task_size_its_analysis_asks_for(tmp_path):
         assert a.raw.equals(b.raw)
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_identical_tables(tmp_path):
     text = SCENARIO.replace("fights = 250000", "fights = 10000000")
     path = write(tmp_path, text)
@@ -143,6 +145,7 @@ def test_a_precision_target_plays_at_least_its_minimum_even_when_met_sooner(tmp_
     assert at_least.with_trials(size).precision.min_trials == size  # --quick caps the minimum too
 
 
+@pytest.mark.slow
 def test_precision_maximum_is_reported_when_not_met(tmp_path):
     text = PRECISION.replace("half_width = 0.002", "half_width = 0.0001").replace("3000000", "200000")
     result = run_cli("run", write(tmp_path, text, "p.toml"), "--out", tmp_path / "r", "--jobs", 1)
@@ -171,6 +174,7 @@ def test_comparison_detects_a_real_difference(tmp_path):
     assert not ties["significant"].any()  # the tie rule does not change how often hits are equal
 
 
+@pytest.mark.slow
 def test_identical_rules_under_different_seeds_are_flagged_at_the_stated_rate(tmp_path):
     text = """
 game = "tyranno-ex"

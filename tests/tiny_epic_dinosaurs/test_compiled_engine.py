@@ -18,7 +18,7 @@ import inspect
 import numpy as np
 import pandas as pd
 import pytest
-from compiled_checks import check_cache_loads, check_pure_python
+from compiled_checks import check_cache_loads, check_pure_python, rule_set_params
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.engine.protocols import RandomPolicy
@@ -64,7 +64,7 @@ def compare_whole_games(rules: Rules, players: int, count: int, seed: int) -> No
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, seed))
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_whole_games_are_the_object_engines(name):
     compare_whole_games(rules_of(name), 2, WHOLE_GAMES, 11)
 
@@ -136,7 +136,7 @@ def step_through(rules: Rules, seeds: range, players: int = 2) -> int:
     return compared
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_every_position_is_the_object_engines(name):
     assert step_through(rules_of(name), range(STEPPED_GAMES)) > STEPPED_GAMES * 50
 

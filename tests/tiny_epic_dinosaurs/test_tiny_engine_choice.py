@@ -100,6 +100,7 @@ def test_simulate_with_the_compiled_engine(tmp_path):
     assert len(games) == 80 and set(games["policy"]) == {"greedy", "random"}
 
 
+@pytest.mark.slow
 def test_same_seed_same_tables_whatever_the_jobs_or_backend():
     games = COMPILED.games_per_task + 7  # two compiled tasks
     data = {"name": "engine", "game": GAME, "analysis": "game", "seed": 5,

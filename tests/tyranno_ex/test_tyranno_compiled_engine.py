@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from compiled_checks import check_cache_loads, check_pure_python
+from compiled_checks import check_cache_loads, check_pure_python, rule_set_params
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.engine.protocols import RandomPolicy
@@ -74,7 +74,7 @@ def whole_games(name: str, count: int, seed: int) -> None:
     pd.testing.assert_frame_equal(compiled, object_table(rules, policies, count, seed))
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_whole_games_are_the_object_engines(name):
     whole_games(name, WHOLE_GAMES if name in DEFAULTS else WHOLE_GAMES_ALTERNATIVE, 11)
 
@@ -120,7 +120,7 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
     return compared
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_every_position_is_the_object_engines(name):
     games = STEPPED_GAMES if name in DEFAULTS else STEPPED_GAMES_ALTERNATIVE
     assert step_through(*rules_of(name), range(games)) > games * 20

@@ -16,7 +16,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
-from compiled_checks import check_cache_loads, check_pure_python
+from compiled_checks import check_cache_loads, check_pure_python, rule_set_params
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.engine.protocols import RandomPolicy
@@ -56,7 +56,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
 
 
 @pytest.mark.parametrize("players", (3, 4))
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_whole_games_are_the_object_engines(name, players):
     rules, policies = rules_of(name), ["random"] * players
     count = QUICK_GAMES.get(name, OTHER_QUICK_GAMES)
@@ -141,7 +141,7 @@ def step_through(rules: Rules, players: int, seeds: range) -> int:
 
 
 @pytest.mark.parametrize("players", (3, 4))
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_every_position_is_the_object_engines(name, players):
     assert step_through(rules_of(name), players, range(STEPPED_GAMES)) > STEPPED_GAMES * 100
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from compiled_checks import check_cache_loads, check_pure_python
+from compiled_checks import check_cache_loads, check_pure_python, rule_set_params
 
 from tyrsim.core.compiled.chance import shuffle
 from tyrsim.core.engine.protocols import RandomPolicy
@@ -53,7 +53,7 @@ def object_table(rules: Rules, policies: list[str], count: int, seed: int) -> pd
                         np.random.default_rng(seed))
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_whole_games_are_the_object_engines(name):
     rules = rules_of(name)
     compiled = SPEC.compiled.play_chunk(rules, ["random", "random"], 0, WHOLE_GAMES, np.random.default_rng(11))
@@ -118,7 +118,7 @@ def step_through(rules: Rules, seeds: range) -> int:
     return compared
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", rule_set_params(RULE_SETS))
 def test_every_position_is_the_object_engines(name):
     assert step_through(rules_of(name), range(STEPPED_GAMES)) > STEPPED_GAMES * 5
 

@@ -89,6 +89,7 @@ def test_the_sensitivity_study_plays_each_rule_point_in_one_compiled_task(monkey
     assert COMPILED.play_games(COSTLY, ["heuristic", "greedy"], 0, 20, np.random.default_rng(4)) is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["compiled", "object"])
 def test_same_seed_same_tables_whatever_the_jobs_or_backend(engine):
     data = {"name": "engine", "game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 5,
