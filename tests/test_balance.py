@@ -18,7 +18,7 @@ from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.run.store import ResultStore
 from tyrsim.core.studies import balance as balance_module
 from tyrsim.core.studies.balance import SEARCH, balance, plan_balance
-from tyrsim.games import get_game
+from tyrsim.games import game_names, get_game
 
 GAME = "zooloretto-duell"
 DEPTH = "final_round_card_depth"
@@ -272,3 +272,15 @@ def test_bad_skill_targets_exit_2(skill, message, tmp_path):
 def test_a_local_dask_cluster_gives_the_answer_loky_gives(spec):
     setup = setup_for(spec, budget=1500, check_games=100, seed=8, finalists=2)
     same_answer(balance(spec, setup, n_jobs=2), balance(spec, setup, n_jobs=2, backend="dask"))
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_offers_its_designer_question_played_by_its_tuned_policies(game):
+    spec = get_game(game)
+    analysis = spec.analyses["balance"]
+    policies = analysis.param("policies").default
+    assert len(policies) in spec.players and all(":weights=bundled:" in p for p in policies)
+    setup = plan_balance(spec, spec.rules(), analysis.param("vary").default, analysis.param("targets").default,
+                         policies, budget=analysis.param("games").default, block=50, rungs=4, batch=8,
+                         check_games=100, finalists=5, seed=0)
+    assert len(setup.space) >= 2 and setup.targets
