@@ -287,10 +287,10 @@ ANALYSES = {
     ),
     "rulings": rulings_analysis(("planner", "greedy", "planner", "greedy")),
     # a shorter game at four players, and what the most-cities bonus does to the finish: the passes, the cards
-    # dealt and the bonus, for at most 4 rounds and a mean winning margin of at most 7 points
+    # dealt and the bonus, for at most 4 rounds and a mean winning margin of at most 4.5 points
     "balance": balance_analysis(
         ("planner:weights=bundled:planner_tuned.toml",) * 4,
         ("later_passes_4p=1:2", "cards_dealt_4p=8:12", "most_cities_bonus=0:12"),
-        ("mean_rounds<=4", "mean_margin<=7"),
+        ("mean_rounds<=4", "mean_margin<=4.5"),
     ),
 }
