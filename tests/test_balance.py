@@ -8,6 +8,9 @@ neighbours miss by four or five standard errors.
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,6 +24,7 @@ from tyrsim.core.studies.balance import SEARCH, balance, plan_balance
 from tyrsim.games import game_names, get_game
 
 GAME = "zooloretto-duell"
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 DEPTH = "final_round_card_depth"
 TARGETS = ("mean_rounds>=10.7", "mean_rounds<=10.9")
 
@@ -284,3 +288,43 @@ def test_every_game_offers_its_designer_question_played_by_its_tuned_policies(ga
                          policies, budget=analysis.param("games").default, block=50, rungs=4, batch=8,
                          check_games=100, finalists=5, seed=0)
     assert len(setup.space) >= 2 and setup.targets
+
+
+def bundled_question(game: str) -> Path:
+    return SCENARIOS / f"{game.replace('-', '_')}_balance.toml"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_game_s_bundled_question_loads_and_asks_the_analysis_s_own_question(game):
+    from tyrsim.core.run.scenario import load_scenario
+
+    scenario = load_scenario(bundled_question(game), games=get_game)  # every argument checked, no game played
+    assert scenario.analysis.name == "balance" and not scenario.default_report
+    [point] = scenario.points
+    defaults = {name: get_game(game).analyses["balance"].param(name).default
+                for name in ("policies", "vary", "targets")}
+    assert {name: tuple(point.args[name]) for name in defaults} == defaults
+    assert not scenario.analysis.substitutions(point.rules, point.args)  # the budget plays every block it asks
+
+
+def test_a_bundled_question_of_another_game_answers_in_its_four_parts_on_a_tiny_budget(tmp_path):
+    from tyrsim.core.report.pages import build_report
+    from tyrsim.core.run.scenario import scenario_from_data
+    from tyrsim.core.run.sweep import run_scenario
+
+    data = tomllib.loads(bundled_question("tyranno-ex").read_text())
+    data["args"] |= {"games": 400, "block": 20, "rungs": 2, "batch": 3, "check_games": 60, "finalists": 2}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    report = build_report(scenario, run_scenario(scenario, n_jobs=1, progress=False), 1.0)
+    best, smallest, tied, *around, search = report.tables["findings"]["finding"]
+    # the page's answer opens with the four parts (each naming the players after it)
+    assert [page[:80] for page in report.findings[:4]] == [part[:80] for part in (best, smallest, tied, around[0])]
+    assert best.startswith("The best variant the search found") and "under the run's rules" in best
+    assert "mean_margin" in best and "largest_seat_gap" in best
+    assert smallest.startswith(("The smallest change to the published rules", "No variant played meets",
+                                "The run's rules already meet"))
+    assert "tied with the best" in tied
+    assert [a.split(":")[0] for a in around] == [f"Around the best, {rule}"
+                                                 for rule in ("die_rounds", "chips_per_player", "five_points")]
+    assert search.startswith("The search played")
+    assert {"finalists", "tied_with_best", "around_best", "front", "search"} <= set(report.tables)
