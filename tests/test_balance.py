@@ -1,4 +1,5 @@
-"""`tyrsim balance`: its input checks, and a study of Zooloretto Duell whose answer is known from direct play.
+"""`tyrsim balance`: its input checks, a study of Zooloretto Duell whose answer is known from direct play, and
+every game's bundled designer question (it loads, and a tiny run of one answers in the four parts).
 
 The known answer: in Zooloretto Duell between heuristic players, the deeper the "final round" card lies the
 fewer rounds a game lasts (1,000 games a depth, seed 99: depth 10 plays 11.00 rounds, 11 plays 10.80 and 12
