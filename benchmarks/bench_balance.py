@@ -1,22 +1,31 @@
-"""`tyrsim balance` against NTBEA, the field's standard optimiser: the games each spends to name the right variant.
+"""`tyrsim balance` against NTBEA, the field's standard optimiser: the games each spends to name the right variant,
+and how near the targets each one's answer lies on games neither search played.
 
-Run: python benchmarks/bench_balance.py [--seeds 10] [--budgets 400,800,1600,3200] [--k 20] [--restarts 10]
-     [--check-games 500] [--share 0.9] [--out DIR]
+Run: python benchmarks/bench_balance.py [--game GAME] [--seeds 10] [--budgets 400,800,1600,3200] [--k 20]
+     [--restarts 10] [--check-games 500] [--eval-games 1000] [--share 0.9] [--out DIR]
 
 Needs the `NTBEA` package (0.0.2, GPLv3: tyrsim's `benchmark` extra, never a dependency of the package):
 `pip install 'tyrsim[benchmark]'` or `pip install NTBEA==0.0.2`; without it the script says so and exits (status 2).
 
-The problem has an answer known from direct play (docs/balance.md): Zooloretto Duell between heuristic players,
-`--vary final_round_card_depth=6:16`, targets 10.7 <= mean_rounds <= 10.9. The deeper the "final round" card,
-the fewer rounds (depth 10: 11.00, 11: 10.80, 12: 10.62, each +/- 0.02 on 1,000 games), so only depth 11 meets
-them. For each budget (games) and each of R seeds, each optimiser searches once; a run is right when its final
-answer is depth 11. The table gives, per optimiser and budget, the share of the R runs that are right with its
-Wilson interval (95%), the median games spent, and the median wall seconds of a run (tyrsim's with its fresh
-games; loose on a shared machine), and for tyrsim how many wrong answers its fresh games call "met" (every
-target's interval on the target's side: none should be) or "within noise" (an interval straddles a bound: the
-page says so; a neighbour 0.1 rounds off the bound needs more fresh games to be called missed); then, for a
+Without `--game`, the problem has an answer known from direct play (docs/balance.md): Zooloretto Duell between
+heuristic players, `--vary final_round_card_depth=6:16`, targets 10.7 <= mean_rounds <= 10.9. The deeper the
+"final round" card, the fewer rounds (depth 10: 11.00, 11: 10.80, 12: 10.62, each +/- 0.02 on 1,000 games), so
+only depth 11 meets them. For each budget (games) and each of R seeds, each optimiser searches once; a run is
+right when its final answer is depth 11. The table gives, per optimiser and budget, the share of the R runs that
+are right with its Wilson interval (95%), the median games spent, and the median wall seconds of a run (tyrsim's
+with its fresh games; loose on a shared machine), and for tyrsim how many wrong answers its fresh games call "met"
+(every target's interval on the target's side: none should be) or "within noise" (an interval straddles a bound:
+the page says so; a neighbour 0.1 rounds off the bound needs more fresh games to be called missed); then, for a
 success share (`--share`), the first budget at which each optimiser reaches it and the ratio of their median games
 there.
+
+With `--game GAME`, the problem is that game's designer space (`PROBLEMS`): its bundled question
+(`scenarios/<game>_balance.toml`: the tuned policies, the targets, the three rules) with one or two more rules, at
+least 4 rules and 1,000 variants in all. No answer is known there, so no run is called right; what is compared is
+each run's answer re-played on `--eval-games` games of a stream neither search draws from (the same games for
+both optimisers' answers of a seed), scored by the distance from the targets on the rulebook's scale: the
+median of that distance per optimiser and budget, and the first budget at which tyrsim's median reaches NTBEA's
+at the largest budget, with the ratio of their median games. Every problem reports that distance.
 
 - **tyrsim balance**: the library call (`plan_balance`, `balance`) with the budget as `--games`, and the
   settings of the worked example in docs/balance.md (block 25, 4 rungs, batches of 4; 5 finalists). Its answer
@@ -79,16 +88,53 @@ except ModuleNotFoundError:
           file=sys.stderr)
     raise SystemExit(2) from None
 
-GAME = "zooloretto-duell"
-POLICIES = ("heuristic", "heuristic")
-VARY = ("final_round_card_depth=6:16",)
-TARGETS = ("mean_rounds>=10.7", "mean_rounds<=10.9")
-RIGHT = {"final_round_card_depth": 11}  # the only depth that meets the targets, by direct play
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A rule space to search: the game, the players, the rules varied, the targets, and the right answer where
+    direct play knows it (None: unknown)."""
+
+    game: str
+    policies: tuple[str, ...]
+    vary: tuple[str, ...]
+    targets: tuple[str, ...]
+    right: dict[str, Any] | None = None
+
+
+def tuned(policy: str, seats: int) -> tuple[str, ...]:
+    return (f"{policy}:weights=bundled:{policy}_tuned.toml",) * seats
+
+
+# the only depth that meets the targets, by direct play (the default problem)
+DEPTH = Problem("zooloretto-duell", ("heuristic", "heuristic"), ("final_round_card_depth=6:16",),
+                ("mean_rounds>=10.7", "mean_rounds<=10.9"), right={"final_round_card_depth": 11})
+# each game's designer space: its bundled question's targets and rules (scenarios/<game>_balance.toml), widened
+PROBLEMS = {
+    "zooloretto-duell": Problem(  # 5 x 5 x 4 x 11 = 1,100 variants
+        "zooloretto-duell", tuned("heuristic", 2),
+        ("money_action_cost=1:5", "coins_per_point=1:5", "majority_points=0:3", "final_round_card_depth=6:16"),
+        ("mean_margin<=4", "share_decided_by_tiebreak<=0.05", "mean_rounds<=12")),
+    "tyranno-ex": Problem(  # 7 x 9 x 11 x 2 = 1,386 variants
+        "tyranno-ex", tuned("greedy", 4),
+        ("die_rounds=0:6", "chips_per_player=8:16", "five_points=0:10", "fights_per_player=1:2"),
+        ("mean_margin<=18", "largest_seat_gap<=0.04")),
+    "tyros": Problem(  # 2 x 5 x 13 x 4 x 4 = 2,080 variants
+        "tyros", tuned("planner", 4),
+        ("later_passes_4p=1:2", "cards_dealt_4p=8:12", "most_cities_bonus=0:12", "city_cost=4:7", "bank_buy_cost=2:5"),
+        ("mean_rounds<=4", "mean_margin<=4.5")),
+    "tiny-epic-dinosaurs": Problem(  # 3 x 2 x 3 x 7 x 9 = 1,134 variants
+        "tiny-epic-dinosaurs", tuned("hunter", 3),
+        ("owner_strength=1:3", "first_player_bonuses=true,false", "extra_public_contracts=0:2",
+         "extra_rancher_round=0:6", "resource_cap=8:16"),
+        ("largest_seat_gap<=0.05",)),
+}
 # tyrsim's settings: the worked example's (docs/balance.md)
 BLOCK, RUNGS, BATCH, FINALISTS = 25, 4, 4, 5
 # NTBEA's, as TAG sets them by default (see the docstring)
 TUPLES, EXPLORE, NEIGHBOURHOOD = (1, 2), 1.0, 50  # the N-tuple is added per space (its number of rules)
 SCALE = 9  # the stream of the games that measure the targets' scale for NTBEA (neither search draws from it)
+EVALUATE = 10  # the stream of the games that re-play each run's answer (neither search draws from it)
 
 
 @dataclass
@@ -99,27 +145,49 @@ class Run:
     budget: int
     seed: int
     answer: dict[str, Any]
-    right: bool
+    right: bool | None  # None where the problem's right answer is unknown
     fresh_verdict: str  # tyrsim: its answer's targets on the fresh games, "met", "within noise" or "missed"
     # (the worst target's verdict); NTBEA: "" (not re-measured)
     games: int  # search games played
     fresh: int  # fresh games certifying the answer (tyrsim only)
     seconds: float
+    evaluated: float = float("nan")  # the answer's distance from the targets on the re-played games
 
 
-def setup_for(spec: Any, budget: int, seed: int, check_games: int) -> BalanceSetup:
-    return plan_balance(spec, spec.rules(), VARY, TARGETS, POLICIES, budget=budget, block=BLOCK, rungs=RUNGS,
-                        batch=BATCH, check_games=check_games, finalists=FINALISTS, seed=seed)
+def setup_for(spec: Any, problem: Problem, budget: int, seed: int, check_games: int) -> BalanceSetup:
+    return plan_balance(spec, spec.rules(), problem.vary, problem.targets, problem.policies, budget=budget,
+                        block=BLOCK, rungs=RUNGS, batch=BATCH, check_games=check_games, finalists=FINALISTS,
+                        seed=seed)
 
 
-def run_tyrsim(spec: Any, budget: int, seed: int, check_games: int) -> Run:
-    setup = setup_for(spec, budget, seed, check_games)
+def rulebook_objective(spec: Any, setup: BalanceSetup) -> Objective:
+    """The distance from the targets on the rulebook's scale, measured on games neither search plays."""
+    return Objective(setup, game_columns(play_block(spec, setup, setup.rules, SCALE, 0, setup.full),
+                                         setup.columns()))
+
+
+def evaluate(spec: Any, problem: Problem, runs: list[Run], games: int) -> None:
+    """Each run's answer re-played on `games` games of the EVALUATE stream (a seed's runs on the same games),
+    its distance from the targets on the rulebook's scale set on the run."""
+    for run in runs:
+        setup = setup_for(spec, problem, run.budget, run.seed, 2)
+        table = play_block(spec, setup, setup.variant(run.answer), EVALUATE, 0, games)
+        objective = rulebook_objective(spec, setup)
+        run.evaluated = objective.of(objective.matrix(game_columns(table, setup.columns())))
+
+
+def right_answer(problem: Problem, values: dict[str, Any]) -> bool | None:
+    return None if problem.right is None else values == problem.right
+
+
+def run_tyrsim(spec: Any, problem: Problem, budget: int, seed: int, check_games: int) -> Run:
+    setup = setup_for(spec, problem, budget, seed, check_games)
     start = time.perf_counter()
     result = balance(spec, setup)
     best = result.finalists[result.best]
     verdicts = {t.verdict(*best.metrics[t.metric][1:]) for t in setup.targets}
     verdict = next(v for v in ("missed", "within noise", "met") if v in verdicts)
-    return Run("tyrsim balance", budget, seed, best.values, best.values == RIGHT, verdict, result.spent,
+    return Run("tyrsim balance", budget, seed, best.values, right_answer(problem, best.values), verdict, result.spent,
                check_games * len(result.finalists), time.perf_counter() - start)
 
 
@@ -196,12 +264,11 @@ class Restart(NTupleEvolutionaryAlgorithm):
         return np.array(self._tuple_landscape.get_best_sampled())
 
 
-def run_ntbea(spec: Any, budget: int, seed: int, k: int, restarts: int, scale_games: int) -> Run:
+def run_ntbea(spec: Any, problem: Problem, budget: int, seed: int, k: int, restarts: int) -> Run:
     """NTBEA with TAG's restarts: `restarts` runs sharing the budget, each one's recommendation re-evaluated
     on a fifth of a run's evaluations (where there are several), the best mean the answer."""
-    setup = setup_for(spec, budget, seed, 2)  # NTBEA keeps its own count of the budget; no fresh games
-    objective = Objective(setup, game_columns(play_block(spec, setup, setup.rules, SCALE, 0, scale_games),
-                                              setup.columns()))
+    setup = setup_for(spec, problem, budget, seed, 2)  # NTBEA keeps its own count of the budget; no fresh games
+    objective = rulebook_objective(spec, setup)
     np.random.seed(seed)  # the package draws from numpy's global generator
     space = RuleSpace(setup)
     evaluator = GamesEvaluator(spec, setup, objective, k)
@@ -221,7 +288,8 @@ def run_ntbea(spec: Any, budget: int, seed: int, k: int, restarts: int, scale_ga
     else:
         answer = winners[0]
     values = evaluator.values(answer)
-    return Run("NTBEA", budget, seed, values, values == RIGHT, "", evaluator.games, 0, time.perf_counter() - start)
+    return Run("NTBEA", budget, seed, values, right_answer(problem, values), "", evaluator.games, 0,
+               time.perf_counter() - start)
 
 
 # --- the comparison --------------------------------------------------------------------------------------------
@@ -229,16 +297,18 @@ def run_ntbea(spec: Any, budget: int, seed: int, k: int, restarts: int, scale_ga
 def summary(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (optimiser, budget), group in runs.groupby(["optimiser", "budget"], sort=False):
-        right, n = int(group["right"].sum()), len(group)
-        low, high = stats.wilson_interval(right, n)
-        wrong = group[~group["right"]]
-        rows.append({"optimiser": optimiser, "budget": budget, "runs": n, "right": right, "share": right / n,
-                     "share_low": float(low), "share_high": float(high),
-                     # tyrsim's wrong answers its fresh games call met, or within noise of a target
-                     "wrong_met": int(wrong["fresh_verdict"].eq("met").sum()),
-                     "wrong_within_noise": int(wrong["fresh_verdict"].eq("within noise").sum()),
-                     "median_games": group["games"].median(),
-                     "median_fresh": group["fresh"].median(), "median_seconds": group["seconds"].median()})
+        row = {"optimiser": optimiser, "budget": budget, "runs": len(group),
+               "median_evaluated": group["evaluated"].median(), "median_games": group["games"].median(),
+               "median_fresh": group["fresh"].median(), "median_seconds": group["seconds"].median()}
+        if group["right"].notna().all():  # the problem's right answer is known
+            right, n = int(group["right"].astype(bool).sum()), len(group)
+            low, high = stats.wilson_interval(right, n)
+            wrong = group[~group["right"].astype(bool)]
+            row |= {"right": right, "share": right / n, "share_low": float(low), "share_high": float(high),
+                    # tyrsim's wrong answers its fresh games call met, or within noise of a target
+                    "wrong_met": int(wrong["fresh_verdict"].eq("met").sum()),
+                    "wrong_within_noise": int(wrong["fresh_verdict"].eq("within noise").sum())}
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -248,49 +318,79 @@ def first_reaching(table: pd.DataFrame, optimiser: str, share: float) -> pd.Seri
     return None if mine.empty else mine.iloc[0]
 
 
+def first_as_near(table: pd.DataFrame) -> tuple[pd.Series, pd.Series | None]:
+    """NTBEA's row at its largest budget, and the first budget's row at which tyrsim's answers lie as near the
+    targets on the re-played games (median distance no larger), or None."""
+    ntbea = table[table["optimiser"] == "NTBEA"].sort_values("budget").iloc[-1]
+    mine = table[(table["optimiser"] == "tyrsim balance")
+                 & (table["median_evaluated"] <= ntbea["median_evaluated"])].sort_values("budget")
+    return ntbea, None if mine.empty else mine.iloc[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(PROBLEMS), default=None,
+                        help="search this game's designer space (default: the Zooloretto Duell depth problem)")
     parser.add_argument("--seeds", type=int, default=10, help="independent runs of each optimiser per budget")
     parser.add_argument("--budgets", default="400,800,1600,3200", help="search games, comma-separated")
     parser.add_argument("--k", type=int, default=20, help="games of one NTBEA evaluation")
     parser.add_argument("--restarts", type=int, default=10, help="NTBEA's restarts (TAG: 10)")
     parser.add_argument("--check-games", type=int, default=500, help="tyrsim's fresh games per finalist")
+    parser.add_argument("--eval-games", type=int, default=1000, help="games re-playing each run's answer")
     parser.add_argument("--share", type=float, default=0.9, help="the success share the games ratio is read at")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
+    problem = DEPTH if args.game is None else PROBLEMS[args.game]
     budgets = [int(b) for b in args.budgets.split(",")]
-    spec = get_game(GAME)
+    spec = get_game(problem.game)
     least = (BLOCK * 2 ** (RUNGS - 1) + BATCH * BLOCK)
-    if min(budgets) < max(least, args.k * args.restarts) or args.seeds < 1 or args.k < 1 or args.restarts < 1:
+    if (min(budgets) < max(least, args.k * args.restarts) or min(args.seeds, args.k, args.restarts) < 1
+            or min(args.check_games, args.eval_games) < 2):
         print(f"--budgets: each budget must be at least {least} (tyrsim's run's rules and one batch) and at least "
-              f"--k x --restarts ({args.k * args.restarts}); --seeds, --k and --restarts at least 1", file=sys.stderr)
+              f"--k x --restarts ({args.k * args.restarts}); --seeds, --k and --restarts at least 1; "
+              "--check-games and --eval-games at least 2", file=sys.stderr)
         raise SystemExit(2)
     runs = []
     for budget in budgets:
         for seed in range(args.seeds):
-            runs.append(run_tyrsim(spec, budget, seed, args.check_games))
-            runs.append(run_ntbea(spec, budget, seed, args.k, args.restarts, BLOCK * 2 ** (RUNGS - 1)))
-            print(f"budget {budget}, seed {seed}: tyrsim {runs[-2].answer} ({runs[-2].games} games), "
-                  f"NTBEA {runs[-1].answer} ({runs[-1].games} games)", file=sys.stderr)
+            pair = [run_tyrsim(spec, problem, budget, seed, args.check_games),
+                    run_ntbea(spec, problem, budget, seed, args.k, args.restarts)]
+            evaluate(spec, problem, pair, args.eval_games)
+            runs.extend(pair)
+            print(f"budget {budget}, seed {seed}: " + "; ".join(
+                f"{r.optimiser} {r.answer} ({r.games} games, distance {r.evaluated:.3f} re-played)" for r in pair),
+                file=sys.stderr)
     table = pd.DataFrame([vars(r) for r in runs])
     table["answer"] = table["answer"].map(lambda v: ", ".join(f"{k}={x}" for k, x in v.items()))
     result = summary(table)
-    print(f"{GAME}, {', '.join(POLICIES)}: --vary {' '.join(VARY)}; targets {'; '.join(TARGETS)}; right answer "
-          f"{RIGHT}; {args.seeds} seeds a budget; NTBEA: {args.k} games an evaluation, {args.restarts} restarts")
-    print(f"{'optimiser':<15} {'budget':>6} {'right':>7} {'share [95% Wilson]':>20} {'median games':>13} "
-          f"{'fresh games':>12} {'seconds':>8} {'wrong: met':>11} {'within noise':>13}")
+    known = problem.right is not None
+    print(f"{problem.game}, {', '.join(problem.policies)}: --vary {' '.join(problem.vary)}; targets "
+          f"{'; '.join(problem.targets)}; right answer {problem.right if known else 'unknown'}; {args.seeds} seeds "
+          f"a budget; NTBEA: {args.k} games an evaluation, {args.restarts} restarts; answers re-played on "
+          f"{args.eval_games:,} games")
+    print(f"{'optimiser':<15} {'budget':>6} {'re-played distance':>19} {'median games':>13} {'fresh games':>12} "
+          f"{'seconds':>8}" + (f" {'right':>7} {'share [95% Wilson]':>20} {'wrong: met':>11} {'within noise':>13}"
+                               if known else ""))
     for row in result.itertuples():
-        print(f"{row.optimiser:<15} {row.budget:>6} {row.right:>3}/{row.runs:<3} {row.share:>6.2f} "
-              f"[{row.share_low:.2f}, {row.share_high:.2f}] {row.median_games:>13,.0f} {row.median_fresh:>12,.0f} "
-              f"{row.median_seconds:>8.1f} {row.wrong_met:>11} {row.wrong_within_noise:>13}")
-    reached = {name: first_reaching(result, name, args.share) for name in ("tyrsim balance", "NTBEA")}
-    for name, row in reached.items():
-        print(f"{name}: " + (f"first right in >= {args.share:.0%} of runs at budget {row.budget} "
-                             f"(median {row.median_games:,.0f} games)" if row is not None
-                             else f"never right in {args.share:.0%} of runs at these budgets"))
-    if all(row is not None for row in reached.values()):
-        ratio = reached["NTBEA"].median_games / reached["tyrsim balance"].median_games
-        print(f"games to reach {args.share:.0%}: NTBEA / tyrsim balance = {ratio:.1f}")
+        print(f"{row.optimiser:<15} {row.budget:>6} {row.median_evaluated:>19.3f} {row.median_games:>13,.0f} "
+              f"{row.median_fresh:>12,.0f} {row.median_seconds:>8.1f}"
+              + (f" {row.right:>3}/{row.runs:<3} {row.share:>6.2f} [{row.share_low:.2f}, {row.share_high:.2f}] "
+                 f"{row.wrong_met:>11} {row.wrong_within_noise:>13}" if known else ""))
+    if known:
+        reached = {name: first_reaching(result, name, args.share) for name in ("tyrsim balance", "NTBEA")}
+        for name, row in reached.items():
+            print(f"{name}: " + (f"first right in >= {args.share:.0%} of runs at budget {row.budget} "
+                                 f"(median {row.median_games:,.0f} games)" if row is not None
+                                 else f"never right in {args.share:.0%} of runs at these budgets"))
+        if all(row is not None for row in reached.values()):
+            ratio = reached["NTBEA"].median_games / reached["tyrsim balance"].median_games
+            print(f"games to reach {args.share:.0%}: NTBEA / tyrsim balance = {ratio:.1f}")
+    ntbea, mine = first_as_near(result)
+    print(f"NTBEA at budget {ntbea.budget}: median re-played distance {ntbea.median_evaluated:.3f} "
+          f"(median {ntbea.median_games:,.0f} games); tyrsim balance: " +
+          (f"as near from budget {mine.budget} ({mine.median_evaluated:.3f}, median {mine.median_games:,.0f} games): "
+           f"NTBEA / tyrsim balance = {ntbea.median_games / mine.median_games:.1f} times the games"
+           if mine is not None else "never as near at these budgets"))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         table.to_csv(args.out / "runs.csv", index=False)

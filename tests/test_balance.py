@@ -1,4 +1,5 @@
-"""`tyrsim balance`: its input checks, and a study of Zooloretto Duell whose answer is known from direct play.
+"""`tyrsim balance`: its input checks, a study of Zooloretto Duell whose answer is known from direct play, and
+every game's bundled designer question (it loads, and a tiny run of one answers in the four parts).
 
 The known answer: in Zooloretto Duell between heuristic players, the deeper the "final round" card lies the
 fewer rounds a game lasts (1,000 games a depth, seed 99: depth 10 plays 11.00 rounds, 11 plays 10.80 and 12
@@ -7,6 +8,9 @@ neighbours miss by four or five standard errors.
 """
 
 from __future__ import annotations
+
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,9 +22,10 @@ from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.run.store import ResultStore
 from tyrsim.core.studies import balance as balance_module
 from tyrsim.core.studies.balance import SEARCH, balance, plan_balance
-from tyrsim.games import get_game
+from tyrsim.games import game_names, get_game
 
 GAME = "zooloretto-duell"
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 DEPTH = "final_round_card_depth"
 TARGETS = ("mean_rounds>=10.7", "mean_rounds<=10.9")
 
@@ -272,3 +277,55 @@ def test_bad_skill_targets_exit_2(skill, message, tmp_path):
 def test_a_local_dask_cluster_gives_the_answer_loky_gives(spec):
     setup = setup_for(spec, budget=1500, check_games=100, seed=8, finalists=2)
     same_answer(balance(spec, setup, n_jobs=2), balance(spec, setup, n_jobs=2, backend="dask"))
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_offers_its_designer_question_played_by_its_tuned_policies(game):
+    spec = get_game(game)
+    analysis = spec.analyses["balance"]
+    policies = analysis.param("policies").default
+    assert len(policies) in spec.players and all(":weights=bundled:" in p for p in policies)
+    setup = plan_balance(spec, spec.rules(), analysis.param("vary").default, analysis.param("targets").default,
+                         policies, budget=analysis.param("games").default, block=50, rungs=4, batch=8,
+                         check_games=100, finalists=5, seed=0)
+    assert len(setup.space) >= 2 and setup.targets
+
+
+def bundled_question(game: str) -> Path:
+    return SCENARIOS / f"{game.replace('-', '_')}_balance.toml"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_game_s_bundled_question_loads_and_asks_the_analysis_s_own_question(game):
+    from tyrsim.core.run.scenario import load_scenario
+
+    scenario = load_scenario(bundled_question(game), games=get_game)  # every argument checked, no game played
+    assert scenario.analysis.name == "balance" and not scenario.default_report
+    [point] = scenario.points
+    defaults = {name: get_game(game).analyses["balance"].param(name).default
+                for name in ("policies", "vary", "targets")}
+    assert {name: tuple(point.args[name]) for name in defaults} == defaults
+    assert not scenario.analysis.substitutions(point.rules, point.args)  # the budget plays every block it asks
+
+
+def test_a_bundled_question_of_another_game_answers_in_its_four_parts_on_a_tiny_budget(tmp_path):
+    from tyrsim.core.report.pages import build_report
+    from tyrsim.core.run.scenario import scenario_from_data
+    from tyrsim.core.run.sweep import run_scenario
+
+    data = tomllib.loads(bundled_question("tyranno-ex").read_text())
+    data["args"] |= {"games": 400, "block": 20, "rungs": 2, "batch": 3, "check_games": 60, "finalists": 2}
+    scenario = scenario_from_data(data, "test", games=get_game)
+    report = build_report(scenario, run_scenario(scenario, n_jobs=1, progress=False), 1.0)
+    best, smallest, tied, *around, search = report.tables["findings"]["finding"]
+    # the page's answer opens with the four parts (each naming the players after it)
+    assert [page[:80] for page in report.findings[:4]] == [part[:80] for part in (best, smallest, tied, around[0])]
+    assert best.startswith("The best variant the search found") and "under the run's rules" in best
+    assert "mean_margin" in best and "largest_seat_gap" in best
+    assert smallest.startswith(("The smallest change to the published rules", "No variant played meets",
+                                "The run's rules already meet"))
+    assert "tied with the best" in tied
+    assert [a.split(":")[0] for a in around] == [f"Around the best, {rule}"
+                                                 for rule in ("die_rounds", "chips_per_player", "five_points")]
+    assert search.startswith("The search played")
+    assert {"finalists", "tied_with_best", "around_best", "front", "search"} <= set(report.tables)

@@ -104,8 +104,9 @@ def findings(result: BalanceResult) -> list[str]:
     stopped = sum(c.stopped == "racing" for c in result.candidates)
     why = {"budget": "the budget was spent", "space": "every variant of the space was played",
            "trials": "the budget allowed no more candidates", "time": "the time limit was reached"}
+    batches = f"{result.batches} batch{'es' if result.batches != 1 else ''}"
     out.append(f"The search played {result.spent:,} games on {len(result.candidates) - 1} candidates beside the "
-               f"run's rules, in {result.batches} batches of {setup.batch}; racing stopped {stopped} early; it "
+               f"run's rules, in {batches} of {setup.batch}; racing stopped {stopped} early; it "
                f"ended because {why[result.stopped_by]}.")
     return out
 

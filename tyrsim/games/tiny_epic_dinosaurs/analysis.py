@@ -21,6 +21,7 @@ import numpy as np
 from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Metric, Param
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.balance_analysis import balance_analysis
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis
@@ -449,4 +450,11 @@ ANALYSES = {
         ("hunter", "breeder", "contractor"), ("breed_group=2:4", "hunt_net_faces=1:5", "resource_cap=8:16"),
     ),
     "rulings": rulings_analysis(("hunter", "breeder", "contractor")),
+    # seat balance at three players: the ranch owner's strength, the later seats' starting resources and the
+    # public contracts, for seats within five points of each other
+    "balance": balance_analysis(
+        ("hunter:weights=bundled:hunter_tuned.toml",) * 3,
+        ("owner_strength=1:3", "first_player_bonuses=true,false", "extra_public_contracts=0:2"),
+        ("largest_seat_gap<=0.05",),
+    ),
 }

@@ -29,6 +29,7 @@ from tyrsim.core.engine.protocols import make_policy
 from tyrsim.core.engine.runner import play_chunk
 from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.balance_analysis import balance_analysis
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis
@@ -477,4 +478,11 @@ ANALYSES = {
         ("greedy", "aggressive", "builder", "greedy"), ("chips_per_player=8:16", "die_rounds=0:6", "five_points=0:10"),
     ),
     "rulings": rulings_analysis(("greedy", "aggressive", "builder", "greedy")),
+    # a closer four-player finish that favours no seat: the dice rounds, the chips and the '5' marker's points,
+    # for a mean winning margin of at most 18 points with no two seats' win rates more than 0.04 apart
+    "balance": balance_analysis(
+        ("greedy:weights=bundled:greedy_tuned.toml",) * 4,
+        ("die_rounds=0:6", "chips_per_player=8:16", "five_points=0:10"),
+        ("mean_margin<=18", "largest_seat_gap<=0.04"),
+    ),
 }

@@ -12,6 +12,7 @@ from tyrsim.core.compiled.engines import CompiledEngine
 from tyrsim.core.engine.analysis import Analysis, Metric, Param
 from tyrsim.core.report.figures import legend_outside
 from tyrsim.core.stats import intervals as stats
+from tyrsim.core.studies.balance_analysis import balance_analysis
 from tyrsim.core.studies.explore import explore_analysis
 from tyrsim.core.studies.game import game_analysis
 from tyrsim.core.studies.ladder import ladder_analysis
@@ -285,4 +286,11 @@ ANALYSES = {
         ("planner", "greedy", "planner", "greedy"), ("city_cost=3:7", "cards_kept=0:5", "bank_buy_cost=2:5"),
     ),
     "rulings": rulings_analysis(("planner", "greedy", "planner", "greedy")),
+    # a shorter game at four players, and what the most-cities bonus does to the finish: the passes, the cards
+    # dealt and the bonus, for at most 4 rounds and a mean winning margin of at most 4.5 points
+    "balance": balance_analysis(
+        ("planner:weights=bundled:planner_tuned.toml",) * 4,
+        ("later_passes_4p=1:2", "cards_dealt_4p=8:12", "most_cities_bonus=0:12"),
+        ("mean_rounds<=4", "mean_margin<=4.5"),
+    ),
 }
