@@ -329,3 +329,14 @@ def test_a_bundled_question_of_another_game_answers_in_its_four_parts_on_a_tiny_
                                                  for rule in ("die_rounds", "chips_per_player", "five_points")]
     assert search.startswith("The search played")
     assert {"finalists", "tied_with_best", "around_best", "front", "search"} <= set(report.tables)
+
+
+def test_the_parts_of_the_best_s_change_are_re_played_so_the_smallest_change_need_not_be_one_the_search_played():
+    base = {"a": 1, "b": 1, "c": 1, "d": 1}
+    assert balance_module.parts_of_change(base, {**base, "a": 2}) == []  # one rule changed: no smaller part
+    two = balance_module.parts_of_change(base, {**base, "a": 2, "b": 3})
+    assert two == [{**base, "a": 2}, {**base, "b": 3}]
+    three = balance_module.parts_of_change(base, {"a": 2, "b": 3, "c": 4, "d": 1})
+    assert len(three) == 6 and {**base, "a": 2, "c": 4} in three  # every proper part: 3 alone, 3 pairs
+    four = balance_module.parts_of_change(base, {"a": 2, "b": 3, "c": 4, "d": 5})
+    assert four == [{**base, "a": 2}, {**base, "b": 3}, {**base, "c": 4}, {**base, "d": 5}]  # past six: each alone

@@ -172,8 +172,7 @@ def front_figure(finalists: pd.DataFrame, front: pd.DataFrame):
                 fmt="o", color="tab:blue", capsize=3, alpha=0.7, label="finalists, fresh games")
     ax.plot(front["rules_changed"], front["distance"], "s--", color="tab:orange", mfc="none",
             label="search: least distance per number of rules changed")
-    best = finalists[finalists["roles"].astype(str).str.contains("best", regex=False)
-                     & ~finalists["roles"].astype(str).str.contains("among the best", regex=False)]
+    best = finalists[finalists["roles"].astype(str).str.split("; ").map(lambda roles: "best" in roles)]
     best = best if len(best) else finalists.head(1)
     ax.scatter(best["rules_changed"].head(1), best["distance"].head(1), s=160, facecolors="none", edgecolors="red",
                label="the best")

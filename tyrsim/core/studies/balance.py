@@ -33,7 +33,9 @@ rules changed breaking a tie (first the run's rules); it changes only between ba
 correction: racing spends the budget, it decides nothing the answer reports.
 
 The answer is read only from fresh games. The finalists (the run's rules, the best candidates, the best for
-each number of rules changed, and the best's neighbours, one step down and up each varied rule) play
+each number of rules changed, the parts of the best's change (`parts_of_change`: the smallest change that meets
+the targets may be one the search never played), and the best's neighbours, one step down and up each varied
+rule) play
 `check_games` new games from a held-out stream; the best is the search's incumbent, and every number the
 answer gives comes from those games: each target metric with its interval (`stats.metrics`' own intervals),
 the distance, and each finalist's paired distance difference from the best with a Holm-adjusted p-value (tied:
@@ -53,6 +55,7 @@ one, the answer depends on the machine's speed.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -90,6 +93,7 @@ from tyrsim.core.studies.blocks import play_games
 
 SEARCH, CHECK, SAMPLER, BOOTSTRAP = 0, 1, 2, 3  # the run seed's streams: search games, fresh games, sampler, resamples
 TASK_GAMES = 500  # games per task at most (a block of more is split; never depends on the jobs)
+MOST_PARTS = 6  # parts of the best's change re-played beside it: all of them up to three rules changed
 JOURNAL = "balance-study.journal"  # Optuna's journal, in the result store's folder
 # the metrics a target may name: a rate or share of games, or a mean of a per-game quantity (the column of
 # `metrics.per_game_measures` it averages); any counter the engine reports reads as mean_COUNTER
@@ -849,6 +853,8 @@ def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objec
     for changed in sorted({c.changed for c in full}):
         first = next(c for c in full if c.changed == changed)
         add(first.values, f"least distance with {changed} rule{'s' if changed != 1 else ''} changed")
+    for values in parts_of_change(candidates[0].values, incumbent.values):
+        add(values, "part of the best's change")
     steps = neighbour_steps(setup, incumbent.values)
     for _, _, values in steps:
         add(values, "next to the best")
@@ -868,6 +874,19 @@ def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objec
     best = keys.index(_variant_key(incumbent.values))
     return finalists, best, _comparisons(setup, objective, finalists, best), _neighbours(
         setup, objective, finalists, best, steps)
+
+
+def parts_of_change(base: dict[str, Any], best: dict[str, Any]) -> list[dict[str, Any]]:
+    """The variants that make only part of the change from `base` (the run's rules) to `best`: every proper,
+    non-empty part while there are at most `MOST_PARTS` of them, else each changed rule alone. The search may
+    never have played them, yet one may meet the targets with fewer rules changed: the smallest change is read
+    among them too."""
+    changed = [rule for rule in best if best[rule] != base[rule]]
+    if 2 ** len(changed) - 2 <= MOST_PARTS:
+        parts = [part for size in range(1, len(changed)) for part in itertools.combinations(changed, size)]
+    else:
+        parts = [(rule,) for rule in changed]
+    return [{**base, **{rule: best[rule] for rule in part}} for part in parts]
 
 
 def neighbour_steps(setup: BalanceSetup, values: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
