@@ -256,7 +256,7 @@ def test_the_compiled_engine_the_guide_points_to_has_the_hooks_it_names():
 
     assert "## The compiled-engine pattern" in (ROOT / "docs" / "performance.md").read_text()
     assert compiled.supported(ZooRules()) is None
-    assert callable(compiled_policies.compiled_form) and callable(compiled_policies.play_chunk)
+    assert callable(compiled_policies.compiled_form) and callable(compiled_policies.chunk_player)
     game = get_game("zooloretto-duell").analyses["game"]
     assert game.param("engine").choices == ("auto", "compiled", "object")
     assert "prepare" in {f.name for f in dataclasses.fields(Analysis)} and game.prepare == analysis.COMPILED.prepare

@@ -27,8 +27,7 @@ def engines(name: str, seats: list[str]):
     rules, policies = spec.rules(), [spec.make_policy(s) for s in seats]
     game = spec.make_game(rules, len(seats))
 
-    def compiled(first, count, rng, game_rng=None):
-        return spec.compiled.play_games(rules, seats, first, count, rng, game_rng)
+    compiled = spec.compiled.chunk_player(rules, seats)
 
     def objects(first, count, rng, game_rng=None):
         return object_chunk(game, seats, policies, first, count, rng, game_rng=game_rng)

@@ -116,16 +116,21 @@ def test_same_seed_same_tables_whatever_the_jobs_or_backend():
 def test_the_sensitivity_study_plays_its_rule_points_on_the_compiled_engine(monkeypatch):
     from tyrsim.games.tiny_epic_dinosaurs import compiled_policies
 
-    played, real = [], compiled_policies.play_chunk
+    played, real = [], compiled_policies.chunk_player
 
-    def play_chunk(rules, forms, names, first, count, rng, game_rng=None):
-        played.append(count)
-        return real(rules, forms, names, first, count, rng, game_rng)
+    def chunk_player(rules, forms, names):
+        play = real(rules, forms, names)
 
-    monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
+        def play_chunk(first, count, rng, game_rng=None):
+            played.append(count)
+            return play(first, count, rng, game_rng)
+
+        return play_chunk
+
+    monkeypatch.setattr(compiled_policies, "chunk_player", chunk_player)
     explore = SPEC.analyses["explore"]
     args = explore.check_args({"points": 4, "games": 6, "params": ["breed_group=2:4"]})
     assert explore.point_substitutions(Rules(), args) == ()
     raw = explore.run(Rules(), args, 6, 6, np.random.default_rng(3))
     assert played == [6] and set(raw["point"]) == {1} and raw["game_id"].nunique() == 6
-    assert COMPILED.play_games(CROWDED, ["hunter", "breeder"], 0, 2, np.random.default_rng(4)) is None
+    assert COMPILED.refusal(CROWDED, ["hunter", "breeder"]) is not None

@@ -86,7 +86,7 @@ def test_the_sensitivity_study_plays_each_rule_point_in_one_compiled_task(monkey
     assert all(np.isfinite(measured[m][0]) for m in ("mean_margin", "first_seat_win_rate", "mean_rounds"))
     # where the compiled engine cannot play a point, the runner plays it with the object engine
     monkeypatch.undo()
-    assert COMPILED.play_games(COSTLY, ["heuristic", "greedy"], 0, 20, np.random.default_rng(4)) is None
+    assert COMPILED.refusal(COSTLY, ["heuristic", "greedy"]) is not None
 
 
 @pytest.mark.slow
@@ -118,13 +118,18 @@ def recorded_chunks(monkeypatch) -> list[int]:
     """The game counts of the compiled engine's `play_chunk` calls from now on (they still play)."""
     from tyrsim.games.zooloretto_duell import compiled_policies
 
-    played, real = [], compiled_policies.play_chunk
+    played, real = [], compiled_policies.chunk_player
 
-    def play_chunk(rules, forms, names, first, count, rng, game_rng=None):
-        played.append(count)
-        return real(rules, forms, names, first, count, rng, game_rng)
+    def chunk_player(rules, forms, names):
+        play = real(rules, forms, names)
 
-    monkeypatch.setattr(compiled_policies, "play_chunk", play_chunk)
+        def play_chunk(first, count, rng, game_rng=None):
+            played.append(count)
+            return play(first, count, rng, game_rng)
+
+        return play_chunk
+
+    monkeypatch.setattr(compiled_policies, "chunk_player", chunk_player)
     return played
 
 

@@ -11,13 +11,20 @@ functions stay in numba's cache as they are).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tyrsim.core.compiled.chance import turn_loop_calls
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 # the game's turn loop over games first .. first+count-1: (first, count, bit generator, seat records, game records)
 TurnLoop = Callable[[int, int, object, np.ndarray, np.ndarray], None]
+# a game's compiled games of one seating under one set of rules, made once (`compiled_policies.chunk_player`):
+# (first, count, rng, game_rng) -> the runner's table of games first .. first+count-1 (`runner.play_chunk`'s)
+ChunkPlayer = Callable[..., "pd.DataFrame"]
 
 
 def play_records(play: TurnLoop, first: int, count: int, rng: np.random.Generator,

@@ -5,9 +5,11 @@ A game with a compiled engine (docs/performance.md, "The compiled-engine pattern
 from its text), its compiled module, which offers `supported(rules, players) -> str | None` (None, or a line
 naming the first rule it cannot play), and its compiled policies' module, which offers
 `compiled_form(policy) -> Form | None` (`tyrsim.core.compiled.forms`: None for a policy without one) and
-`play_chunk(rules, forms, names, first, count, rng, game_rng=None)`, the object engine's table of the same games
-(`game_rng(g)`: game g's own generator, for paired games). `CompiledEngine.play_chunk` makes the seats' policies
-from their texts and their compiled forms, once for every game. Both engines play the same games from the same
+`chunk_player(rules, forms, names)`, the rules' tables made once and a function of (first, count, rng,
+game_rng=None) giving the object engine's table of the same games (`game_rng(g)`: game g's own generator, for
+paired games). `CompiledEngine.chunk_player` makes the seats' policies from their texts and their compiled forms;
+a study that plays many chunks of one seating and rules (the studio, a balance search) holds the player, so that
+neither the forms nor the rules' tables are made again for every chunk. Both engines play the same games from the same
 generator, so the choice changes speed, never a table.
 
 `with_engine(analysis)` gives the game's `game` analysis an `engine` argument:
@@ -41,6 +43,7 @@ from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no
 if TYPE_CHECKING:
     import pandas as pd
 
+    from tyrsim.core.compiled.chunks import ChunkPlayer
     from tyrsim.core.compiled.forms import Form
 
 COMPILED, OBJECT = "compiled", "object"
@@ -76,17 +79,23 @@ class CompiledEngine:
         """The policy texts among `texts` that have no compiled form."""
         return [t for t in texts if self.form(t) is None]
 
-    def play_chunk(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
-                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-        """Games first .. first+count-1 of the policies `texts` with rotated seats, played by the compiled engine:
-        the table `runner.play_chunk` makes (one row per game and seat, the same columns and, for the same
-        generator, the same values), drawing one after another from `rng`, or game g from `game_rng(g)`.
-        ValueError naming the policy, the rule or the player count the compiled engine cannot play."""
+    def chunk_player(self, rules: Any, texts: list[str]) -> ChunkPlayer:
+        """The compiled engine's games of the policies `texts` with rotated seats under `rules`, made ready once
+        (each seat's compiled form, the rules' tables): a function of (first, count, rng, game_rng) giving the
+        table `runner.play_chunk` makes of games first .. first+count-1 (one row per game and seat, the same
+        columns and, for the same generator, the same values), drawing one after another from `rng`, or game g
+        from `game_rng(g)`. A study that plays many chunks of one seating and rules holds one. ValueError naming
+        the policy, the rule or the player count the compiled engine cannot play."""
         forms = [self.form(text) for text in texts]
         if missing := [text for text, form in zip(texts, forms, strict=True) if form is None]:
             raise ValueError(f"policy {missing[0]!r}: the compiled engine plays only {self.policies} (the object "
                              "engine plays every policy)")
-        return self._policies().play_chunk(rules, forms, list(texts), first, count, rng, game_rng)
+        return self._policies().chunk_player(rules, forms, list(texts))
+
+    def play_chunk(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
+        """One chunk of `chunk_player(rules, texts)`'s games: games first .. first+count-1."""
+        return self.chunk_player(rules, texts)(first, count, rng, game_rng)
 
     def object_play(self, missing: list[str], games: str = "these games") -> str:
         """What plays `games` that the compiled engine cannot play because the policies `missing` have no compiled
@@ -140,16 +149,6 @@ class CompiledEngine:
         no games."""
         if self.engine_for(rules, args) == COMPILED:
             self.play_chunk(rules, list(args["policies"]), 0, 0, np.random.default_rng(0))
-
-    def play_games(self, rules: Any, texts: list[str], first: int, count: int, rng: np.random.Generator,
-                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame | None:
-        """A study's games (`tyrsim.core.studies.blocks.play_blocks`): the compiled engine's table of games
-        first..first+count-1 where it can play them, else None (the runner plays them with the object engine).
-        They draw one after another from `rng`, or game g from its own generator `game_rng(g)`, as
-        `runner.play_chunk` draws."""
-        if self.refusal(rules, texts) is not None:
-            return None
-        return self.play_chunk(rules, list(texts), first, count, rng, game_rng)
 
     def with_engine(self, analysis: Analysis) -> Analysis:
         """The game analysis `analysis` (whose `run` plays the object engine) with the `engine` argument."""

@@ -7,6 +7,7 @@ argument.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,18 +54,25 @@ def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per
     return pd.concat(parts, ignore_index=True)
 
 
+def games_player(spec: GameSpec, rules: Any, seats: tuple[str, ...], rng: np.random.Generator, *,
+                 paired: bool = False) -> Callable[[int, int], pd.DataFrame]:
+    """One seating's games under `rules`, made ready once for many chunks: a function of (first, count) giving
+    games first..first+count-1, one row per game and seat (`runner.play_chunk`'s table), played by the game's
+    compiled engine where it can play them (its `chunk_player`, the rules' tables made once), else by the
+    object engine, the same games from the same draws. `paired`: game g draws from its own stream
+    `trial_rng(rng, g)`, else the games draw one after another from `rng`."""
+    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
+    if spec.compiled is not None and spec.compiled.refusal(rules, seats) is None:
+        compiled = spec.compiled.chunk_player(rules, list(seats))
+        return lambda first, count: compiled(first, count, rng, game_rng)
+    game, policies = spec.make_game(rules, len(seats)), [spec.make_policy(s) for s in seats]
+    return lambda first, count: play_chunk(game, list(seats), policies, first, count, rng, game_rng=game_rng)
+
+
 def play_games(spec: GameSpec, rules: Any, seats: tuple[str, ...], first: int, count: int, rng: np.random.Generator,
                *, paired: bool = False) -> pd.DataFrame:
-    """Games first..first+count-1 of one seating under `rules`, one row per game and seat (`runner.play_chunk`'s
-    table): on the game's compiled engine where it can play them, else on the object engine, the same games from
-    the same draws. `paired`: game g draws from its own stream `trial_rng(rng, g)`, else the games draw one
-    after another from `rng`."""
-    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
-    table = None if spec.compiled is None else spec.compiled.play_games(rules, list(seats), first, count, rng, game_rng)
-    if table is None:
-        table = play_chunk(spec.make_game(rules, len(seats)), list(seats), [spec.make_policy(s) for s in seats],
-                           first, count, rng, game_rng=game_rng)
-    return table
+    """Games first..first+count-1 of one seating under `rules` (`games_player`'s, for one chunk)."""
+    return games_player(spec, rules, seats, rng, paired=paired)(first, count)
 
 
 def block_substitutions(spec: GameSpec, blocks: list[tuple[Any, tuple[str, ...]]], unit: str) -> list[Substitution]:

@@ -1,7 +1,7 @@
 """The studio's jobs: a variant's games played in chunks in a thread, under the variant and the rulebook's rules,
 tallied as they come (`measures.Tally`), and stopped when an edit makes them stale.
 
-Game g of a job is played under both rule sets from its own stream (`blocks.play_games(..., paired=True)`, the
+Game g of a job is played under both rule sets from its own stream (`blocks.games_player(..., paired=True)`, the
 stream `trial_rng(task_rng(seed, 0, 0), g)`), by the game's compiled engine wherever it plays them: the games and
 so the answer after n games are the same whatever the chunks were, and the chunks are sized to take about
 `CHUNK_SECONDS`, so that a cancelled job stops within one chunk. A job stops by itself after `MOST_GAMES`;
@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from tyrsim.core.engine.rng import task_rng
-from tyrsim.core.studies.blocks import play_games, prepare_blocks
+from tyrsim.core.studies.blocks import games_player, prepare_blocks
 from tyrsim.core.studio.measures import Tally, game_measures
 from tyrsim.core.studio.variant import Variant
 
@@ -74,17 +74,19 @@ class Job:
         stream = task_rng(variant.seed, 0, 0)  # game g draws from trial_rng(stream, g) under both rule sets
         try:
             prepare_blocks(variant.spec, [(variant.rules, seats), (rulebook, seats)])
+            # each rule set's games made ready once (the compiled engine's tables and forms), for every chunk
+            play_variant = games_player(variant.spec, variant.rules, seats, stream, paired=True)
+            play_rulebook = games_player(variant.spec, rulebook, seats, stream, paired=True) if compared else None
             first, size = 0, FIRST_CHUNK
             warming = True  # the first chunk may load numba's cache: its time says nothing of the next ones
             while first < self.most_games and not self.cancelled:
                 size = min(size, self.most_games - first)
                 started = time.perf_counter()
-                raw = play_games(variant.spec, variant.rules, seats, first, size, stream, paired=True)
+                raw = play_variant(first, size)
                 if self.cancelled:
                     break
                 played, kinds = game_measures(raw)
-                base = game_measures(play_games(variant.spec, rulebook, seats, first, size, stream, paired=True))[0] \
-                    if compared else played
+                base = game_measures(play_rulebook(first, size))[0] if compared else played
                 if self.cancelled:
                     break
                 with self._lock:

@@ -21,7 +21,7 @@ import pandas as pd
 
 from tyrsim.core.report import words
 from tyrsim.core.stats.anytime import BoundedMean, proportion_interval, running_sums, unbounded_mean_interval
-from tyrsim.core.stats.metrics import per_game_measures, win_shares
+from tyrsim.core.stats.metrics import per_game_measures, seat_grid
 
 SHARE, MEAN = "share", "mean"
 FIRST_SEAT = "seat 1 win rate"  # the headline: the first seat's share of the wins
@@ -34,28 +34,31 @@ _PER_GAME = {"mean_score": ("mean score", MEAN), "margin": ("winning margin", ME
 
 def game_measures(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     """One row per game (in game order), one column per measure, and each measure's kind (SHARE or MEAN), from
-    a table of games (`runner.play_chunk`'s: one row per game and seat)."""
-    shares = win_shares(raw)
-    scores = raw.pivot(index="game_id", columns="seat", values="score").sort_index()
+    a table of games (`runner.play_chunk`'s: one row per game and seat), read from its games x seats grids
+    (`metrics.seat_grid`): a chunk's measures cost little beside its games."""
+    seats, shares = seat_grid(raw, "win_share")
+    scores = seat_grid(raw, "score")[1].astype(float)
     columns: dict[str, np.ndarray] = {}
     kinds: dict[str, str] = {}
-    for seat in shares.columns:
-        columns[f"seat {seat + 1} win rate"], kinds[f"seat {seat + 1} win rate"] = shares[seat].to_numpy(), SHARE
+    for i, seat in enumerate(seats):
+        columns[f"seat {seat + 1} win rate"], kinds[f"seat {seat + 1} win rate"] = shares[:, i], SHARE
     policies = sorted(raw["policy"].unique())
-    if len(policies) > 1:  # a policy's share of a game's win: its seats' shares together
-        won = raw.pivot_table(index="game_id", columns="policy", values="win_share", aggfunc="sum").sort_index()
-        scored = raw.pivot_table(index="game_id", columns="policy", values="score", aggfunc="mean").sort_index()
+    if len(policies) > 1:  # a policy's share of a game's win: its seats' shares together; its score: their mean
+        held = seat_grid(raw, "policy")[1]
         for policy in policies:
-            name = words.policy_name(policy)
-            columns[f"{name} win rate"], kinds[f"{name} win rate"] = won[policy].to_numpy(), SHARE
-            columns[f"{name} score"], kinds[f"{name} score"] = scored[policy].to_numpy(), MEAN
-    for seat in scores.columns:
-        columns[f"seat {seat + 1} score"], kinds[f"seat {seat + 1} score"] = scores[seat].to_numpy(), MEAN
+            name, mine = words.policy_name(policy), held == policy
+            count = mine.sum(axis=1)
+            with np.errstate(invalid="ignore"):
+                columns[f"{name} win rate"] = np.where(count > 0, np.where(mine, shares, 0.0).sum(axis=1), np.nan)
+                columns[f"{name} score"] = np.where(mine, scores, 0.0).sum(axis=1) / count
+            kinds[f"{name} win rate"], kinds[f"{name} score"] = SHARE, MEAN
+    for i, seat in enumerate(seats):
+        columns[f"seat {seat + 1} score"], kinds[f"seat {seat + 1} score"] = scores[:, i], MEAN
     per_game = per_game_measures(raw)
     for column, (name, kind) in _PER_GAME.items():
         if column in per_game.columns:
             columns[name], kinds[name] = per_game[column].to_numpy(dtype=float), kind
-    return pd.DataFrame(columns, index=shares.index), kinds
+    return pd.DataFrame(columns, index=per_game.index), kinds
 
 
 @dataclass

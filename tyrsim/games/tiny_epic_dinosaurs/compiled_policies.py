@@ -27,7 +27,7 @@ import pandas as pd
 from numba import njit
 
 from tyrsim.core.compiled.chance import integers, uniform
-from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.chunks import ChunkPlayer, play_records, runner_columns
 from tyrsim.core.compiled.forms import Form, form_of, seat_forms
 from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.tiny_epic_dinosaurs.compiled import (
@@ -410,12 +410,12 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
         games[g, 0], games[g, 1], games[g, 2] = pos.round_number, pos.actions, tie_first(pos, rules)
 
 
-def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
-               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
-    `names`: the table `runner.play_chunk` makes, drawing one after another from `rng` or game g from
-    `game_rng(g)` (`CompiledEngine.play_chunk`). ValueError naming the player count the compiled engine cannot
-    play (`compiled.supported` names a rule)."""
+def chunk_player(rules: Rules, forms: list[Form], names: list[str]) -> ChunkPlayer:
+    """Games of the policies' compiled `forms` (`compiled_form`) named `names`, with rotated seats, under
+    `rules`: a `ChunkPlayer`, whose call (first, count, rng, game_rng) gives the table `runner.play_chunk` makes
+    of games first .. first+count-1, drawing one after another from `rng` or game g from `game_rng(g)`
+    (`CompiledEngine.chunk_player`); the rules' tables are made once, for every chunk it plays. ValueError
+    naming the player count the compiled engine cannot play (`compiled.supported` names a rule)."""
     players = len(forms)
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"Tiny Epic Dinosaurs is for 2 to 4 players, not {players}")
@@ -426,8 +426,12 @@ def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, co
     def play(start, n, bits, seats, games) -> None:
         play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats, games)
 
-    seats, games = play_records(play, first, count, rng, game_rng, workspace, players, SEAT_COLUMNS, GAME_COLUMNS)
-    return table(seats, games, first, names)
+    def play_chunk(first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
+        seats, games = play_records(play, first, count, rng, game_rng, workspace, players, SEAT_COLUMNS, GAME_COLUMNS)
+        return table(seats, games, first, names)
+
+    return play_chunk
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:

@@ -29,7 +29,7 @@ import pandas as pd
 from numba import njit
 
 from tyrsim.core.compiled.chance import UNIFORM_FIELDS, uniform
-from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.chunks import ChunkPlayer, play_records, runner_columns
 from tyrsim.core.compiled.forms import Form, form_of, seat_forms, weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.tyranno_ex.board import ROWS
@@ -495,27 +495,31 @@ def play_games(tables, ptables, chances, kinds, weights, first, count, bits, gam
             games[g, 1 + k] = pos.counters[k]
 
 
-def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
-               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
-    `names`: the table `runner.play_chunk` makes. The games draw one after another from `rng`, or game g from its
-    own generator `game_rng(g)` (paired games), as `runner.play_chunk` draws (`CompiledEngine.play_chunk`).
-    ValueError naming the rule the compiled engine cannot play."""
+def chunk_player(rules: Rules, forms: list[Form], names: list[str]) -> ChunkPlayer:
+    """Games of the policies' compiled `forms` (`compiled_form`) named `names`, with rotated seats, under
+    `rules`: a `ChunkPlayer`, whose call (first, count, rng, game_rng) gives the table `runner.play_chunk` makes
+    of games first .. first+count-1, drawing one after another from `rng` or game g from `game_rng(g)`
+    (`CompiledEngine.chunk_player`); the rules' tables are made once, for every chunk it plays. ValueError
+    naming the rule the compiled engine cannot play."""
     n = len(forms)
     tables = rule_tables(rules)
     blank = new_position()
     layout(blank, rules, n)
     kinds, weights = seat_forms(forms)
     chances = np.ascontiguousarray(chance_table(rules)) if GREEDY in kinds else NO_ODDS
-    game, workspace = new_position(), new_workspace()
+    game, workspace, ptables = new_position(), new_workspace(), policy_tables(rules)
 
     def play(start, games_now, bits, seats, games) -> None:
-        play_games(tables, policy_tables(rules), chances, kinds, weights, start, games_now, bits, game, blank,
+        play_games(tables, ptables, chances, kinds, weights, start, games_now, bits, game, blank,
                    workspace, seats, games)
 
-    seats, games = play_records(play, first, count, rng, game_rng, workspace, n, SEAT_COLUMNS, GAME_COLUMNS,
-                                seat_type=np.float64)
-    return table(seats, games, first, names)
+    def play_chunk(first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
+        seats, games = play_records(play, first, count, rng, game_rng, workspace, n, SEAT_COLUMNS, GAME_COLUMNS,
+                                    seat_type=np.float64)
+        return table(seats, games, first, names)
+
+    return play_chunk
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:

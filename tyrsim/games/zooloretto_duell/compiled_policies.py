@@ -34,7 +34,7 @@ import pandas as pd
 from numba import njit
 
 from tyrsim.core.compiled.chance import UNIFORM_FIELDS, integers, uniform
-from tyrsim.core.compiled.chunks import play_records, runner_columns
+from tyrsim.core.compiled.chunks import ChunkPlayer, play_records, runner_columns
 from tyrsim.core.compiled.forms import Form, form_of, seat_forms, weight_record
 from tyrsim.core.compiled.numba_cache import keep_fresh
 from tyrsim.games.zooloretto_duell.cards import SPECIES
@@ -384,11 +384,12 @@ def play_games(tables, kinds, weights, first, count, bits, game, blank, workspac
             games[g, 2] += pos.scored[s]
 
 
-def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, count: int, rng: np.random.Generator,
-               game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
-    """Games first .. first+count-1 with rotated seats, the policies' compiled `forms` (`compiled_form`) named
-    `names`: the table `runner.play_chunk` makes, drawing one after another from `rng` or game g from
-    `game_rng(g)` (`CompiledEngine.play_chunk`). ValueError naming the rule the compiled engine cannot play."""
+def chunk_player(rules: Rules, forms: list[Form], names: list[str]) -> ChunkPlayer:
+    """Games of the policies' compiled `forms` (`compiled_form`) named `names`, with rotated seats, under
+    `rules`: a `ChunkPlayer`, whose call (first, count, rng, game_rng) gives the table `runner.play_chunk` makes
+    of games first .. first+count-1, drawing one after another from `rng` or game g from `game_rng(g)`
+    (`CompiledEngine.chunk_player`); the rules' tables are made once, for every chunk it plays. ValueError
+    naming the rule the compiled engine cannot play."""
     if len(forms) != 2:
         raise ValueError(f"Zooloretto Duell is for 2 players, not {len(forms)}")
     tables = rule_tables(rules)  # ValueError naming a rule it does not play (`compiled.supported`)
@@ -398,8 +399,12 @@ def play_chunk(rules: Rules, forms: list[Form], names: list[str], first: int, co
     def play(start, n, bits, seats, games) -> None:
         play_games(tables, kinds, weights, start, n, bits, game, blank, workspace, seats, games)
 
-    seats, games = play_records(play, first, count, rng, game_rng, workspace, 2, SEAT_COLUMNS, GAME_COLUMNS)
-    return table(seats, games, first, names)
+    def play_chunk(first: int, count: int, rng: np.random.Generator,
+                   game_rng: Callable[[int], np.random.Generator] | None = None) -> pd.DataFrame:
+        seats, games = play_records(play, first, count, rng, game_rng, workspace, 2, SEAT_COLUMNS, GAME_COLUMNS)
+        return table(seats, games, first, names)
+
+    return play_chunk
 
 
 def table(seats: np.ndarray, games: np.ndarray, first: int, names: list[str]) -> pd.DataFrame:
