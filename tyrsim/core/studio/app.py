@@ -13,6 +13,7 @@ import asyncio
 import secrets
 import sys
 import threading
+import time
 import webbrowser
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
@@ -25,21 +26,57 @@ from fastapi.staticfiles import StaticFiles
 
 from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.engine.limits import MAX_TRIALS
-from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.rng import MAX_SEED, task_rng
 from tyrsim.core.engine.runner import GameTooLong, play
-from tyrsim.core.engine.spec import GameLookup, UnknownGame
+from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.studio.jobs import Job, Jobs
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
-from tyrsim.core.studio.variant import DEFAULT_SEED, RULE, Variant, VariantError, default_policies, parse_variant
+from tyrsim.core.studio.variant import (
+    DEFAULT_SEED,
+    RULE,
+    Variant,
+    VariantError,
+    default_policies,
+    parse_variant,
+    tuned_policies,
+)
 
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
 EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
 BAD_REQUEST = 400
 MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every game far sooner)
+LOG_SECONDS = 20.0  # a sample game's time at most: a search policy's game takes minutes, and holds a server thread
 
 
-def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) -> FastAPI:
-    """The studio app over the games `names` (looked up with `games`)."""
+def _query_parameters(specs: Sequence[GameSpec], *, games: bool = False) -> dict[str, Any]:
+    """The OpenAPI description of a variant's query string (the app reads it itself, with the command line's
+    checks, so a bad value is a 400 with its message, not FastAPI's 422): what a client may send and what
+    Schemathesis generates. The games' names, player counts and policies are listed, each valid for some game;
+    a rule's field, rule.NAME, differs from game to game and is not listed."""
+    def one(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+    policies = sorted({p for spec in specs for p in [*spec.policies, *tuned_policies(spec)]})
+    parameters = [
+        one("game", {"type": "string", "enum": [spec.name for spec in specs]}, "the game (default: the first)"),
+        one("players", {"type": "integer", "enum": sorted({n for spec in specs for n in spec.players})},
+            "the number of players (default: the game's)"),
+        {**one("policy", {"type": "array", "items": {"type": "string", "enum": policies}},
+               "each seat's policy, in seat order (default: the game's tuned policy)"),
+         "style": "form", "explode": True},
+        one("seed", {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+            f"the run's seed (default: {DEFAULT_SEED})"),
+    ]
+    if games:
+        parameters.append(one("games", {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS},
+                              "the games the scenario plays"))
+    return {"parameters": parameters}
+
+
+def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
+             log_seconds: float = LOG_SECONDS) -> FastAPI:
+    """The studio app over the games `names` (looked up with `games`); a sample game is stopped after
+    `log_seconds`."""
     jobs = jobs or Jobs()
     app = FastAPI(title="tyrsim studio", docs_url=None, redoc_url=None)
     app.state.jobs = jobs
@@ -76,11 +113,13 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
     def icon() -> Response:
         return Response(status_code=204)
 
-    @app.get("/", response_class=HTMLResponse)
+    variant_query = _query_parameters(specs)
+
+    @app.get("/", response_class=HTMLResponse, openapi_extra=variant_query)
     def page(request: Request) -> Response:
         return view(request, whole=True)
 
-    @app.get("/view", response_class=HTMLResponse)
+    @app.get("/view", response_class=HTMLResponse, openapi_extra=variant_query)
     def edit(request: Request) -> Response:
         return view(request, whole=False)
 
@@ -93,7 +132,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         return StreamingResponse(_stream(job), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
-    @app.get("/scenario")
+    @app.get("/scenario", openapi_extra=_query_parameters(specs, games=True))
     def scenario(request: Request) -> Response:
         query = list(request.query_params.multi_items())
         asked = [(k, v) for k, v in query if k != "games"]
@@ -106,7 +145,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         return Response(variant.scenario(played), media_type="application/toml",
                         headers={"Content-Disposition": f'attachment; filename="studio_{variant.spec.name}.toml"'})
 
-    @app.get("/log")
+    @app.get("/log", openapi_extra=variant_query)
     def log(request: Request) -> Response:
         """One sample game of the variant, move by move: the game `tyrsim play` prints with its seed (the object
         engine, which writes play logs)."""
@@ -115,9 +154,14 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         except VariantError as exc:
             return PlainTextResponse("\n".join(f"{k}: {m}" for k, m in exc.problems.items()), status_code=BAD_REQUEST)
         try:
-            return PlainTextResponse(sample_game(variant))
+            return PlainTextResponse(sample_game(variant, log_seconds))
         except GameTooLong as exc:
             return PlainTextResponse(f"{exc}: these rules may never end a game", status_code=422)
+        except SampleTooSlow as exc:
+            return PlainTextResponse(
+                f"the sample game was stopped after {log_seconds:g} s, at move {exc.moves:,}: a search policy plays "
+                "a move in a second or more; choose faster policies to see a sample game (the answer's games are "
+                "played on)", status_code=422)
 
     @app.get("/status")
     def status(request: Request) -> dict[str, Any]:
@@ -138,12 +182,28 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
     return app
 
 
-def sample_game(variant: Variant) -> str:
-    """The play log of one game of the variant, its seats and its final scores."""
+class SampleTooSlow(RuntimeError):
+    """A sample game went on past its time; `moves` were played."""
+
+    def __init__(self, moves: int):
+        super().__init__(f"stopped after {moves} moves")
+        self.moves = moves
+
+
+def sample_game(variant: Variant, seconds: float = LOG_SECONDS) -> str:
+    """The play log of one game of the variant, its seats and its final scores; SampleTooSlow past `seconds`
+    (looked at after each move, so a search policy's last move may run over)."""
     lines: list[str] = []
+    deadline = time.perf_counter() + seconds
+
+    def write(line: str) -> None:
+        if time.perf_counter() > deadline:
+            raise SampleTooSlow(sum(not line.startswith(" ") for line in lines))
+        lines.append(line)
+
     record = play(variant.spec.make_game(variant.rules, variant.players),
                   [variant.spec.make_policy(text) for text in variant.policies], task_rng(variant.seed, 0, 0),
-                  log=lines.append, max_actions=MOST_LOG_ACTIONS)
+                  log=write, max_actions=MOST_LOG_ACTIONS)
     lines.append("")
     for seat, (text, score) in enumerate(zip(variant.policies, record.scores, strict=True)):
         lines.append(f"P{seat} ({text}): {score:g}{'  winner' if seat in record.winners else ''}")
