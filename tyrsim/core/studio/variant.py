@@ -67,11 +67,11 @@ class Variant:
     def scenario(self, games: int) -> str:
         """The scenario file `tyrsim run` plays for this variant: the `game` analysis of `games` games under the
         changed rules, from the same seed."""
-        lines = [f"title = {_toml(f'{self.spec.title}: a variant from the studio')}",
-                 f"description = {_toml('The rules, players and seed of a studio page, as a scenario.')}",
-                 f"game = {_toml(self.spec.name)}", 'analysis = "game"', f"seed = {self.seed}", "", "[rules]",
-                 *(f"{name} = {_toml(value)}" for name, value in self.changes.items()), "", "[args]",
-                 f"policies = {_toml(list(self.policies))}", f"games = {games}", ""]
+        lines = [f"title = {toml_value(f'{self.spec.title}: a variant from the studio')}",
+                 f"description = {toml_value('The rules, players and seed of a studio page, as a scenario.')}",
+                 f"game = {toml_value(self.spec.name)}", 'analysis = "game"', f"seed = {self.seed}", "", "[rules]",
+                 *(f"{name} = {toml_value(value)}" for name, value in self.changes.items()), "", "[args]",
+                 f"policies = {toml_value(list(self.policies))}", f"games = {games}", ""]
         text = "\n".join(lines)
         tomllib.loads(text)  # what it writes, it can read
         return text
@@ -86,16 +86,20 @@ def rule_text(value: Any) -> str:
     return str(value)
 
 
-def _toml(value: Any) -> str:
-    """A TOML value: a string quoted with its escapes, a bool, a number, or a list of them."""
+def toml_value(value: Any) -> str:
+    """A TOML value: a string quoted with its escapes, a bool, a number (nan and inf too), a list of values, or a
+    table of them written inline ({key = value, ...})."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_value(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
     escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in escaped) + '"'
+    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+                         for c in escaped) + '"'
 
 
 def tuned_policies(spec: GameSpec) -> list[str]:
