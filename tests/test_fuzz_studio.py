@@ -30,6 +30,7 @@ def _app():
 
 
 APP = _app()
+schemathesis.serializer.alias("application/toml", "text/plain")  # an opened scenario file's bytes, sent as they are
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], max_examples=EXAMPLES,
                                 deterministic=True, database="none")

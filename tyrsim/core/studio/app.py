@@ -1,9 +1,10 @@
 """The studio's ASGI app (FastAPI) and the server that runs it (uvicorn).
 
 Routes: `/` the page for the variant its address holds; `/view` what an edit replaces (controls and the new
-job's live answer); `/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a
-scenario file; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command
-line's checks: a request that cannot be played is answered 400 with the page showing each problem beside its
+job's live answer); `/open` (POST, a scenario file's bytes) the same for the variant the file holds;
+`/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a scenario file; `/log` a
+sample game; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command line's
+checks: a request that cannot be played is answered 400 with the page showing each problem beside its
 control, never a 500. The app is handed the game registry (`games`, `names`): core never imports it.
 """
 
@@ -18,6 +19,7 @@ import webbrowser
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
@@ -25,6 +27,7 @@ from fastapi.sse import format_sse_event
 from fastapi.staticfiles import StaticFiles
 
 from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.datafile import MAX_BYTES
 from tyrsim.core.engine.limits import MAX_TRIALS
 from tyrsim.core.engine.rng import MAX_SEED, task_rng
 from tyrsim.core.engine.runner import GameTooLong, play
@@ -34,16 +37,22 @@ from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context,
 from tyrsim.core.studio.variant import (
     DEFAULT_SEED,
     RULE,
+    SCENARIO,
     Variant,
     VariantError,
     default_policies,
     parse_variant,
     tuned_policies,
+    variant_from_scenario,
 )
 
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
 EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
 BAD_REQUEST = 400
+# the upload "Open scenario" sends: the file's bytes as they are (the page reads no path, and sends none)
+OPEN_BODY = {"requestBody": {"required": True, "content": {"application/toml": {
+    "schema": {"type": "string", "maxLength": MAX_BYTES},
+    "example": 'game = "zooloretto-duell"\nanalysis = "game"\nseed = 1\n[rules]\nstarting_coins = 3\n'}}}}
 MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every game far sooner)
 LOG_SECONDS = 20.0  # a sample game's time at most: a search policy's game takes minutes, and holds a server thread
 
@@ -86,9 +95,10 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
     def session(request: Request) -> str:
         return request.cookies.get(SESSION) or secrets.token_urlsafe(12)
 
-    def view(request: Request, whole: bool) -> Response:
-        """The page (`whole`) or its edited part for the variant the query asks for: a new job, or 400."""
-        query = list(request.query_params.multi_items())
+    def view(request: Request, whole: bool, query: list[tuple[str, str]] | None = None) -> Response:
+        """The page (`whole`) or its edited part for the variant the query asks for (the request's own, unless
+        given): a new job, or 400."""
+        query = list(request.query_params.multi_items()) if query is None else query
         who = session(request)
         try:
             variant = parse_variant(query, games, names)
@@ -122,6 +132,22 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
     @app.get("/view", response_class=HTMLResponse, openapi_extra=variant_query)
     def edit(request: Request) -> Response:
         return view(request, whole=False)
+
+    @app.post("/open", response_class=HTMLResponse, openapi_extra=OPEN_BODY)
+    async def open_scenario(request: Request) -> Response:
+        """A scenario file opened in the page (the upload's bytes, at most MAX_BYTES): the edited part for its
+        variant, its address pushed, or 4xx with one paragraph saying what is wrong or what the studio opens."""
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BYTES:
+                return PlainTextResponse(f"the file is larger than {MAX_BYTES:,} bytes; a scenario file is a few KB "
+                                         "of TOML", status_code=413)
+        try:
+            variant = variant_from_scenario(bytes(data), games, names)
+        except VariantError as exc:
+            return PlainTextResponse(exc.problems[SCENARIO], status_code=BAD_REQUEST)
+        return view(request, whole=False, query=parse_qsl(variant.query()))
 
     @app.get("/events/{job_id}")
     def events(job_id: str) -> Response:
