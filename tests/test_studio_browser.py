@@ -101,3 +101,33 @@ def test_an_edit_shows_the_paired_answer_narrowing_and_the_next_edit_replaces_it
     assert "out of range" in browser.find_element(By.CSS_SELECTOR, ".problem[role=alert]").text
     browser.save_screenshot(str(tmp_path / "bad_value.png"))
     assert console_errors(browser) == [] or all("400" in e for e in console_errors(browser))
+
+
+def test_an_opened_scenario_file_sets_the_page_and_downloads_back(studio, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(studio + f"?game={GAME}")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.execute_script("return document.querySelector('#paired tbody tr') !== null"))
+    written = httpx.get(studio + f"scenario?game={GAME}&policy=greedy&seed=7&rule.starting_coins=2&games=50",
+                        timeout=10).text
+    path = tmp_path / "designer.toml"
+    path.write_text(written)
+    browser.find_element(By.ID, "open-scenario").send_keys(str(path))  # the browser reads it, the server gets bytes
+    wait.until(lambda d: "rule.starting_coins=2" in d.current_url)
+    assert "policy=greedy" in browser.current_url and "seed=7" in browser.current_url
+    coins = browser.find_element(By.NAME, "rule.starting_coins")
+    assert coins.get_attribute("value") == "2" and browser.find_element(By.NAME, "seed").get_attribute("value") == "7"
+    wait.until(lambda d: d.execute_script("return document.getElementById('scenario') !== null"))
+    link = browser.execute_script("return document.getElementById('scenario').href")
+    again = tomllib.loads(httpx.get(link, timeout=10).text)
+    expected = tomllib.loads(written)
+    assert {k: again[k] for k in ("game", "seed", "rules")} == {k: expected[k] for k in ("game", "seed", "rules")}
+    assert again["args"]["policies"] == expected["args"]["policies"]
+
+    path.write_text(written.replace('analysis = "game"', 'analysis = "zoo-ev"'))
+    browser.find_element(By.ID, "open-scenario").send_keys(str(path))
+    wait.until(lambda d: d.find_element(By.ID, "open-problem").is_displayed())
+    assert "the studio opens a scenario of the 'game' analysis" in browser.find_element(By.ID, "open-problem").text
+    assert "rule.starting_coins=2" in browser.current_url  # the page stays as it was

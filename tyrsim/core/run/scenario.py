@@ -55,6 +55,9 @@ SECTION_KEYS = {
 }
 REQUIRED = ("game", "analysis", "seed")
 DEFAULT_SECTION = "Analyses"
+# bytes of a scenario's name, its report folder's: a file system allows 255, and the folder is first written
+# under a longer temporary name (".NAME.XXXXXXXX")
+LONGEST_NAME = 200
 
 
 BUNDLED_SHOWN = "(bundled)"
@@ -212,8 +215,11 @@ def scenario_from_data(data: dict[str, Any], shown: str, text: str = "", folder:
     quick, quick_args = _report(report, analysis, points, precision, sweep, fail)
 
     name = data.get("name", Path(shown).stem)
-    if not name or any(c in name for c in "/\\") or name.startswith("."):
-        fail("name", f"{name!r} is not a usable folder name")
+    if (not name or any(c in name for c in "/\\") or name.startswith(".") or name != name.strip()
+            or not name.isprintable() or len(name.encode()) > LONGEST_NAME):
+        # the report's default folder, reports/NAME: a file system refuses a longer name, or a control character
+        fail("name", f"{name!r} is not a usable folder name; a name is printable text of at most {LONGEST_NAME} "
+             "bytes, with no / or \\, no leading or trailing space, not starting with '.'")
     return Scenario(
         path=shown, text=text, name=name, title=report.get("title", data.get("title", name)),
         description=data.get("description", ""), game=game, analysis=analysis, seed=seed,

@@ -1,9 +1,10 @@
 """The studio's ASGI app (FastAPI) and the server that runs it (uvicorn).
 
 Routes: `/` the page for the variant its address holds; `/view` what an edit replaces (controls and the new
-job's live answer); `/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a
-scenario file; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command
-line's checks: a request that cannot be played is answered 400 with the page showing each problem beside its
+job's live answer); `/open` (POST, a scenario file's bytes) the same for the variant the file holds;
+`/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a scenario file; `/log` a
+sample game; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command line's
+checks: a request that cannot be played is answered 400 with the page showing each problem beside its
 control, never a 500. The app is handed the game registry (`games`, `names`): core never imports it.
 """
 
@@ -13,10 +14,12 @@ import asyncio
 import secrets
 import sys
 import threading
+import time
 import webbrowser
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
@@ -24,22 +27,65 @@ from fastapi.sse import format_sse_event
 from fastapi.staticfiles import StaticFiles
 
 from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.datafile import MAX_BYTES
 from tyrsim.core.engine.limits import MAX_TRIALS
-from tyrsim.core.engine.rng import task_rng
+from tyrsim.core.engine.rng import MAX_SEED, task_rng
 from tyrsim.core.engine.runner import GameTooLong, play
-from tyrsim.core.engine.spec import GameLookup, UnknownGame
+from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.studio.jobs import Job, Jobs
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
-from tyrsim.core.studio.variant import DEFAULT_SEED, RULE, Variant, VariantError, default_policies, parse_variant
+from tyrsim.core.studio.variant import (
+    DEFAULT_SEED,
+    RULE,
+    SCENARIO,
+    Variant,
+    VariantError,
+    default_policies,
+    parse_variant,
+    tuned_policies,
+    variant_from_scenario,
+)
 
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
 EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
 BAD_REQUEST = 400
+# the upload "Open scenario" sends: the file's bytes as they are (the page reads no path, and sends none)
+OPEN_BODY = {"requestBody": {"required": True, "content": {"application/toml": {
+    "schema": {"type": "string", "maxLength": MAX_BYTES},
+    "example": 'game = "zooloretto-duell"\nanalysis = "game"\nseed = 1\n[rules]\nstarting_coins = 3\n'}}}}
 MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every game far sooner)
+LOG_SECONDS = 20.0  # a sample game's time at most: a search policy's game takes minutes, and holds a server thread
 
 
-def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) -> FastAPI:
-    """The studio app over the games `names` (looked up with `games`)."""
+def _query_parameters(specs: Sequence[GameSpec], *, games: bool = False) -> dict[str, Any]:
+    """The OpenAPI description of a variant's query string (the app reads it itself, with the command line's
+    checks, so a bad value is a 400 with its message, not FastAPI's 422): what a client may send and what
+    Schemathesis generates. The games' names, player counts and policies are listed, each valid for some game;
+    a rule's field, rule.NAME, differs from game to game and is not listed."""
+    def one(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+    policies = sorted({p for spec in specs for p in [*spec.policies, *tuned_policies(spec)]})
+    parameters = [
+        one("game", {"type": "string", "enum": [spec.name for spec in specs]}, "the game (default: the first)"),
+        one("players", {"type": "integer", "enum": sorted({n for spec in specs for n in spec.players})},
+            "the number of players (default: the game's)"),
+        {**one("policy", {"type": "array", "items": {"type": "string", "enum": policies}},
+               "each seat's policy, in seat order (default: the game's tuned policy)"),
+         "style": "form", "explode": True},
+        one("seed", {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+            f"the run's seed (default: {DEFAULT_SEED})"),
+    ]
+    if games:
+        parameters.append(one("games", {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS},
+                              "the games the scenario plays"))
+    return {"parameters": parameters}
+
+
+def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
+             log_seconds: float = LOG_SECONDS) -> FastAPI:
+    """The studio app over the games `names` (looked up with `games`); a sample game is stopped after
+    `log_seconds`."""
     jobs = jobs or Jobs()
     app = FastAPI(title="tyrsim studio", docs_url=None, redoc_url=None)
     app.state.jobs = jobs
@@ -49,9 +95,10 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
     def session(request: Request) -> str:
         return request.cookies.get(SESSION) or secrets.token_urlsafe(12)
 
-    def view(request: Request, whole: bool) -> Response:
-        """The page (`whole`) or its edited part for the variant the query asks for: a new job, or 400."""
-        query = list(request.query_params.multi_items())
+    def view(request: Request, whole: bool, query: list[tuple[str, str]] | None = None) -> Response:
+        """The page (`whole`) or its edited part for the variant the query asks for (the request's own, unless
+        given): a new job, or 400."""
+        query = list(request.query_params.multi_items()) if query is None else query
         who = session(request)
         try:
             variant = parse_variant(query, games, names)
@@ -76,13 +123,31 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
     def icon() -> Response:
         return Response(status_code=204)
 
-    @app.get("/", response_class=HTMLResponse)
+    variant_query = _query_parameters(specs)
+
+    @app.get("/", response_class=HTMLResponse, openapi_extra=variant_query)
     def page(request: Request) -> Response:
         return view(request, whole=True)
 
-    @app.get("/view", response_class=HTMLResponse)
+    @app.get("/view", response_class=HTMLResponse, openapi_extra=variant_query)
     def edit(request: Request) -> Response:
         return view(request, whole=False)
+
+    @app.post("/open", response_class=HTMLResponse, openapi_extra=OPEN_BODY)
+    async def open_scenario(request: Request) -> Response:
+        """A scenario file opened in the page (the upload's bytes, at most MAX_BYTES): the edited part for its
+        variant, its address pushed, or 4xx with one paragraph saying what is wrong or what the studio opens."""
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BYTES:
+                return PlainTextResponse(f"the file is larger than {MAX_BYTES:,} bytes; a scenario file is a few KB "
+                                         "of TOML", status_code=413)
+        try:
+            variant = variant_from_scenario(bytes(data), games, names)
+        except VariantError as exc:
+            return PlainTextResponse(exc.problems[SCENARIO], status_code=BAD_REQUEST)
+        return view(request, whole=False, query=parse_qsl(variant.query()))
 
     @app.get("/events/{job_id}")
     def events(job_id: str) -> Response:
@@ -93,7 +158,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         return StreamingResponse(_stream(job), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
-    @app.get("/scenario")
+    @app.get("/scenario", openapi_extra=_query_parameters(specs, games=True))
     def scenario(request: Request) -> Response:
         query = list(request.query_params.multi_items())
         asked = [(k, v) for k, v in query if k != "games"]
@@ -106,7 +171,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         return Response(variant.scenario(played), media_type="application/toml",
                         headers={"Content-Disposition": f'attachment; filename="studio_{variant.spec.name}.toml"'})
 
-    @app.get("/log")
+    @app.get("/log", openapi_extra=variant_query)
     def log(request: Request) -> Response:
         """One sample game of the variant, move by move: the game `tyrsim play` prints with its seed (the object
         engine, which writes play logs)."""
@@ -115,9 +180,14 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
         except VariantError as exc:
             return PlainTextResponse("\n".join(f"{k}: {m}" for k, m in exc.problems.items()), status_code=BAD_REQUEST)
         try:
-            return PlainTextResponse(sample_game(variant))
+            return PlainTextResponse(sample_game(variant, log_seconds))
         except GameTooLong as exc:
             return PlainTextResponse(f"{exc}: these rules may never end a game", status_code=422)
+        except SampleTooSlow as exc:
+            return PlainTextResponse(
+                f"the sample game was stopped after {log_seconds:g} s, at move {exc.moves:,}: a search policy plays "
+                "a move in a second or more; choose faster policies to see a sample game (the answer's games are "
+                "played on)", status_code=422)
 
     @app.get("/status")
     def status(request: Request) -> dict[str, Any]:
@@ -138,12 +208,28 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None) 
     return app
 
 
-def sample_game(variant: Variant) -> str:
-    """The play log of one game of the variant, its seats and its final scores."""
+class SampleTooSlow(RuntimeError):
+    """A sample game went on past its time; `moves` were played."""
+
+    def __init__(self, moves: int):
+        super().__init__(f"stopped after {moves} moves")
+        self.moves = moves
+
+
+def sample_game(variant: Variant, seconds: float = LOG_SECONDS) -> str:
+    """The play log of one game of the variant, its seats and its final scores; SampleTooSlow past `seconds`
+    (looked at after each move, so a search policy's last move may run over)."""
     lines: list[str] = []
+    deadline = time.perf_counter() + seconds
+
+    def write(line: str) -> None:
+        if time.perf_counter() > deadline:
+            raise SampleTooSlow(sum(not line.startswith(" ") for line in lines))
+        lines.append(line)
+
     record = play(variant.spec.make_game(variant.rules, variant.players),
                   [variant.spec.make_policy(text) for text in variant.policies], task_rng(variant.seed, 0, 0),
-                  log=lines.append, max_actions=MOST_LOG_ACTIONS)
+                  log=write, max_actions=MOST_LOG_ACTIONS)
     lines.append("")
     for seat, (text, score) in enumerate(zip(variant.policies, record.scores, strict=True)):
         lines.append(f"P{seat} ({text}): {score:g}{'  winner' if seat in record.winners else ''}")

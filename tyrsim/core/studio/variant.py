@@ -6,6 +6,10 @@ link reproduces the view. Every value is checked where the command line checks i
 `RuleSet.replace`, `check_seed`), and every problem is a `VariantError` naming the field and, in the checks' own
 one-paragraph words, what is wrong and what is allowed. The page reads no path it is sent: a data-file rule or a
 policy's weights may name only a file bundled with the game.
+
+A scenario file opened in the studio (`variant_from_scenario`, from the upload's bytes) is checked as `tyrsim run`
+checks it, after its file names are checked to be bundled ones; the studio shows the `game` analysis of one
+variant.
 """
 
 from __future__ import annotations
@@ -18,17 +22,21 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tyrsim.core.engine.analysis import ArgumentError
-from tyrsim.core.engine.datafile import BUNDLED, bundled_files
+from tyrsim.core.engine.datafile import BUNDLED, MAX_BYTES, bundled_files
 from tyrsim.core.engine.rng import MAX_SEED, check_seed
 from tyrsim.core.engine.rules import RuleError, RuleSet
 from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.engine.weights import WEIGHTS
+from tyrsim.core.run.scenario import ScenarioError, load_scenario
 
 RULE = "rule."  # a rule's field in the query string: rule.NAME=VALUE
 FIELDS = ("game", "players", "policy", "seed")
 LONGEST_VALUE = 300  # characters of one query value; longer is no value the page makes
 DEFAULT_SEED = 1
 TUNED = "_tuned.toml"  # a bundled tuned policy's weights file: NAME_tuned.toml
+SCENARIO = "scenario"  # the field of an opened scenario file's problems
+OPENED = "the opened file"  # how the messages name an opened scenario file (the page sends no path)
+SHOWN_ANALYSIS = "game"  # the analysis the studio plays and shows
 
 
 class VariantError(ValueError):
@@ -67,11 +75,11 @@ class Variant:
     def scenario(self, games: int) -> str:
         """The scenario file `tyrsim run` plays for this variant: the `game` analysis of `games` games under the
         changed rules, from the same seed."""
-        lines = [f"title = {_toml(f'{self.spec.title}: a variant from the studio')}",
-                 f"description = {_toml('The rules, players and seed of a studio page, as a scenario.')}",
-                 f"game = {_toml(self.spec.name)}", 'analysis = "game"', f"seed = {self.seed}", "", "[rules]",
-                 *(f"{name} = {_toml(value)}" for name, value in self.changes.items()), "", "[args]",
-                 f"policies = {_toml(list(self.policies))}", f"games = {games}", ""]
+        lines = [f"title = {toml_value(f'{self.spec.title}: a variant from the studio')}",
+                 f"description = {toml_value('The rules, players and seed of a studio page, as a scenario.')}",
+                 f"game = {toml_value(self.spec.name)}", 'analysis = "game"', f"seed = {self.seed}", "", "[rules]",
+                 *(f"{name} = {toml_value(value)}" for name, value in self.changes.items()), "", "[args]",
+                 f"policies = {toml_value(list(self.policies))}", f"games = {games}", ""]
         text = "\n".join(lines)
         tomllib.loads(text)  # what it writes, it can read
         return text
@@ -86,16 +94,20 @@ def rule_text(value: Any) -> str:
     return str(value)
 
 
-def _toml(value: Any) -> str:
-    """A TOML value: a string quoted with its escapes, a bool, a number, or a list of them."""
+def toml_value(value: Any) -> str:
+    """A TOML value: a string quoted with its escapes, a bool, a number (nan and inf too), a list of values, or a
+    table of them written inline ({key = value, ...})."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_value(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
     escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in escaped) + '"'
+    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+                         for c in escaped) + '"'
 
 
 def tuned_policies(spec: GameSpec) -> list[str]:
@@ -216,3 +228,75 @@ def parse_variant(query: Sequence[tuple[str, str]], games: GameLookup, names: Se
     if problems:
         raise VariantError(problems)
     return Variant(spec, tuple(seats), played, seed)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a TOML value, nested lists and tables too."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    return []
+
+
+def _scenario_files(data: dict[str, Any], games: GameLookup) -> None:
+    """ArgumentError where an opened scenario names a file the game does not bundle: a data-file rule's value in
+    [rules] or [sweep.rules], a policy's weights in [args], [sweep.args] or [report] (checked before the scenario
+    is, which would read them). A scenario whose game is not one is left to the scenario's own checks."""
+    try:
+        spec = games(data["game"]) if isinstance(data.get("game"), str) else None
+    except UnknownGame:
+        spec = None
+    if spec is None:
+        return
+    sweep = data.get("sweep") if isinstance(data.get("sweep"), dict) else {}
+    file_rules = set(spec.rules.data_file_rules())
+    for table in (data.get("rules"), sweep.get("rules")):
+        for name, value in table.items() if isinstance(table, dict) else ():
+            for text in _strings(value) if name in file_rules else ():
+                if why := _bundled_only(spec, f"rule {name!r}: file", text):
+                    raise ArgumentError("rules", why)
+    _policy_files(spec, _strings([data.get("args"), sweep.get("args"), data.get("report")]))
+
+
+def variant_from_scenario(data: bytes, games: GameLookup, names: Sequence[str]) -> Variant:
+    """The variant an opened scenario file holds (the upload's bytes: the page sends no path), checked as
+    `tyrsim run` checks a scenario, or VariantError("scenario") saying what is wrong, or what the studio opens:
+    the `game` analysis of one variant (no sweep), of a game it plays, with bundled files only."""
+    def refuse(message: str) -> VariantError:
+        return VariantError({SCENARIO: message})
+
+    if len(data) > MAX_BYTES:
+        raise refuse(f"{OPENED}: larger than {MAX_BYTES:,} bytes; a scenario file is a few KB of TOML")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise refuse(f"{OPENED}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the "
+                     "file as UTF-8") from None
+    try:
+        _scenario_files(tomllib.loads(text), games)
+    except tomllib.TOMLDecodeError:
+        pass  # the scenario's own check says so, in its words
+    except ArgumentError as exc:
+        raise refuse(f"{OPENED}: {exc.name}: {exc.detail}") from None
+    try:
+        scenario = load_scenario(OPENED, games=games, text=text)
+    except ScenarioError as exc:
+        raise refuse(str(exc)) from None
+    if scenario.analysis.name != SHOWN_ANALYSIS or len(scenario.points) != 1:
+        what = (f"the {scenario.analysis.name!r} analysis" if scenario.analysis.name != SHOWN_ANALYSIS
+                else f"{len(scenario.points)} variants (its [sweep])")
+        raise refuse(f"{OPENED} holds {what}; the studio opens a scenario of the {SHOWN_ANALYSIS!r} analysis of "
+                     "one variant (no [sweep]): its game, rules, policies and seed")
+    point = scenario.points[0]
+    policies = point.args["policies"]
+    query = [("game", scenario.game.name), ("players", str(len(policies))), *(("policy", p) for p in policies),
+             ("seed", str(scenario.seed)),
+             *((RULE + name, rule_text(value)) for name, value in point.rules.differences().items())]
+    try:
+        return parse_variant(query, games, names)
+    except VariantError as exc:
+        raise refuse(f"{OPENED}: " + "; ".join(f"{field}: {message}" for field, message in exc.problems.items())) \
+            from None
