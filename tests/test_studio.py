@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from tyrsim.core.engine.datafile import MAX_BYTES
 from tyrsim.core.run.scenario import scenario_from_data
 from tyrsim.core.studio.app import make_app
-from tyrsim.core.studio.jobs import Job, Jobs
+from tyrsim.core.studio.jobs import Job, Jobs, JobsBusy
 from tyrsim.core.studio.measures import FIRST_SEAT
 from tyrsim.core.studio.variant import VariantError, parse_variant
 from tyrsim.games import game_names, get_game
@@ -102,6 +102,33 @@ def test_a_new_edit_cancels_the_sessions_stale_job():
     assert new.cancelled and not any(job.cancelled for job in others)  # at most two alive: the oldest went
     jobs.cancel_all()
     assert all(job.wait(600) for job in others)
+
+
+def test_no_new_job_while_too_many_earlier_ones_still_play():
+    jobs = Jobs(most=1, most_games=10**6, most_playing=2)
+    first = jobs.start("a", variant(("rule.starting_coins", "3")))
+    second = jobs.start("b", variant(("rule.starting_coins", "4")))  # cancels the first: at most one alive
+    assert first.cancelled and not second.cancelled
+    if not first.ended:  # the first still plays its chunk: a third job would make three threads playing
+        with pytest.raises(JobsBusy, match="still playing"):
+            jobs.start("c", variant())
+    assert first.wait(600)
+    third = jobs.start("c", variant())  # the cancelled one has stopped: room again
+    assert second.cancelled and not third.cancelled
+    jobs.cancel_all()
+    assert third.wait(600) and second.wait(600)
+
+
+def test_a_page_asking_for_a_job_while_too_many_still_play_gets_a_429_that_says_why():
+    jobs = Jobs(most=2, most_games=10**6, most_playing=1)
+    app = make_app(get_game, game_names(), jobs)
+    with TestClient(app) as one, TestClient(app) as other:
+        assert one.get(f"/view?game={GAME}").status_code == 200
+        playing = jobs.of_session(one.cookies.get("tyrsim_studio"))
+        answer = other.get(f"/view?game={GAME}&rule.starting_coins=3")
+        assert answer.status_code == 429 and "still playing" in answer.text and "Traceback" not in answer.text
+    jobs.cancel_all()
+    assert playing.wait(600)
 
 
 @pytest.fixture(scope="module")

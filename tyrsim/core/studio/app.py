@@ -32,7 +32,7 @@ from tyrsim.core.engine.limits import MAX_TRIALS
 from tyrsim.core.engine.rng import MAX_SEED, task_rng
 from tyrsim.core.engine.runner import GameTooLong, play
 from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
-from tyrsim.core.studio.jobs import Job, Jobs
+from tyrsim.core.studio.jobs import Job, Jobs, JobsBusy
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
 from tyrsim.core.studio.variant import (
     DEFAULT_SEED,
@@ -49,6 +49,7 @@ from tyrsim.core.studio.variant import (
 SESSION = "tyrsim_studio"  # the cookie naming a page's session: its job is cancelled by its next edit
 EVENT_POLL = 0.1  # seconds between looks at a job's answer while streaming it
 BAD_REQUEST = 400
+TOO_MANY_REQUESTS = 429  # a new job while too many earlier ones still play
 # the upload "Open scenario" sends: the file's bytes as they are (the page reads no path, and sends none)
 OPEN_BODY = {"requestBody": {"required": True, "content": {"application/toml": {
     "schema": {"type": "string", "maxLength": MAX_BYTES},
@@ -97,7 +98,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
 
     def view(request: Request, whole: bool, query: list[tuple[str, str]] | None = None) -> Response:
         """The page (`whole`) or its edited part for the variant the query asks for (the request's own, unless
-        given): a new job, or 400."""
+        given): a new job, or 400 (what cannot be played), or 429 (too many earlier jobs still playing)."""
         query = list(request.query_params.multi_items()) if query is None else query
         who = session(request)
         try:
@@ -108,10 +109,17 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
             job_id = None
             status = BAD_REQUEST
         else:
-            context = controls_context(specs, variant.spec, variant, {}, {})
-            job = jobs.start(who, variant)
-            context.update(live_context(variant, job))
-            job_id, status = job.id, 200
+            try:
+                job = jobs.start(who, variant)
+            except JobsBusy as exc:
+                context = controls_context(specs, variant.spec, variant, {}, {})
+                context.update(busy=str(exc), findings=[f"Nothing is played yet: {exc}"], status="", rows=[],
+                               games=0, query="", means_from=0)
+                job_id, status = None, TOO_MANY_REQUESTS
+            else:
+                context = controls_context(specs, variant.spec, variant, {}, {})
+                context.update(live_context(variant, job))
+                job_id, status = job.id, 200
         context.update(job_id=job_id, htmx_config=HTMX_CONFIG, title="tyrsim studio")
         response = HTMLResponse(render("studio.html" if whole else "view.html", **context), status_code=status)
         if status == 200:

@@ -5,8 +5,9 @@ Game g of a job is played under both rule sets from its own stream (`blocks.game
 stream `trial_rng(task_rng(seed, 0, 0), g)`), by the game's compiled engine wherever it plays them: the games and
 so the answer after n games are the same whatever the chunks were, and the chunks are sized to take about
 `CHUNK_SECONDS`, so that a cancelled job stops within one chunk. A job stops by itself after `MOST_GAMES`;
-`Jobs` keeps one job per page session and at most `MOST_JOBS` at once (the oldest is cancelled), so neither the
-games nor the memory a page can ask for are unbounded.
+`Jobs` keeps one job per page session and at most `MOST_JOBS` at once (the oldest is cancelled), and refuses a new
+job (`JobsBusy`) while `MOST_PLAYING` jobs' threads still play, cancelled ones included, so neither the games, the
+threads nor the memory pages can ask for are unbounded.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ CHUNK_SECONDS = 0.1  # what a chunk aims to take at least (at most twice this): 
 MOST_CHUNK = 20_000  # games in one chunk at most
 MOST_GAMES = 200_000  # games a job plays under each rule set before it stops by itself
 MOST_JOBS = 4  # jobs alive at once in one studio
+# jobs whose threads still play at once, the cancelled ones finishing their chunk included (a chunk of a search
+# policy's games can run for minutes after an edit cancels it); a new job past this is refused until some stop
+MOST_PLAYING = 2 * MOST_JOBS
 
 
 @dataclass
@@ -121,11 +125,17 @@ class Job:
             return dict(self.tally.scores[0]), dict(self.tally.scores[1])
 
 
-class Jobs:
-    """The studio's jobs: one per page session (a new one cancels the session's old one), at most `most` alive."""
+class JobsBusy(RuntimeError):
+    """A new job refused while too many jobs' threads still play (cancelled ones finishing their chunk)."""
 
-    def __init__(self, most: int = MOST_JOBS, most_games: int = MOST_GAMES):
-        self.most, self.most_games = most, most_games
+
+class Jobs:
+    """The studio's jobs: one per page session (a new one cancels the session's old one), at most `most` alive
+    and at most `most_playing` still playing, cancelled ones included."""
+
+    def __init__(self, most: int = MOST_JOBS, most_games: int = MOST_GAMES, most_playing: int = MOST_PLAYING):
+        self.most, self.most_games, self.most_playing = most, most_games, most_playing
+        self._playing: list[Job] = []  # every job started whose thread has not ended
         self._by_session: OrderedDict[str, Job] = OrderedDict()
         self._by_id: dict[int, Job] = {}
         self._stale: OrderedDict[str, Job] = OrderedDict()  # each session's last cancelled job (the newest `most`)
@@ -133,9 +143,16 @@ class Jobs:
         self._lock = threading.Lock()
 
     def start(self, session: str, variant: Variant) -> Job:
-        """A new job for `session`, its stale one cancelled; the oldest session's job cancelled beyond `most`."""
+        """A new job for `session`, its stale one cancelled; the oldest session's job cancelled beyond `most`;
+        JobsBusy while `most_playing` jobs still play."""
         self.stop(session)
         with self._lock:
+            self._playing = [job for job in self._playing if not job.ended]
+            if len(self._playing) >= self.most_playing:
+                playing = len(self._playing)
+                raise JobsBusy(f"{playing} earlier job{'s are' if playing != 1 else ' is'} still playing (an edit "
+                               "stops a job only after its chunk of games, which a search policy can take minutes "
+                               "over); edit again once they have stopped")
             while len(self._by_session) >= self.most:
                 _, oldest = self._by_session.popitem(last=False)
                 oldest.cancel()
@@ -143,6 +160,7 @@ class Jobs:
             job = Job(variant, self.most_games, next(self._ids))
             self._by_session[session] = job
             self._by_id[job.id] = job
+            self._playing.append(job)
         return job.start()
 
     def stop(self, session: str) -> None:

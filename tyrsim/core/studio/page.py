@@ -102,6 +102,7 @@ def controls_context(games: Sequence[GameSpec], spec: GameSpec | None, variant: 
         "problems": dict(problems), "policy_note": note.strip(),
         # a part of the address that no control shows (an unknown field, a rule the game does not have)
         "elsewhere": {name: message for name, message in problems.items() if name not in beside},
+        "busy": "",  # why a playable variant's job was refused for now (`jobs.JobsBusy`), or nothing
     }
 
 
