@@ -108,3 +108,21 @@ def rule_set_params(rule_sets) -> list:
     """The names of `rule_sets` as pytest parameters: "default" (the rulebook's rules) in every lane, the others
     marked `slow`."""
     return [pytest.param(name, marks=() if name == "default" else pytest.mark.slow) for name in rule_sets]
+
+
+def recorded_chunks(monkeypatch, compiled_policies) -> list[int]:
+    """The game counts of the chunks a game's compiled engine plays from now on (they still play): its
+    `compiled_policies.chunk_player`'s players wrapped to record them."""
+    played, real = [], compiled_policies.chunk_player
+
+    def chunk_player(rules, forms, names):
+        play = real(rules, forms, names)
+
+        def play_chunk(first, count, rng, game_rng=None):
+            played.append(count)
+            return play(first, count, rng, game_rng)
+
+        return play_chunk
+
+    monkeypatch.setattr(compiled_policies, "chunk_player", chunk_player)
+    return played

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from compiled_checks import recorded_chunks
 
 from tyrsim.cli import main
 from tyrsim.core.engine.analysis import ArgumentError
@@ -116,18 +117,7 @@ def test_same_seed_same_tables_whatever_the_jobs_or_backend():
 def test_the_sensitivity_study_plays_its_rule_points_on_the_compiled_engine(monkeypatch):
     from tyrsim.games.tiny_epic_dinosaurs import compiled_policies
 
-    played, real = [], compiled_policies.chunk_player
-
-    def chunk_player(rules, forms, names):
-        play = real(rules, forms, names)
-
-        def play_chunk(first, count, rng, game_rng=None):
-            played.append(count)
-            return play(first, count, rng, game_rng)
-
-        return play_chunk
-
-    monkeypatch.setattr(compiled_policies, "chunk_player", chunk_player)
+    played = recorded_chunks(monkeypatch, compiled_policies)
     explore = SPEC.analyses["explore"]
     args = explore.check_args({"points": 4, "games": 6, "params": ["breed_group=2:4"]})
     assert explore.point_substitutions(Rules(), args) == ()

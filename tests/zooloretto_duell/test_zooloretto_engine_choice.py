@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from compiled_checks import recorded_chunks
 
 from tyrsim.cli import main
 from tyrsim.core.engine.analysis import ArgumentError
@@ -19,7 +20,7 @@ from tyrsim.core.run.scenario import scenario_from_data
 from tyrsim.core.run.sweep import run_scenario
 from tyrsim.core.studies.explore import point_metrics
 from tyrsim.games import get_game, zooloretto_duell
-from tyrsim.games.zooloretto_duell import SPEC, compiled
+from tyrsim.games.zooloretto_duell import SPEC, compiled, compiled_policies
 from tyrsim.games.zooloretto_duell.analysis import COMPILED
 from tyrsim.games.zooloretto_duell.compiled import MAX_POINTS
 from tyrsim.games.zooloretto_duell.game import ZooGame
@@ -79,7 +80,7 @@ def test_the_sensitivity_study_plays_each_rule_point_in_one_compiled_task(monkey
     explore = ANALYSES["explore"]
     args = explore.check_args({"points": 4, "games": 300, "params": ["majority_points=0:3"]})
     assert explore.trials_per_task(Rules(), args) == 300  # a rule point's games, for the compiled engine
-    played = recorded_chunks(monkeypatch)
+    played = recorded_chunks(monkeypatch, compiled_policies)
     raw = explore.run(Rules(), args, 300, 300, np.random.default_rng(3))  # the second rule point
     assert played == [300] and set(raw["point"]) == {1} and raw["game_id"].nunique() == 300
     measured = point_metrics(raw)  # what the study measures at a rule point played by the compiled engine
@@ -103,7 +104,7 @@ def test_same_seed_same_tables_whatever_the_jobs_or_backend(engine):
 
 
 def test_the_main_process_compiles_before_the_tasks_go_out(monkeypatch):
-    played = recorded_chunks(monkeypatch)
+    played = recorded_chunks(monkeypatch, compiled_policies)
     data = {"game": "zooloretto-duell", "analysis": "zoo-ev", "seed": 1,
             "args": {"policies": ["random", "random"], "games": 4}}
     run_scenario(scenario_from_data(data, "test", games=get_game), n_jobs=1, progress=False)
@@ -112,25 +113,6 @@ def test_the_main_process_compiles_before_the_tasks_go_out(monkeypatch):
     run_scenario(scenario_from_data({**data, "args": {**data["args"], "engine": "object"}}, "test", games=get_game),
                  n_jobs=1, progress=False)
     assert played == []
-
-
-def recorded_chunks(monkeypatch) -> list[int]:
-    """The game counts of the compiled engine's `play_chunk` calls from now on (they still play)."""
-    from tyrsim.games.zooloretto_duell import compiled_policies
-
-    played, real = [], compiled_policies.chunk_player
-
-    def chunk_player(rules, forms, names):
-        play = real(rules, forms, names)
-
-        def play_chunk(first, count, rng, game_rng=None):
-            played.append(count)
-            return play(first, count, rng, game_rng)
-
-        return play_chunk
-
-    monkeypatch.setattr(compiled_policies, "chunk_player", chunk_player)
-    return played
 
 
 def invoke(*args):
