@@ -188,9 +188,8 @@ def test_the_scenario_it_writes_is_one_tyrsim_run_plays(client):
 
 
 def test_tyrsim_run_plays_the_downloaded_scenario_to_the_pages_answer(client, tmp_path):
-    # `tyrsim run` plays a game analysis's games one after another from each task's stream, the studio plays
-    # game g from its own stream (to pair it with the rulebook's): the same rules, seats and seed, other games;
-    # so the run's estimates lie inside the page's intervals, not on its digits
+    # the downloaded scenario plays game g from its own stream, as the studio does (`paired = true`): the run plays
+    # the page's games, so its estimates are the page's, to the digit
     from click.testing import CliRunner
 
     from tyrsim.cli import main
@@ -201,13 +200,16 @@ def test_tyrsim_run_plays_the_downloaded_scenario_to_the_pages_answer(client, tm
     rows = {row.measure: row for row in job.snapshot()[1]}
     path = tmp_path / "studio.toml"
     path.write_text(client.get(f"/scenario?{query}&games=1000").text)
-    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert tomllib.loads(path.read_text())["args"]["paired"] is True
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "out"), "--jobs", "2"])
     assert result.exit_code == 0, result.output
-    by_seat = (tmp_path / "out" / "by_seat.csv").read_text().splitlines()[1:]
-    for seat, line in enumerate(by_seat):
-        cells = dict(zip(("seat", "games", "win_rate"), line.split(","), strict=False))
-        _, low, high = rows[f"seat {seat + 1} win rate"].variant
-        assert cells["games"] == "1000" and low <= float(cells["win_rate"]) <= high
+    by_seat = (tmp_path / "out" / "by_seat.csv").read_text().splitlines()
+    columns = by_seat[0].split(",")
+    for seat, line in enumerate(by_seat[1:]):
+        cells = dict(zip(columns, line.split(","), strict=True))
+        assert cells["games"] == "1000"
+        assert float(cells["win_rate"]) == pytest.approx(rows[f"seat {seat + 1} win rate"].variant[0], abs=1e-12)
+        assert float(cells["mean_score"]) == pytest.approx(rows[f"seat {seat + 1} score"].variant[0], abs=1e-9)
 
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -37,6 +37,7 @@ import numpy as np
 
 from tyrsim.core.engine.analysis import Analysis, ArgumentError, Param
 from tyrsim.core.engine.protocols import make_policy
+from tyrsim.core.engine.rng import game_streams
 from tyrsim.core.engine.rules import RuleError
 from tyrsim.core.run.substitutions import AUTO, Substitution, engine_refused, no_form_of
 
@@ -158,7 +159,8 @@ class CompiledEngine:
                 rng: np.random.Generator) -> pd.DataFrame:
             if self.engine_for(rules, args) == OBJECT:
                 return object_run(rules, args, first, count, rng)
-            return self.play_chunk(rules, list(args["policies"]), first, count, rng)
+            return self.play_chunk(rules, list(args["policies"]), first, count, rng,
+                                   game_streams(rng, args.get("paired", False)))
 
         def check(args: Mapping[str, Any]) -> None:
             if validate is not None:

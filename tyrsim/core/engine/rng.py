@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
@@ -53,6 +54,12 @@ def trial_rng(task: np.random.Generator, *key: int) -> np.random.Generator:
     if not isinstance(seq, np.random.SeedSequence) or len(seq.spawn_key) < 1:
         raise ValueError("trial_rng needs a task generator made by task_rng(seed, point, ...)")
     return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=(seq.spawn_key[0], _TRIAL, *key)))
+
+
+def game_streams(task: np.random.Generator, paired: bool) -> Callable[[int], np.random.Generator] | None:
+    """Where games are `paired`, game g's own generator `trial_rng(task, g)` (the same game under any rules, and
+    whatever task holds it); else None: the games draw one after another from `task`."""
+    return (lambda g: trial_rng(task, g)) if paired else None
 
 
 class _GivenWords(ISeedSequence):

@@ -15,7 +15,7 @@ import numpy as np
 from tyrsim.core.compiled.engines import COMPILED, compile_search
 from tyrsim.core.engine.analysis import ArgumentError
 from tyrsim.core.engine.protocols import PolicyError
-from tyrsim.core.engine.rng import trial_rng
+from tyrsim.core.engine.rng import game_streams
 from tyrsim.core.engine.runner import play_chunk
 from tyrsim.core.engine.search import IsmctsPolicy
 from tyrsim.core.engine.spec import GameSpec
@@ -61,7 +61,7 @@ def games_player(spec: GameSpec, rules: Any, seats: tuple[str, ...], rng: np.ran
     compiled engine where it can play them (its `chunk_player`, the rules' tables made once), else by the
     object engine, the same games from the same draws. `paired`: game g draws from its own stream
     `trial_rng(rng, g)`, else the games draw one after another from `rng`."""
-    game_rng = (lambda g: trial_rng(rng, g)) if paired else None
+    game_rng = game_streams(rng, paired)
     if spec.compiled is not None and spec.compiled.refusal(rules, seats) is None:
         compiled = spec.compiled.chunk_player(rules, list(seats))
         return lambda first, count: compiled(first, count, rng, game_rng)

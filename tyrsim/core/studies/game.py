@@ -30,6 +30,7 @@ from tyrsim.core.engine.analysis import (
     moment_estimates,
     moment_interval,
 )
+from tyrsim.core.engine.rng import game_streams
 from tyrsim.core.engine.runner import GAMES_PER_CHUNK, play_chunk
 from tyrsim.core.engine.spec import GameSpec
 from tyrsim.core.report.findings import GAME_GLOSSARY, game_findings
@@ -273,6 +274,9 @@ def game_analysis(
             Param("policies", default_policies, "one policy per seat (NAME or NAME:key=value,...)", item=str,
                   validate=spec.check_seats),
             Param("games", default_games, "number of games to play", low=1),
+            Param("paired", False, "each game from its own random stream (game g from trial_rng, as the studio "
+                  "plays them): the same games under any rules and however the run cuts them into tasks; false: "
+                  "a task's games draw one after another from its stream"),
             *extra_params,
         ),
         run=functools.partial(play_games, spec),
@@ -296,5 +300,6 @@ def play_games(spec: GameSpec, rules: Any, args: Mapping[str, Any], first: int, 
     """The `game` analysis's `run`: games first..first+count-1 between the policies `args["policies"]`."""
     texts = list(args["policies"])
     game = spec.make_game(rules, len(texts))
-    return play_chunk(game, texts, [spec.make_policy(text) for text in texts], first, count, rng)
+    return play_chunk(game, texts, [spec.make_policy(text) for text in texts], first, count, rng,
+                      game_rng=game_streams(rng, args.get("paired", False)))
 

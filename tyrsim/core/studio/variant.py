@@ -74,12 +74,14 @@ class Variant:
 
     def scenario(self, games: int) -> str:
         """The scenario file `tyrsim run` plays for this variant: the `game` analysis of `games` games under the
-        changed rules, from the same seed."""
+        changed rules, from the same seed, each game from its own stream (`paired`) as the studio plays it: the
+        same games as the page's first `games`, so the same estimates."""
         lines = [f"title = {toml_value(f'{self.spec.title}: a variant from the studio')}",
                  f"description = {toml_value('The rules, players and seed of a studio page, as a scenario.')}",
                  f"game = {toml_value(self.spec.name)}", 'analysis = "game"', f"seed = {self.seed}", "", "[rules]",
                  *(f"{name} = {toml_value(value)}" for name, value in self.changes.items()), "", "[args]",
-                 f"policies = {toml_value(list(self.policies))}", f"games = {games}", ""]
+                 f"policies = {toml_value(list(self.policies))}", f"games = {games}",
+                 "paired = true  # game g from its own stream, as the studio plays it: the page's games", ""]
         text = "\n".join(lines)
         tomllib.loads(text)  # what it writes, it can read
         return text
