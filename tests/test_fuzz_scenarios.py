@@ -7,6 +7,7 @@ is not played in full. Derandomized and bounded: CI runs the same files every ti
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tempfile
 import tomllib
@@ -146,7 +147,7 @@ def run(text: str, out: bool = True) -> None:
     one-paragraph message; no traceback."""
     original = cli.load_or_fail
     runner = CliRunner()
-    with tempfile.TemporaryDirectory() as folder, runner.isolated_filesystem(temp_dir=folder), \
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder), \
             mock.patch.object(cli, "load_or_fail", lambda path: original(path).with_trials(TRIALS)):
         path = Path(folder) / "fuzzed.toml"
         path.write_text(text, encoding="utf-8")
@@ -179,7 +180,7 @@ def test_a_name_no_report_folder_can_have_is_refused(name):
     # the report goes to reports/NAME: a name longer than a file system allows was an OSError's traceback
     data = {**base("tyranno_ex_fighting"), "name": name}
     runner = CliRunner()
-    with tempfile.TemporaryDirectory() as folder, runner.isolated_filesystem(temp_dir=folder):
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
         Path("named.toml").write_text(scenario_text(data), encoding="utf-8")
         result = runner.invoke(cli.main, ["run", "named.toml", "--jobs", "1"])
     assert result.exit_code == 2 and "name: " in result.output and "not a usable folder name" in result.output
