@@ -56,7 +56,7 @@ SECTION_KEYS = {
 REQUIRED = ("game", "analysis", "seed")
 DEFAULT_SECTION = "Analyses"
 # bytes of a scenario's name, its report folder's: a file system allows 255, and the folder is first written
-# under a longer temporary name (".NAME.XXXXXXXX")
+# under a longer temporary name (`output.py`: a dot, the name, a dot and eight random characters)
 LONGEST_NAME = 200
 
 
