@@ -160,7 +160,7 @@ class CompiledEngine:
             if self.engine_for(rules, args) == OBJECT:
                 return object_run(rules, args, first, count, rng)
             return self.play_chunk(rules, list(args["policies"]), first, count, rng,
-                                   game_streams(rng, args.get("paired", False)))
+                                   game_streams(rng, args["paired"]))
 
         def check(args: Mapping[str, Any]) -> None:
             if validate is not None:

@@ -275,8 +275,9 @@ def game_analysis(
                   validate=spec.check_seats),
             Param("games", default_games, "number of games to play", low=1),
             Param("paired", False, "each game from its own random stream (game g from trial_rng, as the studio "
-                  "plays them): the same games under any rules and however the run cuts them into tasks; false: "
-                  "a task's games draw one after another from its stream"),
+                  "plays them): the same games under any rules and however the run cuts them into tasks, at the "
+                  "cost of a seeded generator per game; false: a task's games draw one after another from its "
+                  "stream"),
             *extra_params,
         ),
         run=functools.partial(play_games, spec),
@@ -301,5 +302,5 @@ def play_games(spec: GameSpec, rules: Any, args: Mapping[str, Any], first: int, 
     texts = list(args["policies"])
     game = spec.make_game(rules, len(texts))
     return play_chunk(game, texts, [spec.make_policy(text) for text in texts], first, count, rng,
-                      game_rng=game_streams(rng, args.get("paired", False)))
+                      game_rng=game_streams(rng, args["paired"]))
 
