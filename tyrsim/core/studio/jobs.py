@@ -152,7 +152,7 @@ class Jobs:
                 playing = len(self._playing)
                 raise JobsBusy(f"{playing} earlier job{'s are' if playing != 1 else ' is'} still playing (an edit "
                                "stops a job only after its chunk of games, which a search policy can take minutes "
-                               "over); edit again once they have stopped")
+                               f"over); edit again once {'they have' if playing != 1 else 'it has'} stopped")
             while len(self._by_session) >= self.most:
                 _, oldest = self._by_session.popitem(last=False)
                 oldest.cancel()
