@@ -32,7 +32,8 @@ COMPILE_GAME = ("import sys; from tyrsim.core.compiled.engines import compile_ah
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     """A run of the whole suite first compiles every game's compiled engine and search into the run's numba cache
-    (or loads them from it), the games side by side in fresh processes, before xdist starts its workers: the
+    (or loads them from it), the games side by side in fresh processes (the longest compile first,
+    `compile_order`), before xdist starts its workers: the
     checks that need one then load it, instead of the first check on each worker compiling the same engine
     at the same time as the other. A run of chosen files compiles what its tests need as they need it."""
     config = session.config
@@ -40,9 +41,10 @@ def pytest_sessionstart(session):
         [Path(a).resolve() for a in config.args] == [Path(__file__).parent]
     if hasattr(config, "workerinput") or not whole or config.getoption("collectonly"):
         return
-    from tyrsim.games import game_names
+    from tyrsim.core.compiled.engines import compile_order
+    from tyrsim.games import game_names, get_game
 
-    names = game_names()
+    names = [spec.name for spec in compile_order(get_game(name) for name in game_names())]
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(f"compiling the compiled engines and searches of {len(names)} games into "

@@ -12,7 +12,7 @@ import pytest
 
 from tyrsim.core.engine.rng import task_rng, trial_rng
 from tyrsim.core.engine.runner import play_chunk as object_chunk
-from tyrsim.games import get_game
+from tyrsim.games import game_names, get_game
 
 SEATINGS = {
     "zooloretto-duell": [["random", "random"], ["heuristic", "greedy"]],
@@ -55,3 +55,12 @@ def test_chunks_that_follow_one_another_on_one_generator_draw_as_the_object_engi
         mixed = [compiled(0, 5, rng), objects(5, 4, rng), compiled(9, 3, rng, own), compiled(12, 3, rng)]
         for got, expected in zip(mixed, reference, strict=True):
             pd.testing.assert_frame_equal(got, expected)
+
+
+def test_the_games_with_the_most_compiled_code_compile_first():
+    from tyrsim.core.compiled.engines import compile_order
+
+    specs = compile_order(get_game(name) for name in reversed(game_names()))
+    sizes = [spec.compiled.source_size() for spec in specs]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
+    assert specs[0].name == "tiny-epic-dinosaurs"  # the longest compile: started first, not last

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
-from tyrsim.core.compiled.engines import compile_ahead
+from tyrsim.core.compiled.engines import compile_ahead, compile_order
 from tyrsim.core.report.pages import IndexEntry, index_entry, write_index
 from tyrsim.core.report.words import count
 from tyrsim.core.run.scenario import DEFAULT_SECTION, Scenario
@@ -65,8 +65,8 @@ def run_report(scenarios: list[Scenario], out: Path, jobs: int, run: RunScenario
     with shared_pool(jobs) as pool, ThreadPoolExecutor(LANES) as lanes:
         # the games whose studies compile (they `prepare`), compiled side by side in the workers, one game each:
         # the first run after an install; later runs load numba's cache
-        games = list({s.game.name: s.game for s in scenarios
-                      if s.game.compiled is not None and s.analysis.prepare is not None}.values())
+        games = compile_order({s.game.name: s.game for s in scenarios
+                               if s.game.compiled is not None and s.analysis.prepare is not None}.values())
         if games:
             say(f"compiling the compiled engines and searches of {count(len(games), 'game')} side by side (about "
                 "two minutes after an install; a few seconds once numba's cache holds them)")
