@@ -33,9 +33,9 @@ COMPILE_GAME = ("import sys; from tyrsim.core.compiled.engines import compile_ah
 def pytest_sessionstart(session):
     """A run of the whole suite first compiles every game's compiled engine and search into the run's numba cache
     (or loads them from it), the games side by side in fresh processes (the longest compile first,
-    `compile_order`), before xdist starts its workers: the
-    checks that need one then load it, instead of the first check on each worker compiling the same engine
-    at the same time as the other. A run of chosen files compiles what its tests need as they need it."""
+    `compile_order`), before xdist starts its workers: the checks that need one then load it, instead of the
+    first check on each worker compiling the same engine at the same time as the other. A run of chosen files
+    compiles what its tests need as they need it."""
     config = session.config
     whole = config.args_source == pytest.Config.ArgsSource.TESTPATHS or \
         [Path(a).resolve() for a in config.args] == [Path(__file__).parent]
