@@ -370,7 +370,9 @@ def choose_random(bits, work) -> int:
     return int(uniform(bits, work) * work.count)
 
 
-@njit(cache=True)
+# nogil: the turn loop touches only the arrays and the generator it is handed, so two chunk players (the studio's
+# variant and rulebook) play their chunks on two threads at once
+@njit(cache=True, nogil=True)
 def play_games(tables, kinds, weights, first, count, bits, game, blank, workspace, seats, games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(seat + game) % players] in each seat
     (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game, GAME_COLUMNS],

@@ -457,7 +457,9 @@ SEAT_COLUMNS = ("score", *(f"points_{k}" for k in SOURCES), *SEAT_COUNTERS, "fiv
 GAME_COLUMNS = ("actions", *GAME_COUNTERS)
 
 
-@njit(cache=True)
+# nogil: the turn loop touches only the arrays and the generator it is handed, so two chunk players (the studio's
+# variant and rulebook) play their chunks on two threads at once
+@njit(cache=True, nogil=True)
 def play_games(tables, ptables, chances, kinds, weights, first, count, bits, game, blank, workspace, seats,
                games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(player + game) % n] with the record

@@ -350,7 +350,9 @@ SEAT_COLUMNS = ("score", "coins", "marker_points", "majority_points", "coin_poin
 GAME_COLUMNS = ("rounds", "actions", "interim_scorings", "end_trigger")
 
 
-@njit(cache=True)
+# nogil: the turn loop touches only the arrays and the generator it is handed, so two chunk players (the studio's
+# variant and rulebook) play their chunks on two threads at once
+@njit(cache=True, nogil=True)
 def play_games(tables, kinds, weights, first, count, bits, game, blank, workspace, seats, games) -> None:
     """Games first .. first+count-1 to their end, policy kinds[(seat + game) % 2] with the record weights[same]
     in each seat (`runner.rotation`); their records into seats[game, seat, SEAT_COLUMNS] and games[game,
