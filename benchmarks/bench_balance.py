@@ -1,8 +1,8 @@
 """`tyrsim balance` against NTBEA, the field's standard optimiser: the games each spends to name the right variant,
 and how near the targets each one's answer lies on games neither search played.
 
-Run: python benchmarks/bench_balance.py [--game GAME] [--seeds 10] [--budgets 400,800,1600,3200] [--k 20]
-     [--restarts 10] [--check-games 500] [--eval-games 1000] [--share 0.9] [--out DIR]
+Run: python benchmarks/bench_balance.py [--game GAME | --exhaustive GAMES] [--seeds 10] [--budgets 400,800,1600,3200]
+     [--k 20] [--restarts 10] [--check-games 500] [--eval-games 1000] [--share 0.9] [--out DIR]
 
 Needs the `NTBEA` package (0.0.2, GPLv3: tyrsim's `benchmark` extra, never a dependency of the package):
 `pip install 'tyrsim[benchmark]'` or `pip install NTBEA==0.0.2`; without it the script says so and exits (status 2).
@@ -18,6 +18,13 @@ with its fresh games; loose on a shared machine), and for tyrsim how many wrong 
 the page says so; a neighbour 0.1 rounds off the bound needs more fresh games to be called missed); then, for a
 success share (`--share`), the first budget at which each optimiser reaches it and the ratio of their median games
 there.
+
+With `--exhaustive GAMES`, the exhaustive check: a space small enough to play every variant (the bundled Zooloretto
+Duell question's targets over `coins_per_point=1:4` and `majority_points=0:3`, 16 variants) is played whole, every
+variant on the same GAMES games of a stream neither search draws from; the best there and the variants tied with
+it (as `tyrsim balance` calls a finalist tied: the paired difference of distances, Holm-adjusted over the others,
+not significant at 0.05) are the right answers, and a run is right when its answer is one of them. The variants'
+table is printed first.
 
 With `--game GAME`, the problem is that game's designer space (`PROBLEMS`): its bundled question
 (`scenarios/<game>_balance.toml`: the tuned policies, the targets, the three rules) with one or two more rules, at
@@ -67,9 +74,10 @@ writes runs.csv (one row per run) and summary.csv.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +107,7 @@ class Problem:
     policies: tuple[str, ...]
     vary: tuple[str, ...]
     targets: tuple[str, ...]
-    right: dict[str, Any] | None = None
+    right: list[dict[str, Any]] | None = None
 
 
 def tuned(policy: str, seats: int) -> tuple[str, ...]:
@@ -108,7 +116,11 @@ def tuned(policy: str, seats: int) -> tuple[str, ...]:
 
 # the only depth that meets the targets, by direct play (the default problem)
 DEPTH = Problem("zooloretto-duell", ("heuristic", "heuristic"), ("final_round_card_depth=6:16",),
-                ("mean_rounds>=10.7", "mean_rounds<=10.9"), right={"final_round_card_depth": 11})
+                ("mean_rounds>=10.7", "mean_rounds<=10.9"), right=[{"final_round_card_depth": 11}])
+# the exhaustive check: the bundled Zooloretto Duell question's targets over two of its rules, 4 x 4 = 16 variants,
+# few enough to play every one on the same games; its right answers are the variants tied with the best there
+SMALL = Problem("zooloretto-duell", tuned("heuristic", 2), ("coins_per_point=1:4", "majority_points=0:3"),
+                ("mean_margin<=4", "share_decided_by_tiebreak<=0.05", "mean_rounds<=12"))
 # each game's designer space: its bundled question's targets and rules (scenarios/<game>_balance.toml), widened
 PROBLEMS = {
     "zooloretto-duell": Problem(  # 5 x 5 x 4 x 11 = 1,100 variants
@@ -135,6 +147,7 @@ BLOCK, RUNGS, BATCH, FINALISTS = 25, 4, 4, 5
 TUPLES, EXPLORE, NEIGHBOURHOOD = (1, 2), 1.0, 50  # the N-tuple is added per space (its number of rules)
 SCALE = 9  # the stream of the games that measure the targets' scale for NTBEA (neither search draws from it)
 EVALUATE = 10  # the stream of the games that re-play each run's answer (neither search draws from it)
+EXHAUSTIVE = 11  # the stream of the games every variant of the small space plays (neither search draws from it)
 
 
 @dataclass
@@ -177,7 +190,31 @@ def evaluate(spec: Any, problem: Problem, runs: list[Run], games: int) -> None:
 
 
 def right_answer(problem: Problem, values: dict[str, Any]) -> bool | None:
-    return None if problem.right is None else values == problem.right
+    return None if problem.right is None else values in problem.right
+
+
+def exhaustive_ties(spec: Any, problem: Problem, budget: int, games: int) -> tuple[pd.DataFrame, list[dict]]:
+    """Every variant of the problem's space played on the same `games` games of the EXHAUSTIVE stream (neither
+    search draws from it), scored by the distance from the targets on the rulebook's scale; the table of
+    variants, and the best with the variants tied with it as `tyrsim balance` calls a finalist tied: each one's
+    distance minus the best's on the same games, a paired bootstrap p-value, Holm-adjusted over the others, not
+    below 0.05."""
+    setup = setup_for(spec, problem, budget, 0, 2)
+    objective = rulebook_objective(spec, setup)
+    variants = [dict(zip([d.rule for d in setup.space], values, strict=True))
+                for values in itertools.product(*(d.values for d in setup.space))]
+    matrices = [objective.matrix(game_columns(play_block(spec, setup, setup.variant(v), EXHAUSTIVE, 0, games),
+                                              setup.columns())) for v in variants]
+    distance = np.array([objective.of(m) for m in matrices])
+    best = int(np.argmin(distance))
+    others = [k for k in range(len(variants)) if k != best]
+    p = np.array([objective.compare(matrices[k], matrices[best], np.random.SeedSequence([EXHAUSTIVE, k])).p_value
+                  for k in others])
+    p_holm = np.ones(len(variants))
+    p_holm[others] = stats.holm(p)
+    table = pd.DataFrame([{**v, "distance": d, "p_holm": q, "tied": bool(q >= 1 - stats.CONFIDENCE)}
+                          for v, d, q in zip(variants, distance, p_holm, strict=True)])
+    return table, [v for v, tied in zip(variants, table["tied"], strict=True) if tied]
 
 
 def run_tyrsim(spec: Any, problem: Problem, budget: int, seed: int, check_games: int) -> Run:
@@ -331,6 +368,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(PROBLEMS), default=None,
                         help="search this game's designer space (default: the Zooloretto Duell depth problem)")
+    parser.add_argument("--exhaustive", type=int, default=0, metavar="GAMES",
+                        help="the exhaustive check: play every variant of a 16-variant Zooloretto Duell space on "
+                             "GAMES games, and call a run right when its answer is tied with the best there")
     parser.add_argument("--seeds", type=int, default=10, help="independent runs of each optimiser per budget")
     parser.add_argument("--budgets", default="400,800,1600,3200", help="search games, comma-separated")
     parser.add_argument("--k", type=int, default=20, help="games of one NTBEA evaluation")
@@ -340,16 +380,24 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=0.9, help="the success share the games ratio is read at")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    problem = DEPTH if args.game is None else PROBLEMS[args.game]
+    if args.exhaustive and args.game is not None:
+        print("--exhaustive plays its own small space; leave out --game", file=sys.stderr)
+        raise SystemExit(2)
+    problem = SMALL if args.exhaustive else DEPTH if args.game is None else PROBLEMS[args.game]
     budgets = [int(b) for b in args.budgets.split(",")]
     spec = get_game(problem.game)
     least = (BLOCK * 2 ** (RUNGS - 1) + BATCH * BLOCK)
     if (min(budgets) < max(least, args.k * args.restarts) or min(args.seeds, args.k, args.restarts) < 1
-            or min(args.check_games, args.eval_games) < 2):
+            or min(args.check_games, args.eval_games) < 2 or args.exhaustive == 1 or args.exhaustive < 0):
         print(f"--budgets: each budget must be at least {least} (tyrsim's run's rules and one batch) and at least "
               f"--k x --restarts ({args.k * args.restarts}); --seeds, --k and --restarts at least 1; "
-              "--check-games and --eval-games at least 2", file=sys.stderr)
+              "--check-games, --eval-games and --exhaustive at least 2", file=sys.stderr)
         raise SystemExit(2)
+    if args.exhaustive:
+        variants, tied = exhaustive_ties(spec, problem, min(budgets), args.exhaustive)
+        problem = replace(problem, right=tied)
+        print(f"every variant on {args.exhaustive:,} games (distance from the targets; tied with the best: Holm-"
+              f"adjusted p >= 0.05):\n{variants.to_string(index=False)}", file=sys.stderr)
     runs = []
     for budget in budgets:
         for seed in range(args.seeds):
@@ -365,7 +413,7 @@ def main() -> None:
     result = summary(table)
     known = problem.right is not None
     print(f"{problem.game}, {', '.join(problem.policies)}: --vary {' '.join(problem.vary)}; targets "
-          f"{'; '.join(problem.targets)}; right answer {problem.right if known else 'unknown'}; {args.seeds} seeds "
+          f"{'; '.join(problem.targets)}; right answers {problem.right if known else 'unknown'}; {args.seeds} seeds "
           f"a budget; NTBEA: {args.k} games an evaluation, {args.restarts} restarts; answers re-played on "
           f"{args.eval_games:,} games")
     print(f"{'optimiser':<15} {'budget':>6} {'re-played distance':>19} {'median games':>13} {'fresh games':>12} "
