@@ -25,6 +25,9 @@ from tyrsim.core.run.scenario import SECTION_KEYS
 from tyrsim.core.studio.variant import toml_value
 from tyrsim.games import game_names, get_game
 
+# a long check (a few hundred runs of `tyrsim run`): the default run and CI fuzz, `pytest -m "not slow"` does not
+pytestmark = pytest.mark.slow
+
 TRIALS = 3  # trials per point a scenario that passes the checks is played with
 EXAMPLES = 50
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -4,6 +4,7 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tyrsim.cli import main
@@ -121,6 +122,7 @@ def test_run_and_combat_print_plain_progress_lines_in_a_log(tmp_path, monkeypatc
     assert "\r" not in result.stderr
 
 
+@pytest.mark.slow
 def test_report_numbers_each_scenario_and_ends_with_a_summary(tmp_path, monkeypatch):
     import tyrsim.core.run.scenario
 
