@@ -3,7 +3,9 @@ with anytime-valid intervals (`tyrsim.core.stats.anytime`) that stay honest howe
 
 Each game gives one value per measure (`game_measures`): every seat's win share (a game's win split among its
 winners), every policy's where the seats hold more than one, every seat's score and the mean score, the
-winning margin, the game's length, whether a tie-break decided it. Game g is played under both rule sets from
+winning margin, the game's length, whether a tie-break decided it, and each of the game's own counters (the
+engine's columns beyond the common ones, as the `game` analysis's counter table and the `rulings` study read them:
+a game's value is the mean over its seats). Game g is played under both rule sets from
 its own stream (common random numbers), so the two values of a game pair up, and the difference of their means
 is the mean of the games' differences: a share's difference lies in [-1, 1] (the empirical-Bernstein sequence,
 narrow where most games come out the same), a mean's has no bound known ahead (the asymptotic sequence).
@@ -22,8 +24,10 @@ import pandas as pd
 from tyrsim.core.report import words
 from tyrsim.core.stats.anytime import BoundedMean, proportion_interval, running_sums, unbounded_mean_interval
 from tyrsim.core.stats.metrics import per_game_measures, seat_grid
+from tyrsim.core.studies.game import BASE_COLUMNS
 
 SHARE, MEAN = "share", "mean"
+COUNTER = "counter"  # a game's own counter: a mean with no bound known ahead, shown in a table of its own
 FIRST_SEAT = "seat 1 win rate"  # the headline: the first seat's share of the wins
 SEAT_SCORE = re.compile(r"seat \d+ score")  # the measures that are a seat's final score
 MEANS_FROM = 100  # games before a mean's (asymptotic) interval is shown
@@ -58,6 +62,14 @@ def game_measures(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     for column, (name, kind) in _PER_GAME.items():
         if column in per_game.columns:
             columns[name], kinds[name] = per_game[column].to_numpy(dtype=float), kind
+    # the game's own counters, but those shown above under their own names (the rounds; Zooloretto Duell's
+    # `margin`, a seat's own score minus the other's, which averages to zero over the seats)
+    counters = [c for c in raw.columns if c not in BASE_COLUMNS and c not in _PER_GAME
+                and pd.api.types.is_numeric_dtype(raw[c])]
+    if counters:
+        means = raw.groupby("game_id", sort=True)[counters].mean().to_numpy(dtype=float)
+        for i, counter in enumerate(counters):
+            columns[counter], kinds[counter] = means[:, i], COUNTER
     return pd.DataFrame(columns, index=per_game.index), kinds
 
 

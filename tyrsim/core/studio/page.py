@@ -21,11 +21,12 @@ from tyrsim.core.report.render import environment as report_environment
 from tyrsim.core.report.rule_words import rule as rule_words
 from tyrsim.core.stats.anytime import ALPHA
 from tyrsim.core.studio.jobs import Job
-from tyrsim.core.studio.measures import FIRST_SEAT, MEANS_FROM, Row
+from tyrsim.core.studio.measures import COUNTER, FIRST_SEAT, MEANS_FROM, Row
 from tyrsim.core.studio.variant import RULE, Variant, rule_text, tuned_policies
 
 FIGURE_BINS, FIGURE_WIDTH, FIGURE_HEIGHT = 60, 640, 150  # the score figure: most bars, its size in pixels
 MOST_SENTENCES = 4  # the answer's sentences: the headline, the verdict, and at most two more stated differences
+MOST_COUNTERS = 3  # the game's own counters one sentence names (the clearest differences), the rest counted
 # htmx swaps a 4xx answer too: its page shows the problem beside the control (the default leaves the page as it was)
 HTMX_CONFIG = json.dumps({"responseHandling": [{"code": "204", "swap": False}, {"code": "[23]..", "swap": True},
                                                {"code": "4..", "swap": True, "error": False},
@@ -134,9 +135,34 @@ def findings(variant: Variant, rows: list[Row], games: int) -> list[str]:
     for row in rows:
         if len(out) >= MOST_SENTENCES:
             break
-        if row.differs and row.measure != FIRST_SEAT:
+        if row.differs and row.measure != FIRST_SEAT and row.kind != COUNTER:
             out.append(f"It also moves the {row.measure} from {row.shown('rulebook')} to {row.shown('variant')}.")
+    counters = [row for row in rows if row.kind == COUNTER]
+    if counters and games >= MEANS_FROM:
+        out.append(_counter_sentence(counters))
     return out
+
+
+def _clearness(row: Row) -> float:
+    """How far a difference's interval lies from zero, in half-widths (the clearest difference first)."""
+    value, low, high = row.difference
+    return abs(value) / max((high - low) / 2, 1e-300)
+
+
+def _counter_sentence(counters: list[Row]) -> str:
+    """What the change does to the game's own counters: the clearest differences, stated only where the
+    interval excludes zero."""
+    moved = sorted((row for row in counters if row.differs), key=_clearness, reverse=True)
+    if not moved:
+        return (f"None of the game's {len(counters)} own counters (means per player and game) differs clearly "
+                "yet: each difference's interval still holds zero.")
+    named = [f"{row.measure} from {row.shown('rulebook')} to {row.shown('variant')} "
+             f"({'+' if row.difference[0] >= 0 else ''}{row.shown('difference')})" for row in moved[:MOST_COUNTERS]]
+    more = len(moved) - len(named)
+    rest = f" and {words.count(more, 'other')}" if more else ""
+    return (f"Of the game's {len(counters)} own counters (means per player and game), it clearly moves "
+            f"{words.listing(named)}{rest}; {'its interval excludes' if len(moved) == 1 else 'each interval excludes'} "
+            "zero.")
 
 
 def score_figure(variant: Mapping[int, int], rulebook: Mapping[int, int], compared: bool) -> dict[str, Any] | None:
@@ -187,7 +213,11 @@ def live_context(variant: Variant, job: Job) -> dict[str, Any]:
         "findings": findings(variant, rows, games), "status": status, "games": games, "query": variant.query(),
         "means_from": MEANS_FROM, "confidence": 1 - ALPHA,
         "figure": score_figure(*job.score_counts(), compared=bool(variant.changes)),
-        "rows": [{"measure": r.measure, "rulebook": r.shown("rulebook"), "variant": r.shown("variant"),
-                  "difference": r.shown("difference") if variant.changes else "", "marked": r.differs}
-                 for r in rows],
+        "rows": [_shown_row(r, variant) for r in rows if r.kind != COUNTER],
+        "counters": [_shown_row(r, variant) for r in rows if r.kind == COUNTER],
     }
+
+
+def _shown_row(row: Row, variant: Variant) -> dict[str, Any]:
+    return {"measure": row.measure, "rulebook": row.shown("rulebook"), "variant": row.shown("variant"),
+            "difference": row.shown("difference") if variant.changes else "", "marked": row.differs}
