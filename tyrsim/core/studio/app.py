@@ -37,7 +37,7 @@ from tyrsim.core.engine.runner import GameTooLong, play
 from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
 from tyrsim.core.studio.jobs import Jobs, JobsBusy, Worker
 from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render, search_context, search_form
-from tyrsim.core.studio.search import SETTINGS, TARGET, VARY, parse_view, plan, split_query
+from tyrsim.core.studio.search import SETTINGS, TARGET, VARY, parse_search, parse_view, plan, split_query
 from tyrsim.core.studio.variant import (
     DEFAULT_SEED,
     RULE,
@@ -117,21 +117,33 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
 
     def view(request: Request, whole: bool, query: list[tuple[str, str]] | None = None) -> Response:
         """The page (`whole`) or its edited part for the variant the query asks for (the request's own, unless
-        given): its job (a new one unless the session's plays this variant), or 400 (what cannot be played), or
-        429 (too many earlier jobs still playing). The session's search, if any, is shown below its button."""
+        given): its job (a new one unless the session's plays this variant), or 400 (what cannot be played; a
+        search's field that is wrong is a 400 too, beside its control, but the variant's games play on), or 429
+        (too many earlier jobs still playing). The session's search, if any, is shown below its button."""
         query = list(request.query_params.multi_items()) if query is None else query
         who = session(request)
         address = ""
+        shown, searched = split_query(query)
         try:
-            variant, search = parse_view(query, games, names)
+            variant = parse_variant(shown, games, names)
         except VariantError as exc:
             jobs.stop(who)
-            context = _asked(query, games, names, specs, exc.problems)
+            problems = dict(exc.problems)
+            try:
+                parse_search(searched, None, jobs.most_games)
+            except VariantError as more:
+                problems.update(more.problems)
+            context = _asked(query, games, names, specs, problems)
             job_id = None
             status = BAD_REQUEST
         else:
-            context = controls_context(specs, variant.spec, variant, {}, {}, search_form(search))
-            address = "&".join(part for part in (variant.query(), search.query()) if part)
+            try:
+                search, problems = parse_search(searched, variant, jobs.most_games), {}
+            except VariantError as exc:
+                search, problems = None, exc.problems
+            context = controls_context(specs, variant.spec, variant, {}, problems, search_form(search, searched))
+            if search is not None:
+                address = "&".join(part for part in (variant.query(), search.query()) if part)
             try:
                 job = jobs.keep_or_start(who, variant)
             except JobsBusy as exc:
@@ -140,7 +152,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
                 job_id, status = None, TOO_MANY_REQUESTS
             else:
                 context.update(live_context(variant, job))
-                job_id, status = job.id, 200
+                job_id, status = job.id, BAD_REQUEST if problems else 200
         context.update(job_id=job_id, htmx_config=HTMX_CONFIG, title="tyrsim studio", search_panel=search_panel(who))
         response = HTMLResponse(render("studio.html" if whole else "view.html", **context), status_code=status)
         if status == 200:
@@ -171,7 +183,7 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
         who = session(request)
         status = BAD_REQUEST
         try:
-            variant, search = parse_view(list(request.query_params.multi_items()), games, names)
+            variant, search = parse_view(list(request.query_params.multi_items()), games, names, jobs.most_games)
             setup = plan(variant, search)
         except VariantError as exc:
             problems = exc.problems

@@ -305,7 +305,7 @@ def search_context(job: SearchJob) -> dict[str, Any]:
         values = job.result.finalists[job.result.best].values
         chosen = Variant(variant.spec, variant.policies, setup.variant(values), variant.seed)
         best = {"query": "&".join(q for q in (chosen.query(), job.asked) if q),
-                "words": _change_words(chosen) or "the rulebook's rules"}
+                "words": _change_words(chosen) if chosen.changes else "the rulebook's rules"}
     elif fresh is None:
         progress = {"value": min(played, setup.budget), "max": setup.budget}
         done = (f"; {words.count(batches, 'batch', 'batches')} of {setup.batch} candidates done, the least distance "

@@ -2,11 +2,14 @@
 budget, read from the page's address beside the variant (`parse_view`) and turned into a `tyrsim balance` study
 of the page's rules (`plan`), checked by balance's own functions with the command line's messages.
 
-A marked rule varies around its value on the page: an integer rule over its value +-`STEPS`, clipped to its
-declared bounds; a true/false rule over both; a rule of listed choices over all of them; a data-file rule (a
-ruling) over its value and the other readings the game declares. A rule holding a list of values cannot be
+A marked rule varies around its value on the page: an integer rule over its value +-`STEPS`, clipped to what
+the rules allow beside the page's other rules (its declared bounds first); a true/false rule over both; a rule
+of listed choices over all of them; a data-file rule (a ruling) over its value and the other readings the game
+declares (each only where the rules allow it). A rule holding a list of values cannot be
 marked. The targets default to `DEFAULT_TARGETS`; the budget and the study's settings to the command line's,
-but for a budget and fresh games a page waits for, each bounded (`MOST_BUDGET`, `MOST_FRESH`, `MOST_MARKED`).
+but for a budget and fresh games a page waits for, each bounded (`MOST_MARKED`; the search games, the fresh
+games per finalist and a block at most the games a live job plays, `jobs.MOST_GAMES`, and the fresh games at
+most `MOST_FRESH`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tyrsim.core.engine.analysis import ArgumentError
+from tyrsim.core.engine.rules import RuleError, RuleSet
 from tyrsim.core.engine.spec import GameLookup, GameSpec
 from tyrsim.core.studies.balance import BalanceSetup, is_skill, parse_skills, parse_targets, plan_balance
 from tyrsim.core.studio.jobs import MOST_GAMES
@@ -34,21 +38,26 @@ FINALISTS = 5  # best candidates re-played on the fresh games (the command line'
 
 @dataclass(frozen=True)
 class Setting:
-    """A whole-number setting of the search: its field in the address, its words, default and bounds."""
+    """A whole-number setting of the search: its field in the address, its words, default and bounds (a count of
+    `games`: at most the games a studio's job plays, too)."""
 
     name: str
     words: str
     default: int
     low: int
     high: int
+    games: bool = False
+
+    def most(self, most_games: int) -> int:
+        return min(self.high, most_games) if self.games else self.high
 
 
 # the command line's defaults and bounds (`tyrsim balance --games --check-games --block --rungs --batch`), but the
 # budget's and the fresh games' (a page waits for them)
 SETTINGS = (
-    Setting("budget", "search games", 10_000, 1, MOST_BUDGET),
-    Setting("fresh", "fresh games per finalist", 1_000, 2, MOST_FRESH),
-    Setting("block", "games of a candidate's first block", 50, 2, MOST_BUDGET),
+    Setting("budget", "search games", 10_000, 1, MOST_BUDGET, games=True),
+    Setting("fresh", "fresh games per finalist", 1_000, 2, MOST_FRESH, games=True),
+    Setting("block", "games of a candidate's first block", 50, 2, MOST_BUDGET, games=True),
     Setting("rungs", "blocks a candidate plays at most, each doubling its games", 4, 1, 12),
     Setting("batch", "candidates asked for at a time", 8, 1, 256),
 )
@@ -80,27 +89,37 @@ class Search:
         return urlencode(self.pairs())
 
 
-def vary_text(spec: GameSpec, variant_rules: Any, name: str) -> str | None:
+def vary_text(spec: GameSpec, variant_rules: RuleSet, name: str) -> str | None:
     """The marked rule's range as `tyrsim balance --vary` reads it, around its value in `variant_rules`, or None
-    where the rule cannot be varied (a list of values; a data file with no other reading)."""
-    fields = {f.name: f for f in dataclasses.fields(spec.rules)}  # type: ignore[arg-type]
-    field = fields[name]
+    where the rule cannot be varied (a list of values; no other value the rules allow). Only values the rules
+    allow beside the page's other rules are tried (its declared bounds, and the rules it must agree with: Tyranno
+    Ex's die_faces no lower than max_strength); an integer's range stops at the first it does not."""
+    field = {f.name: f for f in dataclasses.fields(spec.rules)}[name]  # type: ignore[arg-type]
     meta, value = field.metadata, getattr(variant_rules, name)
+
+    def allowed(other: Any) -> bool:
+        try:
+            variant_rules.replace({name: other})
+        except RuleError:
+            return False
+        return True
+
     if isinstance(value, tuple):
         return None
+    if type(value) is int and not meta.get("choices"):
+        low, high = value, value
+        while low > value - STEPS and allowed(low - 1):
+            low -= 1
+        while high < value + STEPS and allowed(high + 1):
+            high += 1
+        return f"{name}={low}:{high}" if low < high else None
     if isinstance(value, bool):
         values: list[Any] = [True, False]
     elif meta.get("choices"):
         values = list(meta["choices"])
-    elif type(value) is int:
-        low, high = value - STEPS, value + STEPS
-        if meta.get("low") is not None:
-            low = max(low, meta["low"])
-        if meta.get("high") is not None:
-            high = min(high, meta["high"])
-        return f"{name}={low}:{high}" if low < high else None
     else:  # a data file: the rulebook's reading and the others the game declares, the page's value among them
         values = list(dict.fromkeys([value, field.default, *spec.rules.rulings().get(name, ())]))
+    values = [v for v in values if v == value or allowed(v)]
     return f"{name}=" + ",".join(rule_text(v) for v in values) if len(values) > 1 else None
 
 
@@ -118,15 +137,16 @@ def split_query(query: Sequence[tuple[str, str]]) -> tuple[list[tuple[str, str]]
     return [(k, v) for k, v in query if k not in FIELDS], [(k, v) for k, v in query if k in FIELDS]
 
 
-def _whole(setting: Setting, texts: list[str]) -> int:
+def _whole(setting: Setting, texts: list[str], most_games: int) -> int:
     """A setting's value from the address (its default where absent), or ValueError saying what is allowed."""
+    high = setting.most(most_games)
     if not texts:
-        return setting.default
+        return min(setting.default, high)
     text = texts[-1].strip()
-    if len(texts) == 1 and text.isdecimal() and setting.low <= int(text) <= setting.high:
+    if len(texts) == 1 and text.isdecimal() and setting.low <= int(text) <= high:
         return int(text)
     raise ValueError(f"{', '.join(map(repr, texts))}: give the {setting.words} once, a whole number from "
-                     f"{setting.low:,} to {setting.high:,}")
+                     f"{setting.low:,} to {high:,}")
 
 
 def _check_targets(spec: GameSpec, players: int, texts: Sequence[str]) -> None:
@@ -137,10 +157,11 @@ def _check_targets(spec: GameSpec, players: int, texts: Sequence[str]) -> None:
     parse_skills(spec, [t for t in texts if is_skill(t)], TARGET)
 
 
-def parse_search(pairs: Sequence[tuple[str, str]], variant: Variant | None) -> Search:
+def parse_search(pairs: Sequence[tuple[str, str]], variant: Variant | None, most_games: int = MOST_GAMES) -> Search:
     """The search the address's fields ask for, each checked (the marks and targets against the variant's game
-    and players where the variant can be played), or VariantError naming each field that is wrong. No marks
-    and no targets are no error here: the page asks for no search until its button is pressed (`plan`)."""
+    and players where the variant can be played; a count of games against `most_games`, the studio's jobs'),
+    or VariantError naming each field that is wrong. No marks and no targets are no error here: the page asks
+    for no search until its button is pressed (`plan`)."""
     problems: dict[str, str] = {}
     marked = list(dict.fromkeys(v for k, v in pairs if k == VARY))
     given = [v for k, v in pairs if k == TARGET]
@@ -148,7 +169,7 @@ def parse_search(pairs: Sequence[tuple[str, str]], variant: Variant | None) -> S
     settings = []
     for setting in SETTINGS:
         try:
-            settings.append(_whole(setting, [v for k, v in pairs if k == setting.name]))
+            settings.append(_whole(setting, [v for k, v in pairs if k == setting.name], most_games))
         except ValueError as exc:
             problems[setting.name] = str(exc)
     if len(marked) > MOST_MARKED:
@@ -173,7 +194,8 @@ def parse_search(pairs: Sequence[tuple[str, str]], variant: Variant | None) -> S
     return Search(tuple(marked), targets, tuple(settings))
 
 
-def parse_view(query: Sequence[tuple[str, str]], games: GameLookup, names: Sequence[str]) -> tuple[Variant, Search]:
+def parse_view(query: Sequence[tuple[str, str]], games: GameLookup, names: Sequence[str],
+               most_games: int = MOST_GAMES) -> tuple[Variant, Search]:
     """The variant and the search a page's address asks for, or VariantError naming every field that is wrong."""
     view, asked = split_query(query)
     problems: dict[str, str] = {}
@@ -183,7 +205,7 @@ def parse_view(query: Sequence[tuple[str, str]], games: GameLookup, names: Seque
     except VariantError as exc:
         problems.update(exc.problems)
     try:
-        search = parse_search(asked, variant)
+        search = parse_search(asked, variant, most_games)
     except VariantError as exc:
         problems.update(exc.problems)
     if problems or variant is None:
