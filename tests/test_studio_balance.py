@@ -113,6 +113,7 @@ def test_an_edit_of_the_search_fields_alone_keeps_the_games_played(client):
     assert job.search(first.text)[1] == job.search(marked.text)[1]
     address = parse_qsl(marked.headers["HX-Push-Url"].removeprefix("/?"))
     assert ("vary", "starting_coins") in address and ("target", "mean_rounds<=11") in address
+    assert "budget" not in dict(address)  # a setting the address did not give is not written
     assert "name='vary' value='starting_coins' checked" in marked.text and "0 to 4" in marked.text
     other = client.get(f"/view?game={GAME}&rule.starting_coins=3&vary=starting_coins")
     assert job.search(other.text)[1] != job.search(first.text)[1]  # a rule changed: new games

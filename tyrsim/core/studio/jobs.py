@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Self
 
 from tyrsim.core.engine.rng import task_rng
 from tyrsim.core.run.progress import Progress
@@ -57,7 +58,7 @@ class Worker:
     _cancelled_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def start(self):
+    def start(self) -> Self:
         threading.Thread(target=self._run, name=f"studio-job-{self.id}", daemon=True).start()
         return self
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
@@ -74,16 +74,19 @@ class Search:
     marked: tuple[str, ...] = ()
     targets: tuple[str, ...] = DEFAULT_TARGETS
     settings: tuple[int, ...] = tuple(s.default for s in SETTINGS)
+    # the settings the address gave (one it did not give is its default, or a smaller studio's bound: not written)
+    given: frozenset[str] = field(default=frozenset(), compare=False)
 
     def setting(self, name: str) -> int:
         return self.settings[[s.name for s in SETTINGS].index(name)]
 
     def pairs(self) -> list[tuple[str, str]]:
         """The address's fields: the marks, the targets unless the default ones (an empty `target` where none),
-        each setting unless its default."""
+        each setting given unless its default."""
         targets = [] if self.targets == DEFAULT_TARGETS else [(TARGET, t) for t in self.targets] or [(TARGET, "")]
         return [*((VARY, name) for name in self.marked), *targets,
-                *((s.name, str(v)) for s, v in zip(SETTINGS, self.settings, strict=True) if v != s.default)]
+                *((s.name, str(v)) for s, v in zip(SETTINGS, self.settings, strict=True)
+                  if v != s.default and s.name in self.given)]
 
     def query(self) -> str:
         return urlencode(self.pairs())
@@ -94,8 +97,8 @@ def vary_text(spec: GameSpec, variant_rules: RuleSet, name: str) -> str | None:
     where the rule cannot be varied (a list of values; no other value the rules allow). Only values the rules
     allow beside the page's other rules are tried (its declared bounds, and the rules it must agree with: Tyranno
     Ex's die_faces no lower than max_strength); an integer's range stops at the first it does not."""
-    field = {f.name: f for f in dataclasses.fields(spec.rules)}[name]  # type: ignore[arg-type]
-    meta, value = field.metadata, getattr(variant_rules, name)
+    declared = {f.name: f for f in dataclasses.fields(spec.rules)}[name]  # type: ignore[arg-type]
+    meta, value = declared.metadata, getattr(variant_rules, name)
 
     def allowed(other: Any) -> bool:
         try:
@@ -118,7 +121,7 @@ def vary_text(spec: GameSpec, variant_rules: RuleSet, name: str) -> str | None:
     elif meta.get("choices"):
         values = list(meta["choices"])
     else:  # a data file: the rulebook's reading and the others the game declares, the page's value among them
-        values = list(dict.fromkeys([value, field.default, *spec.rules.rulings().get(name, ())]))
+        values = list(dict.fromkeys([value, declared.default, *spec.rules.rulings().get(name, ())]))
     values = [v for v in values if v == value or allowed(v)]
     return f"{name}=" + ",".join(rule_text(v) for v in values) if len(values) > 1 else None
 
@@ -191,7 +194,7 @@ def parse_search(pairs: Sequence[tuple[str, str]], variant: Variant | None, most
             problems[TARGET] = exc.detail
     if problems:
         raise VariantError(problems)
-    return Search(tuple(marked), targets, tuple(settings))
+    return Search(tuple(marked), targets, tuple(settings), frozenset(k for k, _ in pairs))
 
 
 def parse_view(query: Sequence[tuple[str, str]], games: GameLookup, names: Sequence[str],
