@@ -23,7 +23,7 @@ from tyrsim.core.report import words
 from tyrsim.core.report.render import environment as report_environment
 from tyrsim.core.report.rule_words import rule as rule_words
 from tyrsim.core.stats.anytime import ALPHA
-from tyrsim.core.studies.balance import metric_names
+from tyrsim.core.studies.balance import SKILL_PREFIX, metric_names
 from tyrsim.core.studio.jobs import Job, SearchJob
 from tyrsim.core.studio.measures import COUNTER, FIRST_SEAT, MEANS_FROM, Row
 from tyrsim.core.studio.search import (
@@ -271,17 +271,17 @@ def _shown_row(row: Row, variant: Variant) -> dict[str, Any]:
 def _command(job: SearchJob) -> str:
     """The `tyrsim balance` command that runs the same study (the same seed, so the same answer)."""
     setup, variant = job.setup, job.variant
-    words_ = ["tyrsim", "balance", setup.game, *(part for d in setup.space for part in ("--vary", d.text())),
-              *(f"--target={t.text().replace(' ', '')}" for t in setup.targets if not t.metric.startswith("skill:")),
-              *(f"--skill={t.metric.removeprefix('skill:')}{t.op}{t.value:g}" for t in setup.targets
-                if t.metric.startswith("skill:")),
-              *(part for p in setup.policies for part in ("--policy", p)),
-              "--games", str(setup.budget), "--block", str(setup.block), "--rungs", str(setup.rungs),
-              "--batch", str(setup.batch), "--check-games", str(setup.check_games), "--finalists",
-              str(setup.finalists), *(part for name, value in variant.changes.items()
-                                      for part in ("--rule", f"{name}={rule_text(value)}")),
-              "--seed", str(setup.seed), "--out", f"reports/{setup.game}_balance"]
-    return shlex.join(words_)
+    skills = [t for t in setup.targets if t.metric.startswith(SKILL_PREFIX)]
+    parts = ["tyrsim", "balance", setup.game, *(part for d in setup.space for part in ("--vary", d.text())),
+             *(f"--target={t.metric}{t.op}{t.value:g}" for t in setup.targets if t not in skills),
+             *(f"--skill={t.metric.removeprefix(SKILL_PREFIX)}{t.op}{t.value:g}" for t in skills),
+             *(part for p in setup.policies for part in ("--policy", p)),
+             "--games", str(setup.budget), "--block", str(setup.block), "--rungs", str(setup.rungs),
+             "--batch", str(setup.batch), "--check-games", str(setup.check_games), "--finalists",
+             str(setup.finalists), *(part for name, value in variant.changes.items()
+                                     for part in ("--rule", f"{name}={rule_text(value)}")),
+             "--seed", str(setup.seed), "--out", f"reports/{setup.game}_balance"]
+    return shlex.join(parts)
 
 
 def search_context(job: SearchJob) -> dict[str, Any]:
