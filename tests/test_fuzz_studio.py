@@ -1,7 +1,8 @@
 """The studio app under generated and malformed requests: no request gets a 5xx, and a refused one (4xx) says in
 one paragraph what was wrong. Schemathesis throws requests built from the app's OpenAPI schema (and requests that
-break it) at every route, in process over ASGI; Hypothesis throws at the query string what the schema does not
-describe (a rule's field rule.NAME, unknown keys, repeated keys, any text). Both are derandomized and bounded, so
+break it) at every route, the balance search's `/search` among them, in process over ASGI; Hypothesis throws at
+the query string what the schema does not describe (a rule's field rule.NAME, unknown keys, repeated keys, the
+search's marks, targets and settings, any text). Both are derandomized and bounded, so
 CI runs the same few hundred requests every time."""
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ EXAMPLES = 30  # requests per route and generation mode (Schemathesis), and for 
 
 
 def _app():
-    # two jobs of 40 games at most: the requests that start a job finish it in a moment; a sample game played by
-    # a search policy is stopped after a moment too
+    # two jobs of 40 games at most: the requests that start a job finish it in a moment (a balance search too: its
+    # search games, blocks and fresh games per finalist are bounded by the jobs' 40); a sample game played by a
+    # search policy is stopped after a moment too
     return make_app(get_game, game_names(), Jobs(most=2, most_games=40), log_seconds=0.2)
 
 
@@ -94,15 +96,17 @@ def client():
 
 KEYS = st.one_of(
     st.sampled_from(["game", "players", "policy", "seed", "games", "rule.starting_coins", "rule.truck_places",
-                     "rule.symbols_file", "rule.steal_triggers_symbols", "rule.rounds", "rule.", "rule", "x", ""]),
+                     "rule.symbols_file", "rule.steal_triggers_symbols", "rule.rounds", "rule.", "rule", "x", "",
+                     "vary", "target", "budget", "fresh", "block", "rungs", "batch"]),
     st.text(max_size=12), st.text(max_size=12).map("rule.".__add__))
 VALUES = st.one_of(st.text(max_size=30), st.sampled_from(
     ["zooloretto-duell", "tyros", "tyranno-ex", "tiny-epic-dinosaurs", "2", "3", "4", "-1", "1e9", "true", "nan",
      "inf", "bundled:markers.toml", "bundled:", "../x", "greedy", "random", "heuristic:weights=/tmp/w.toml",
      "heuristic:weights=bundled:heuristic_tuned.toml", "heuristic:", "heuristic:x=1,", "99999999999999999999999",
-     "1,2,2", "0", " 1", "x" * 301]))
-PATHS = st.sampled_from(["/", "/view", "/scenario", "/log", "/status", "/events/1", "/events/x%00",
-                         "/static/..%2f..%2fx", "/static/htmx.min.js"])
+     "1,2,2", "0", " 1", "x" * 301, "starting_coins", "steal_triggers_symbols", "truck_places", "rounds",
+     "largest_seat_gap<=0.05", "mean_rounds>=", "heuristic>random>=0.9", "greedy>greedy=1", "fun<=1", "40"]))
+PATHS = st.sampled_from(["/", "/view", "/search", "/scenario", "/log", "/status", "/events/1", "/events/x%00",
+                         "/search/events/1", "/search/events/x", "/static/..%2f..%2fx", "/static/htmx.min.js"])
 
 
 @settings(max_examples=3 * EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -293,3 +293,26 @@ def test_a_sample_game_and_the_score_figure(client):
         last = "".join(stream.iter_text()).split("event: answer")[-1]
     assert "<svg id=&#39;scores&#39;" in last or "<svg id='scores'" in last
     assert "class='variant'" in last and "class='rulebook'" in last
+
+
+def test_the_games_own_counters_are_paired_rows_and_only_a_clear_difference_is_stated():
+    from tyrsim.core.studies.balance import counters
+    from tyrsim.core.studio.measures import COUNTER
+    from tyrsim.core.studio.page import findings
+
+    v = variant(("rule.starting_coins", "4"), ("policy", "greedy"), ("policy", "greedy"))
+    job = Job(v, most_games=600).start()
+    assert job.wait(600) and job.error is None
+    _, rows, games = job.snapshot()
+    shown = {row.measure: row for row in rows if row.kind == COUNTER}
+    # every counter the engine reports, but the two the table shows under their own names
+    assert set(shown) == set(counters(get_game(GAME), 2)) - {"rounds", "margin"}
+    for row in shown.values():
+        assert row.difference[0] == pytest.approx(row.variant[0] - row.rulebook[0], abs=1e-12)
+        assert row.difference[1] <= row.difference[0] <= row.difference[2]
+    said = findings(v, rows, games)[-1]
+    assert said.startswith("Of the game's ")
+    moved = [name for name, row in shown.items() if row.differs]
+    assert moved, "a change of the starting coins moves how often a player steals"
+    named = [name for name in shown if f" {name} from " in said]
+    assert set(named) <= set(moved) and len(named) == min(3, len(moved))  # a counter named is one that differs

@@ -1,6 +1,7 @@
 """`tyrsim studio` as a person uses it: the command starts the server and prints its address; in a real headless
 chromium the page answers an edit with the paired sentence, its interval narrows, a second edit replaces the
-first one's games, and the page's scenario file holds the variant shown."""
+first one's games, the page's scenario file holds the variant shown, and a rule marked "vary in the search" is
+searched ("Find a balanced variant"), its progress and then its answer shown."""
 
 from __future__ import annotations
 
@@ -131,3 +132,32 @@ def test_an_opened_scenario_file_sets_the_page_and_downloads_back(studio, browse
     wait.until(lambda d: d.find_element(By.ID, "open-problem").is_displayed())
     assert "the studio opens a scenario of the 'game' analysis" in browser.find_element(By.ID, "open-problem").text
     assert "rule.starting_coins=2" in browser.current_url  # the page stays as it was
+
+
+def test_a_marked_rule_is_searched_with_progress_then_the_balance_answer(studio, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # a tiny search: greedy players, blocks of 10 games doubling once, 4 candidates a batch, 50 fresh games each
+    browser.get(studio + f"?game={GAME}&policy=greedy&policy=greedy&seed=2&budget=200&block=10&rungs=2&batch=4"
+                         "&fresh=50")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.execute_script("return document.querySelector('#paired tbody tr') !== null"))
+    browser.find_element(By.CSS_SELECTOR, "input[name=vary][value=starting_coins]").click()  # a change event
+    wait.until(lambda d: "vary=starting_coins" in d.current_url)
+    assert "starting_coins (0 to 3)" in browser.find_element(By.CSS_SELECTOR, ".marked").text
+    browser.find_element(By.ID, "find").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#search progress, #balance-answer"))
+    status = browser.find_element(By.CSS_SELECTOR, "#search .status").text
+    assert status.startswith(("Searching:", "The search is done", "Done:")), status
+    wait.until(lambda d: d.find_elements(By.ID, "balance-answer"))
+    answer = browser.find_element(By.ID, "balance-answer").text
+    assert "The best variant the search found" in answer and "Around the best, starting_coins" in answer
+    browser.save_screenshot(str(tmp_path / "balance_answer.png"))
+    browser.execute_script("document.getElementById('controls').dataset.before = 'the link'")
+    browser.find_element(By.ID, "best-variant").click()  # the best variant opens in the page, its marks kept
+    wait.until(lambda d: d.execute_script("return !document.getElementById('controls').dataset.before"))
+    assert "vary=starting_coins" in browser.current_url and "budget=200" in browser.current_url
+    assert browser.find_elements(By.ID, "balance-answer")  # the answer stays beside the best variant's games
+    errors = console_errors(browser)
+    assert errors == [] or all("400" in e for e in errors)

@@ -654,17 +654,20 @@ def variant_text(values: dict[str, Any], setup: BalanceSetup) -> str:
 def balance(spec: GameSpec, setup: BalanceSetup, *, n_jobs: int = 1, backend: str = "loky",
             scheduler: str | None = None, store: ResultStore | None = None, progress: Progress | None = None,
             on_batch: Callable[[int, int, float], None] | None = None,
+            on_check: Callable[[int], None] | None = None,
             clock: Callable[[], float] = time.monotonic) -> BalanceResult:
     """Search the setup's rule space for the variants that meet its targets (see the module's docstring), its
     games played on `n_jobs` loky processes or a Dask cluster (`backend`, at `scheduler` or a local one).
-    `on_batch(batch, games spent, incumbent's distance)` is called after every batch."""
+    `on_batch(batch, games spent, incumbent's distance)` is called after every batch, `on_check(fresh games)`
+    once the search has ended, before the finalists' fresh games are played."""
     with Workers(backend, scheduler, n_jobs) as workers:
         return _search(spec, setup, Player(spec, setup, workers, store or ResultStore(None), progress), on_batch,
-                        clock)
+                        clock, on_check)
 
 
 def _search(spec: GameSpec, setup: BalanceSetup, player: Player,
-            on_batch: Callable[[int, int, float], None] | None, clock: Callable[[], float]) -> BalanceResult:
+            on_batch: Callable[[int, int, float], None] | None, clock: Callable[[], float],
+            on_check: Callable[[int], None] | None = None) -> BalanceResult:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -748,7 +751,8 @@ def _search(spec: GameSpec, setup: BalanceSetup, player: Player,
         if any(s == "budget" for s in stops.values()):
             stopped_by = "budget"
             break
-    finalists, best_index, comparisons, neighbours = _check(spec, setup, player, objective, candidates, incumbent)
+    finalists, best_index, comparisons, neighbours = _check(spec, setup, player, objective, candidates, incumbent,
+                                                            on_check)
     return BalanceResult(setup, candidates, finalists, best_index, comparisons, neighbours, spent, batch, stopped_by)
 
 
@@ -837,7 +841,8 @@ def _race(setup: BalanceSetup, player: Player, objective: Objective, played: dic
 # --- the fresh games -------------------------------------------------------------------------------------------
 
 def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objective, candidates: list[Candidate],
-           incumbent: Candidate) -> tuple[list[Finalist], int, pd.DataFrame, pd.DataFrame]:
+           incumbent: Candidate, on_check: Callable[[int], None] | None = None
+           ) -> tuple[list[Finalist], int, pd.DataFrame, pd.DataFrame]:
     """Play the finalists on the fresh games and read the answer from them."""
     roles: dict[tuple, list[str]] = {}
 
@@ -859,6 +864,8 @@ def _check(spec: GameSpec, setup: BalanceSetup, player: Player, objective: Objec
     for _, _, values in steps:
         add(values, "next to the best")
     keys = list(roles)
+    if on_check is not None:
+        on_check(len(keys) * setup.check_games * setup.tables)
     raws = player.play(CHECK, [(setup.variant(dict(k)), 0, setup.check_games) for k in keys])
     search = {_variant_key(c.values): c for c in candidates}
     finalists = []

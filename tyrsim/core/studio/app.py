@@ -1,11 +1,14 @@
 """The studio's ASGI app (FastAPI) and the server that runs it (uvicorn).
 
-Routes: `/` the page for the variant its address holds; `/view` what an edit replaces (controls and the new
-job's live answer); `/open` (POST, a scenario file's bytes) the same for the variant the file holds;
-`/events/{job}` the job's answers as server-sent events; `/scenario` the variant as a scenario file; `/log` a
-sample game; `/static/` the shipped htmx. Every field is read by `variant.parse_variant`, with the command line's
-checks: a request that cannot be played is answered 400 with the page showing each problem beside its
-control, never a 500. The app is handed the game registry (`games`, `names`): core never imports it.
+Routes: `/` the page for the variant (and the search's marks, targets and budget) its address holds; `/view` what
+an edit replaces (controls and the job's live answer: a new job, unless the variant is the one playing);
+`/open` (POST, a scenario file's bytes) the same for the variant the file holds; `/events/{job}` the job's
+answers as server-sent events; `/search` starts the page's balance search ("Find a balanced variant") and
+answers its panel, `/search/events/{id}` its progress and answer as server-sent events; `/scenario` the variant
+as a scenario file; `/log` a sample game; `/static/` the shipped htmx. Every field is read by
+`variant.parse_variant` and `search.parse_view`, with the command line's checks: a request that cannot be played
+is answered 400 with the page showing each problem beside its control, never a 500. The app is handed the game
+registry (`games`, `names`): core never imports it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl
@@ -32,8 +35,9 @@ from tyrsim.core.engine.limits import MAX_TRIALS
 from tyrsim.core.engine.rng import MAX_SEED, task_rng
 from tyrsim.core.engine.runner import GameTooLong, play
 from tyrsim.core.engine.spec import GameLookup, GameSpec, UnknownGame
-from tyrsim.core.studio.jobs import Job, Jobs, JobsBusy
-from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render
+from tyrsim.core.studio.jobs import Jobs, JobsBusy, Worker
+from tyrsim.core.studio.page import HTMX_CONFIG, controls_context, live_context, render, search_context, search_form
+from tyrsim.core.studio.search import SETTINGS, TARGET, VARY, parse_search, parse_view, plan, split_query
 from tyrsim.core.studio.variant import (
     DEFAULT_SEED,
     RULE,
@@ -58,11 +62,12 @@ MOST_LOG_ACTIONS = 20_000  # a sample game's moves at most (the guards end every
 LOG_SECONDS = 20.0  # a sample game's time at most: a search policy's game takes minutes, and holds a server thread
 
 
-def _query_parameters(specs: Sequence[GameSpec], *, games: bool = False) -> dict[str, Any]:
+def _query_parameters(specs: Sequence[GameSpec], *, games: bool = False, search: bool = False) -> dict[str, Any]:
     """The OpenAPI description of a variant's query string (the app reads it itself, with the command line's
     checks, so a bad value is a 400 with its message, not FastAPI's 422): what a client may send and what
     Schemathesis generates. The games' names, player counts and policies are listed, each valid for some game;
-    a rule's field, rule.NAME, differs from game to game and is not listed."""
+    a rule's field, rule.NAME, differs from game to game and is not listed. `search`: the search's fields too
+    (the marked rules, each some game's rule, the targets and the settings)."""
     def one(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
         return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
@@ -80,6 +85,16 @@ def _query_parameters(specs: Sequence[GameSpec], *, games: bool = False) -> dict
     if games:
         parameters.append(one("games", {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS},
                               "the games the scenario plays"))
+    if search:
+        rules = sorted({name for spec in specs for name in spec.rules.field_names()})
+        parameters += [
+            {**one(VARY, {"type": "array", "items": {"type": "string", "enum": rules}},
+                   "a rule marked to vary in the balance search (repeat)"), "style": "form", "explode": True},
+            {**one(TARGET, {"type": "array", "items": {"type": "string", "example": "largest_seat_gap<=0.05"}},
+                   "a target of the balance search, METRIC<=VALUE, METRIC>=VALUE or METRIC=VALUE (repeat)"),
+             "style": "form", "explode": True},
+            *(one(s.name, {"type": "integer", "minimum": s.low, "maximum": s.high}, f"the search's {s.words}")
+              for s in SETTINGS)]
     return {"parameters": parameters}
 
 
@@ -96,34 +111,52 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
     def session(request: Request) -> str:
         return request.cookies.get(SESSION) or secrets.token_urlsafe(12)
 
+    def search_panel(who: str) -> dict[str, Any] | None:
+        search = jobs.search_of_session(who)
+        return search_context(search) if search is not None else None
+
     def view(request: Request, whole: bool, query: list[tuple[str, str]] | None = None) -> Response:
         """The page (`whole`) or its edited part for the variant the query asks for (the request's own, unless
-        given): a new job, or 400 (what cannot be played), or 429 (too many earlier jobs still playing)."""
+        given): its job (a new one unless the session's plays this variant), or 400 (what cannot be played; a
+        search's field that is wrong is a 400 too, beside its control, but the variant's games play on), or 429
+        (too many earlier jobs still playing). The session's search, if any, is shown below its button."""
         query = list(request.query_params.multi_items()) if query is None else query
         who = session(request)
+        address = ""
+        shown, searched = split_query(query)
         try:
-            variant = parse_variant(query, games, names)
+            variant = parse_variant(shown, games, names)
         except VariantError as exc:
             jobs.stop(who)
-            context = _asked(query, games, names, specs, exc.problems)
+            problems = dict(exc.problems)
+            try:
+                parse_search(searched, None, jobs.most_games)
+            except VariantError as more:
+                problems.update(more.problems)
+            context = _asked(query, games, names, specs, problems)
             job_id = None
             status = BAD_REQUEST
         else:
             try:
-                job = jobs.start(who, variant)
+                search, problems = parse_search(searched, variant, jobs.most_games), {}
+            except VariantError as exc:
+                search, problems = None, exc.problems
+            context = controls_context(specs, variant.spec, variant, {}, problems, search_form(search, searched))
+            if search is not None:
+                address = "&".join(part for part in (variant.query(), search.query()) if part)
+            try:
+                job = jobs.keep_or_start(who, variant)
             except JobsBusy as exc:
-                context = controls_context(specs, variant.spec, variant, {}, {})
                 context.update(busy=str(exc), findings=[f"Nothing is played yet: {exc}"], status="", rows=[],
                                games=0, query="", means_from=0)
                 job_id, status = None, TOO_MANY_REQUESTS
             else:
-                context = controls_context(specs, variant.spec, variant, {}, {})
                 context.update(live_context(variant, job))
-                job_id, status = job.id, 200
-        context.update(job_id=job_id, htmx_config=HTMX_CONFIG, title="tyrsim studio")
+                job_id, status = job.id, BAD_REQUEST if problems else 200
+        context.update(job_id=job_id, htmx_config=HTMX_CONFIG, title="tyrsim studio", search_panel=search_panel(who))
         response = HTMLResponse(render("studio.html" if whole else "view.html", **context), status_code=status)
         if status == 200:
-            response.headers["HX-Push-Url"] = f"/?{variant.query()}"
+            response.headers["HX-Push-Url"] = f"/?{address}"
         response.set_cookie(SESSION, who, httponly=True, samesite="strict")
         return response
 
@@ -132,14 +165,49 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
         return Response(status_code=204)
 
     variant_query = _query_parameters(specs)
+    view_query = _query_parameters(specs, search=True)
 
-    @app.get("/", response_class=HTMLResponse, openapi_extra=variant_query)
+    @app.get("/", response_class=HTMLResponse, openapi_extra=view_query)
     def page(request: Request) -> Response:
         return view(request, whole=True)
 
-    @app.get("/view", response_class=HTMLResponse, openapi_extra=variant_query)
+    @app.get("/view", response_class=HTMLResponse, openapi_extra=view_query)
     def edit(request: Request) -> Response:
         return view(request, whole=False)
+
+    @app.get("/search", response_class=HTMLResponse, openapi_extra=view_query)
+    def find(request: Request) -> Response:
+        """Start the page's balance search (the session's earlier one cancelled): its panel, streaming its
+        progress; or 400 naming each field that cannot be searched, or 429 (too many earlier jobs still
+        playing), the panel saying why."""
+        who = session(request)
+        status = BAD_REQUEST
+        try:
+            variant, search = parse_view(list(request.query_params.multi_items()), games, names, jobs.most_games)
+            setup = plan(variant, search)
+        except VariantError as exc:
+            problems = exc.problems
+        else:
+            try:
+                jobs.start_search(who, variant, setup, search.query())
+            except JobsBusy as exc:
+                problems, status = {"search": str(exc)}, TOO_MANY_REQUESTS
+            else:
+                problems, status = {}, 200
+        panel = render("search_panel.html", search_problems=problems, search_panel=search_panel(who))
+        response = HTMLResponse(panel, status_code=status)
+        response.set_cookie(SESSION, who, httponly=True, samesite="strict")
+        return response
+
+    @app.get("/search/events/{search_id}")
+    def search_events(search_id: str) -> Response:
+        search = jobs.search(int(search_id)) if search_id.isdecimal() and len(search_id) < 12 else None
+        if search is None:
+            return PlainTextResponse(f"no search {search_id!r} is playing (a newer search replaced it, or it never "
+                                     "was)", status_code=404)
+        return StreamingResponse(_stream(search, "progress", lambda: render(
+            "search_live.html", s=search_context(search))), media_type="text/event-stream",
+            headers={"Cache-Control": "no-store"})
 
     @app.post("/open", response_class=HTMLResponse, openapi_extra=OPEN_BODY)
     async def open_scenario(request: Request) -> Response:
@@ -163,8 +231,8 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
         if job is None:
             return PlainTextResponse(f"no job {job_id!r} is playing (a newer edit replaced it, or it never was)",
                                      status_code=404)
-        return StreamingResponse(_stream(job), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        return StreamingResponse(_stream(job, "answer", lambda: render("live.html", **live_context(job.variant, job))),
+                                 media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     @app.get("/scenario", openapi_extra=_query_parameters(specs, games=True))
     def scenario(request: Request) -> Response:
@@ -199,19 +267,27 @@ def make_app(games: GameLookup, names: Sequence[str], jobs: Jobs | None = None,
 
     @app.get("/status")
     def status(request: Request) -> dict[str, Any]:
-        """The session's job in numbers (for scripts and the benchmark), and how soon its stale one stopped."""
+        """The session's job in numbers (for scripts and the benchmark), how soon its stale one stopped, and its
+        search's progress and answer."""
         who = session(request)
         stale = jobs.stale(who)
         replaced = None if stale is None else {"job": stale.id, "ended": stale.ended,
                                                "stopped_after": stale.cancel_seconds}
+        found = jobs.search_of_session(who)
+        search = None
+        if found is not None:
+            played, spent, batches, _, fresh = found.snapshot()
+            search = {"search": found.id, "games": played, "search_games": spent, "batches": batches,
+                      "fresh_games": fresh, "ended": found.ended, "cancelled": found.cancelled, "error": found.error,
+                      "findings": found.findings}
         job = jobs.of_session(who)
         if job is None:
-            return {"job": None, "stale": replaced}
+            return {"job": None, "stale": replaced, "search": search}
         _, rows, played = job.snapshot()
         return {"job": job.id, "stale": replaced, "games": played, "ended": job.ended, "cancelled": job.cancelled,
                 "error": job.error,
                 "rows": [{"measure": r.measure, "rulebook": r.rulebook, "variant": r.variant,
-                          "difference": r.difference, "differs": r.differs} for r in rows]}
+                          "difference": r.difference, "differs": r.differs} for r in rows], "search": search}
 
     return app
 
@@ -254,6 +330,7 @@ def _games(counts: list[str]) -> int:
 def _asked(query: list[tuple[str, str]], games: GameLookup, names: Sequence[str], specs: list,
            problems: dict[str, str]) -> dict[str, Any]:
     """The controls for a query that cannot be played: as sent, beside each problem."""
+    query, searched = split_query(query)
     single = dict(query)
     try:
         spec = games(single.get("game") or names[0])
@@ -269,22 +346,22 @@ def _asked(query: list[tuple[str, str]], games: GameLookup, names: Sequence[str]
                 asked["policies"] = default_policies(spec, None)
             except ArgumentError:
                 asked["policies"] = []
-    context = controls_context(specs, spec, None, asked, problems)
+    context = controls_context(specs, spec, None, asked, problems, search_form(None, searched))
     context.update(findings=["Nothing is played: " + "; ".join(problems.values())], status="", rows=[], games=0,
                    query="", means_from=0)
     return context
 
 
-async def _stream(job: Job) -> AsyncIterator[bytes]:
-    """The job's live answer as server-sent events: an `answer` event whenever it grows, `done` when it ends."""
+async def _stream(work: Worker, event: str, shown: Callable[[], str]) -> AsyncIterator[bytes]:
+    """A job's or a search's answer as server-sent events: `event` with `shown()` whenever it grows, `done` when
+    it ends."""
     seen = -1
-    variant: Variant = job.variant
     while True:
-        version = job.version
+        version = work.version
         if version != seen:
             seen = version
-            yield format_sse_event(event="answer", data_str=render("live.html", **live_context(variant, job)))
-        if job.ended and version == job.version:
+            yield format_sse_event(event=event, data_str=shown())
+        if work.ended and version == work.version:
             yield format_sse_event(event="done", data_str="")
             return
         await asyncio.sleep(EVENT_POLL)

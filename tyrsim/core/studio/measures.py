@@ -3,11 +3,15 @@ with anytime-valid intervals (`tyrsim.core.stats.anytime`) that stay honest howe
 
 Each game gives one value per measure (`game_measures`): every seat's win share (a game's win split among its
 winners), every policy's where the seats hold more than one, every seat's score and the mean score, the
-winning margin, the game's length, whether a tie-break decided it. Game g is played under both rule sets from
-its own stream (common random numbers), so the two values of a game pair up, and the difference of their means
-is the mean of the games' differences: a share's difference lies in [-1, 1] (the empirical-Bernstein sequence,
-narrow where most games come out the same), a mean's has no bound known ahead (the asymptotic sequence).
-`Tally` keeps running sums only, never the games' rows.
+winning margin, the game's length, whether a tie-break decided it, and each of the game's own counters (the
+engine's columns beyond the common ones, as the `game` analysis's counter table and the `rulings` study read them:
+a game's value is the mean over its seats that have one). Game g is played under both rule sets from its own
+stream (common random numbers), so the two values of a game pair up, and the difference of their means is the
+mean of the games' differences: a share's difference lies in [-1, 1] (the empirical-Bernstein sequence, narrow
+where most games come out the same), a mean's has no bound known ahead (the asymptotic sequence). A counter
+that a game may leave without a value (Tyranno Ex's `five_round` where no five marker was used) is read over
+the games that have one, and its difference over the games that have one under both rule sets. `Tally` keeps
+running sums only, never the games' rows.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ import pandas as pd
 from tyrsim.core.report import words
 from tyrsim.core.stats.anytime import BoundedMean, proportion_interval, running_sums, unbounded_mean_interval
 from tyrsim.core.stats.metrics import per_game_measures, seat_grid
+from tyrsim.core.studies.game import BASE_COLUMNS
 
 SHARE, MEAN = "share", "mean"
+COUNTER = "counter"  # a game's own counter: a mean with no bound known ahead, shown in a table of its own
 FIRST_SEAT = "seat 1 win rate"  # the headline: the first seat's share of the wins
 SEAT_SCORE = re.compile(r"seat \d+ score")  # the measures that are a seat's final score
 MEANS_FROM = 100  # games before a mean's (asymptotic) interval is shown
@@ -58,20 +64,44 @@ def game_measures(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     for column, (name, kind) in _PER_GAME.items():
         if column in per_game.columns:
             columns[name], kinds[name] = per_game[column].to_numpy(dtype=float), kind
-    return pd.DataFrame(columns, index=per_game.index), kinds
+    # the game's own counters, but those shown above under their own names (the rounds; Zooloretto Duell's
+    # `margin`, a seat's own score minus the other's, which averages to zero over the seats)
+    counters = [c for c, kind in raw.dtypes.items() if c not in BASE_COLUMNS and c not in _PER_GAME
+                and pd.api.types.is_numeric_dtype(kind)]
+    kinds.update(dict.fromkeys(counters, COUNTER))
+    # one float block (a frame of many columns from a dict costs more than the counters' means)
+    table = np.column_stack([*columns.values(), _game_means(raw, counters)])
+    return pd.DataFrame(table, index=per_game.index, columns=[*columns, *counters]), kinds
+
+
+def _game_means(raw: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """Each game's mean of `columns` over its seats, as a games x columns array, games in id order: what
+    `raw.groupby("game_id")[columns].mean()` holds (a seat without a value, NaN, left out; NaN where no seat
+    has one, as a counter of something that did not happen), summed by numpy over each game's rows."""
+    games, game_of_row, seats = np.unique(raw["game_id"].to_numpy(), return_inverse=True, return_counts=True)
+    if not columns:
+        return np.empty((len(games), 0))
+    rows = raw[columns].to_numpy(dtype=float)[np.argsort(game_of_row, kind="stable")]
+    starts = np.concatenate(([0], np.cumsum(seats)[:-1]))
+    seen = np.isfinite(rows)
+    with np.errstate(invalid="ignore"):
+        return np.add.reduceat(np.where(seen, rows, 0.0), starts, axis=0) / np.add.reduceat(seen, starts, axis=0)
 
 
 @dataclass
 class _Moments:
     """Running count, sum and sum of squares of each measure, added game by game (the same floats whatever the
-    chunks)."""
+    chunks); a game without a value of a measure (NaN: a counter of something that did not happen) is left out
+    of that measure's count."""
 
-    n: int = 0
+    n: np.ndarray | int = 0
     total: np.ndarray | float = 0.0
     squares: np.ndarray | float = 0.0
 
     def add(self, values: np.ndarray) -> None:
-        self.n += len(values)
+        seen = np.isfinite(values)
+        values = np.where(seen, values, 0.0)
+        self.n = self.n + seen.sum(axis=0)
         self.total = running_sums(self.total, values.T)[..., -1]
         self.squares = running_sums(self.squares, (values * values).T)[..., -1]
 
@@ -155,15 +185,14 @@ class Tally:
         if not self.games:
             return []
         share = np.array([self.kinds[m] == SHARE for m in self.measures])
-        shown_means = self.games >= MEANS_FROM
 
         def interval(moments: _Moments) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             mean, sd = moments.mean_sd()
             low, high = unbounded_mean_interval(moments.n, mean, sd)
             share_low, share_high = proportion_interval(moments.n, mean)
-            nan = np.full_like(mean, np.nan)
-            return (mean, np.where(share, share_low, low if shown_means else nan),
-                    np.where(share, share_high, high if shown_means else nan))
+            shown_means = moments.n >= MEANS_FROM
+            return (mean, np.where(share, share_low, np.where(shown_means, low, np.nan)),
+                    np.where(share, share_high, np.where(shown_means, high, np.nan)))
 
         variant, rulebook, difference = interval(self._variant), interval(self._rulebook), interval(self._difference)
         share_low, share_high = self._share_differences.interval()
