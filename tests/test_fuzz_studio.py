@@ -21,6 +21,10 @@ from tyrsim.core.studio.app import make_app
 from tyrsim.core.studio.jobs import Jobs
 from tyrsim.games import game_names, get_game
 
+# a long check (Schemathesis and Hypothesis over every route): the default run and CI run it,
+# `pytest -m "not slow"` does not
+pytestmark = pytest.mark.slow
+
 GAME = "zooloretto-duell"
 EXAMPLES = 30  # requests per route and generation mode (Schemathesis), and for the query string (Hypothesis)
 

@@ -17,6 +17,9 @@ import httpx
 import pytest
 from browser import console_errors
 
+# a long check (the studio in a real headless browser): the default run and CI run it, `pytest -m "not slow"` does not
+pytestmark = pytest.mark.slow
+
 GAME = "zooloretto-duell"
 WAIT = 180  # seconds at most for the page to show what a test waits for (the first games may load numba's cache)
 NUMBER = r"-?[\d,]+(?:\.\d+)?"
