@@ -300,7 +300,10 @@ def test_each_game_s_bundled_question_loads_and_asks_the_analysis_s_own_question
     from tyrsim.core.run.scenario import load_scenario
 
     scenario = load_scenario(bundled_question(game), games=get_game)  # every argument checked, no game played
-    assert scenario.analysis.name == "balance" and not scenario.default_report
+    assert scenario.analysis.name == "balance" and scenario.default_report  # in the default report, in its section
+    assert scenario.section == "Designer's questions: rules that balance the game"
+    [quick] = scenario.quick().points  # a quick report's search: fewer games, each finalist on fewer fresh ones
+    assert quick.args["check_games"] == 200 and quick.args["games"] == 1000
     [point] = scenario.points
     defaults = {name: get_game(game).analyses["balance"].param(name).default
                 for name in ("policies", "vary", "targets")}
