@@ -1,6 +1,6 @@
 """How quickly the studio answers an edit, through its HTTP interface, as a page does.
 
-Run: python benchmarks/bench_studio.py [--seconds S] [--games NAME:PLAYERS ...]
+Run: python benchmarks/bench_studio.py [--seconds S] [--games NAME:PLAYERS ...] [--fresh]
 
 Starts `tyrsim studio --no-browser` on a free port of this machine and, per game (tuned policies at every seat,
 numba's cache warm: a first page at the rulebook's rules loads it and is not timed), measures:
@@ -11,6 +11,10 @@ numba's cache warm: a first page at the rulebook's rules loads it and is not tim
   half-width then, and the games per second of pairs (a game under each rule set);
 - cancel: seconds from a second edit to the stale job's thread stopping (its `stopped_after`), the median of
   five edits, against the chunk time the jobs aim for (`jobs.CHUNK_SECONDS`) as the baseline.
+
+With `--fresh`, as on a fresh install: the studio starts with an empty numba cache, and for each game the time from
+the command's start to the first answer of an edit (one rule changed, the first page asked), the game's compiled
+engine compiled on the way, is printed instead.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -90,16 +95,31 @@ def measure(client: httpx.Client, game: str, players: int, seconds: float) -> di
             "rate": status["games"] / reached, "cancel": statistics.median(stops)}
 
 
+def first_answer_fresh(client: httpx.Client, game: str, players: int, started: float) -> tuple[float, float]:
+    """(seconds from the studio's start, seconds from the request) to the first answer of an edit, the first page
+    the studio is asked for."""
+    rule, value = edited_rule(game)
+    asked = time.perf_counter()
+    assert client.get(f"/view?game={game}&players={players}&rule.{rule}={value}").status_code == 200
+    wait_for(client, lambda s: s.get("games", 0) > 0, 900)
+    return time.perf_counter() - started, time.perf_counter() - asked
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120.0, help="longest wait for +-1 point, per game")
     parser.add_argument("--games", nargs="*", default=list(GAMES), help="NAME:PLAYERS")
+    parser.add_argument("--fresh", action="store_true",
+                        help="an empty numba cache: time the first answer, the compile included")
     options = parser.parse_args()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    if options.fresh:
+        env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-fresh-")
+    started = time.perf_counter()
     server = subprocess.Popen([sys.executable, "-m", "tyrsim.cli", "studio", "--no-browser", "--port", str(port)],
                               stdout=subprocess.PIPE, text=True, env=env)
     try:
@@ -111,6 +131,13 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
+            if options.fresh:
+                for item in options.games:
+                    name, players = item.split(":")
+                    since_start, since_asked = first_answer_fresh(client, name, int(players), started)
+                    print(f"{name} ({players} players), empty numba cache: the first answer {since_start:.1f} s after "
+                          f"`tyrsim studio` started ({since_asked:.1f} s after the page asked)", flush=True)
+                return
             print(f"{'game':32} {'edit':28} {'first answer':>12} {'+-1 point':>10} {'games':>7} {'half-width':>10} "
                   f"{'paired':>7} {'pairs/s':>8} {'cancel':>7}")
             for item in options.games:

@@ -17,6 +17,7 @@ from tyrsim.core.studio.app import make_app
 from tyrsim.core.studio.jobs import Job, Jobs, JobsBusy
 from tyrsim.core.studio.measures import FIRST_SEAT
 from tyrsim.core.studio.variant import VariantError, parse_variant
+from tyrsim.core.studio.warm import Engines
 from tyrsim.games import game_names, get_game
 
 GAME = "zooloretto-duell"
@@ -83,6 +84,41 @@ def test_a_job_pairs_each_game_under_both_rule_sets_and_its_answer_does_not_depe
     assert first.difference[0] == pytest.approx(first.variant[0] - first.rulebook[0])
     low, high = first.difference[1:]
     assert -1 <= low <= first.difference[0] <= high <= 1
+
+
+class ReadyAfter(Engines):
+    """A game's compiled engine ready at the `asks`-th question (the object engine plays until then)."""
+
+    def __init__(self, asks: int):
+        super().__init__()
+        self.asks, self.asked = asks, 0
+
+    def ready(self, spec) -> bool:
+        self.asked += 1
+        return self.asked >= self.asks
+
+
+def test_until_the_compiled_engine_is_ready_the_object_engine_plays_the_same_games(monkeypatch):
+    from tyrsim.core.studies import blocks
+
+    object_chunks = []
+
+    def counted(*args, **kwargs):
+        object_chunks.append(args[4])  # the chunk's games
+        return play_chunk(*args, **kwargs)
+
+    play_chunk = blocks.play_chunk
+    monkeypatch.setattr(blocks, "play_chunk", counted)
+    v = variant(("rule.starting_coins", "4"))
+    compiled = Job(v, most_games=300).start()
+    engines = ReadyAfter(4)
+    waited = Job(v, most_games=300, engines=engines).start()
+    for job in (compiled, waited):
+        assert job.wait(600) and job.error is None and job.tally.games == 300
+    # asked as the job starts and before each chunk: its first two chunks under both rule sets on the object engine
+    # (their sizes follow the clock), then the compiled engine, and the same answer
+    assert len(object_chunks) == 4 and sum(object_chunks) < 300 and engines.asked == 4 and not waited.waiting
+    assert waited.snapshot()[1] == compiled.snapshot()[1]
 
 
 def test_the_rulebooks_rules_alone_compare_nothing():
@@ -316,3 +352,24 @@ def test_the_games_own_counters_are_paired_rows_and_only_a_clear_difference_is_s
     assert moved, "a change of the starting coins moves how often a player steals"
     named = [name for name in shown if f" {name} from " in said]
     assert set(named) <= set(moved) and len(named) == min(3, len(moved))  # a counter named is one that differs
+
+
+def test_a_game_s_engine_compiles_in_a_fresh_process_and_is_ready_once_it_has_ended():
+    import dataclasses
+    import time
+
+    spec = get_game(GAME)
+    engines = Engines()
+    assert not engines.ready(spec)  # its compile (or the cache's load) started in a fresh process
+    deadline = time.monotonic() + 600
+    while not engines.ready(spec):
+        assert time.monotonic() < deadline and not engines.failed
+        time.sleep(0.1)  # polling the process, not ordering anything
+    assert engines.ready(spec)
+    broken = dataclasses.replace(spec, name="no-such-game", package="tyrsim.games.no_such_game")
+    assert not engines.ready(broken)
+    while "no-such-game" not in engines.failed:
+        assert time.monotonic() < deadline
+        engines.ready(broken)
+        time.sleep(0.1)
+    assert not engines.ready(broken) and "No module named" in engines.failed["no-such-game"]

@@ -196,12 +196,17 @@ def compile_order(specs: Iterable[Any]) -> list[Any]:
     return sorted(specs, key=lambda spec: -spec.compiled.source_size())
 
 
+def compile_engine(spec: Any) -> None:
+    """Compile the game `spec`'s compiled engine (its turn loop, for every rule set, player count and policy with
+    a compiled form: they are data to it), or load it from numba's cache."""
+    spec.compiled.prepare(spec.rules(), {"policies": ("random",) * spec.default_players})
+
+
 def compile_ahead(spec: Any) -> None:
     """Compile the game `spec`'s compiled engine and its compiled search, or load them from numba's cache: what
     the default report runs in its worker processes, one game each, before the first scenario, so that the
     first run after an install compiles the games side by side instead of one after another in the main
     process (a study's `prepare`)."""
-    rules, players = spec.rules(), spec.default_players
-    spec.compiled.prepare(rules, {"policies": ("random",) * players})
+    compile_engine(spec)
     if "ismcts" in spec.policies:
-        compile_search(spec, rules, players)
+        compile_search(spec, spec.rules(), spec.default_players)

@@ -55,14 +55,14 @@ def play_blocks(spec: GameSpec, rules: Any, seatings: list[tuple[str, ...]], per
 
 
 def games_player(spec: GameSpec, rules: Any, seats: tuple[str, ...], rng: np.random.Generator, *,
-                 paired: bool = False) -> Callable[[int, int], pd.DataFrame]:
+                 paired: bool = False, compiled: bool = True) -> Callable[[int, int], pd.DataFrame]:
     """One seating's games under `rules`, made ready once for many chunks: a function of (first, count) giving
     games first..first+count-1, one row per game and seat (`runner.play_chunk`'s table), played by the game's
-    compiled engine where it can play them (its `chunk_player`, the rules' tables made once), else by the
-    object engine, the same games from the same draws. `paired`: game g draws from its own stream
-    `trial_rng(rng, g)`, else the games draw one after another from `rng`."""
+    compiled engine where it can play them (its `chunk_player`, the rules' tables made once) and `compiled` is
+    true, else by the object engine, the same games from the same draws. `paired`: game g draws from its own
+    stream `trial_rng(rng, g)`, else the games draw one after another from `rng`."""
     game_rng = game_streams(rng, paired)
-    if spec.compiled is not None and spec.compiled.refusal(rules, seats) is None:
+    if compiled and spec.compiled is not None and spec.compiled.refusal(rules, seats) is None:
         compiled = spec.compiled.chunk_player(rules, list(seats))
         return lambda first, count: compiled(first, count, rng, game_rng)
     game, policies = spec.make_game(rules, len(seats)), [spec.make_policy(s) for s in seats]

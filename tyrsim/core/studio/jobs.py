@@ -4,8 +4,10 @@ when an edit makes them stale; and the balance searches the page starts ("Find a
 `tyrsim balance` study played in a thread.
 
 Game g of a job is played under both rule sets from its own stream (`blocks.games_player(..., paired=True)`, the
-stream `trial_rng(task_rng(seed, 0, 0), g)`), by the game's compiled engine wherever it plays them: the games and
-so the answer after n games are the same whatever the chunks were, and the chunks are sized to take about
+stream `trial_rng(task_rng(seed, 0, 0), g)`), by the game's compiled engine wherever it plays them (by the object
+engine, the same games from the same draws, while this process has the compiled engine not yet ready:
+`warm.Engines`): the games and so the answer after n games are the same whatever the chunks and the engine
+were, and the chunks are sized to take about
 `CHUNK_SECONDS`, so that a cancelled job stops within one chunk. A job stops by itself after `MOST_GAMES`;
 `Jobs` keeps one job per page session and at most `MOST_JOBS` at once (the oldest is cancelled), and refuses a new
 job (`JobsBusy`) while `MOST_PLAYING` jobs' threads still play, cancelled ones included, so neither the games, the
@@ -34,6 +36,7 @@ from tyrsim.core.studies.balance import BalanceResult, BalanceSetup, balance
 from tyrsim.core.studies.blocks import games_player, prepare_blocks
 from tyrsim.core.studio.measures import Tally, game_measures
 from tyrsim.core.studio.variant import Variant
+from tyrsim.core.studio.warm import ENGINES, Engines
 
 FIRST_CHUNK = 20  # games in a job's first chunk, and in a chunk at least
 CHUNK_SECONDS = 0.1  # what a chunk aims to take at least (at most twice this): a cancelled job stops within it
@@ -103,26 +106,43 @@ class Job(Worker):
     variant: Variant
     most_games: int = MOST_GAMES
     tally: Tally = field(default_factory=Tally)
+    # the studio's compiled engines (None: compile, or load numba's cache, before the first game)
+    engines: Engines | None = None
+    waiting: bool = False  # the object engine plays the games while the game's compiled engine compiles
 
     def _work(self) -> None:
-        variant = self.variant
-        seats, rulebook = variant.policies, variant.spec.rules()
+        variant, spec = self.variant, self.variant.spec
+        seats, rulebook = variant.policies, spec.rules()
         compared = bool(variant.changes)
         stream = task_rng(variant.seed, 0, 0)  # game g draws from trial_rng(stream, g) under both rule sets
-        with ThreadPoolExecutor(1, thread_name_prefix=f"studio-job-{self.id}-rulebook") as beside:
-            prepare_blocks(variant.spec, [(variant.rules, seats), (rulebook, seats)])
+        blocks = [(variant.rules, seats), (rulebook, seats)]
+        compiled_plays = spec.compiled is not None and any(spec.compiled.refusal(r, s) is None for r, s in blocks)
+        self.waiting = compiled_plays and self.engines is not None and not self.engines.ready(spec)
+
+        def players() -> tuple:
             # each rule set's games made ready once (the compiled engine's tables and forms), for every chunk
-            play_variant = games_player(variant.spec, variant.rules, seats, stream, paired=True)
-            play_rulebook = games_player(variant.spec, rulebook, seats, stream, paired=True) if compared else None
+            compiled = not self.waiting
+            play_variant = games_player(spec, variant.rules, seats, stream, paired=True, compiled=compiled)
+            play_rulebook = games_player(spec, rulebook, seats, stream, paired=True, compiled=compiled) \
+                if compared else None
+            return play_variant, play_rulebook
+
+        with ThreadPoolExecutor(1, thread_name_prefix=f"studio-job-{self.id}-rulebook") as beside:
+            if not self.waiting:
+                prepare_blocks(spec, blocks)
+            play_variant, play_rulebook = players()
             first, size = 0, FIRST_CHUNK
             warming = True  # the first chunk may load numba's cache: its time says nothing of the next ones
             while first < self.most_games and not self.cancelled:
+                if self.waiting and self.engines.ready(spec):  # the same games go on, compiled
+                    self.waiting, warming = False, True
+                    play_variant, play_rulebook = players()
                 size = min(size, self.most_games - first)
                 started = time.perf_counter()
                 # the rulebook's chunk on a second thread while this one plays the variant's: the compiled turn
                 # loops release the GIL, so on two cores a pair of games takes little more than one game
-                rulebook_chunk = beside.submit(lambda n=first, k=size: game_measures(play_rulebook(n, k))[0]) \
-                    if compared else None
+                rulebook_chunk = beside.submit(
+                    lambda n=first, k=size, play=play_rulebook: game_measures(play(n, k))[0]) if compared else None
                 played, kinds = game_measures(play_variant(first, size))
                 base = rulebook_chunk.result() if compared else played
                 if self.cancelled:
@@ -235,8 +255,9 @@ class Jobs:
     and at most `most_playing` still playing, cancelled ones included; and the sessions' searches, one per
     session and at most `most` alive, counted among the threads playing."""
 
-    def __init__(self, most: int = MOST_JOBS, most_games: int = MOST_GAMES, most_playing: int = MOST_PLAYING):
-        self.most, self.most_games, self.most_playing = most, most_games, most_playing
+    def __init__(self, most: int = MOST_JOBS, most_games: int = MOST_GAMES, most_playing: int = MOST_PLAYING,
+                 engines: Engines = ENGINES):
+        self.most, self.most_games, self.most_playing, self.engines = most, most_games, most_playing, engines
         self._playing: list[Worker] = []  # every job and search started whose thread has not ended
         self._by_session: OrderedDict[str, Job] = OrderedDict()
         self._by_id: dict[int, Job] = {}
@@ -265,7 +286,7 @@ class Jobs:
                 _, oldest = self._by_session.popitem(last=False)
                 oldest.cancel()
                 self._by_id.pop(oldest.id, None)
-            job = Job(variant, self.most_games, id=next(self._ids))
+            job = Job(variant, self.most_games, engines=self.engines, id=next(self._ids))
             self._by_session[session] = job
             self._by_id[job.id] = job
             self._playing.append(job)

@@ -254,6 +254,9 @@ def live_context(variant: Variant, job: Job) -> dict[str, Any]:
         status = f"Done: {words.count(games, 'game')} under each rule set (the most one page plays)."
     else:
         status = f"Playing: {words.count(games, 'game')} so far under each rule set..."
+        if job.waiting:
+            status += (" The object engine plays them while the game's compiled engine compiles (the first time "
+                       "after an install): the same games, more slowly.")
     return {
         "findings": findings(variant, rows, games), "status": status, "games": games, "query": variant.query(),
         "means_from": MEANS_FROM, "confidence": 1 - ALPHA,
