@@ -268,6 +268,9 @@ class Analysis:
     # findings(tables, rules, args) -> two to five plain sentences, each number with its interval, that open
     # the report page's answer section ("Hunter wins 58.0% [53.1, 62.7] of games against breeder.")
     findings: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], list[str]] | None = None
+    # the most sentences a page's answer shows (the comparison's and then the findings; all are in findings.csv):
+    # five, but for an analysis whose answer has more parts than that (the balance study's)
+    answer_sentences: int = 5
     # files(tables, rules, args) -> {file name: bytes}: extra files a report or --out folder holds beside the
     # tables and figures (a printable sheet, a self-contained calculator page)
     files: Callable[[dict[str, pd.DataFrame], Any, Mapping[str, Any]], dict[str, bytes]] | None = None

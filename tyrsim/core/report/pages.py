@@ -43,8 +43,8 @@ from tyrsim.core.run.sweep import PointResult
 from tyrsim.core.stats.comparisons import comparison_table
 
 PAGE_ROWS = 60  # rows of a table shown on the page; the CSV has them all
-MAX_FINDINGS = 5  # sentences in a page's answer section
-MAX_COMPARED = 3  # of which, at most, about the comparison of variants (the rest: the analysis's own)
+MAX_COMPARED = 3  # sentences of a page's answer, at most, about the comparison of variants (the rest: the analysis's
+# own, up to its `answer_sentences` in all)
 DEPENDENCIES = ("numpy", "pandas", "scipy", "matplotlib", "joblib", "click", "dask", "distributed")
 NO_FINDINGS = "This analysis writes no summary sentences; the figures and tables below hold its results."
 # what the columns the core adds mean (the analyses explain their own: `Analysis.glossary`)
@@ -144,7 +144,7 @@ def build_report(scenario: Scenario, results: list[PointResult], wall_time: floa
                      for sentences in (own, compared))
     files = analysis.files(computed, first.rules, first.args) if analysis.files is not None else {}
     # the comparison answers a sweep's question (its first metric first), the analysis's own sentences follow
-    answer = (compared[:MAX_COMPARED] + own)[:MAX_FINDINGS]
+    answer = (compared[:MAX_COMPARED] + own)[:analysis.answer_sentences]
     return Report(scenario, results, tables, comparison, wall_time, answer, files, list(substitutions or ()),
                   point_tables)
 

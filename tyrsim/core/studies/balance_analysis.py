@@ -146,6 +146,8 @@ def balance_analysis(spec: GameSpec, default_policies: tuple[str, ...], default_
         validate=check_budget,
         outputs=lambda args: (TABLES, ("objective", "front")),
         findings=lambda tables_, rules, args: list(tables_["findings"]["finding"]),
+        # the answer's four parts (the fourth a sentence per varied rule) and the search's own sentence
+        answer_sentences=4 + len(spec.rules.field_names()),
         substitutions=substitutions,
         prepare=lambda rules, args: prepare_blocks(spec, [(rules, tuple(args["policies"]))]),
     )
