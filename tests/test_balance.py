@@ -106,6 +106,7 @@ def test_a_closest_miss_is_named_when_no_variant_meets_the_targets(spec):
     assert "closest miss" in " ".join(findings(missed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("killed_at", [3, 14])  # in the first batch's first block; in a later batch
 def test_a_rerun_after_an_interruption_ends_where_an_uninterrupted_run_ends(spec, tmp_path, monkeypatch, killed_at):
     setup = setup_for(spec, budget=1500, check_games=100, seed=8, finalists=2)

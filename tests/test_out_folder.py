@@ -93,6 +93,7 @@ def test_report_checks_every_scenario_folder_before_running_any(tmp_path, monkey
     assert result.exit_code == 2 and "tyranno_ex_tie_rule holds files tyrsim did not write" in result.output
 
 
+@pytest.mark.slow
 def test_report_may_share_its_folder_with_other_files_but_not_with_another_index(tmp_path, monkeypatch):
     import tyrsim.cli
 
