@@ -322,8 +322,9 @@ def test_a_bundled_question_of_another_game_answers_in_its_four_parts_on_a_tiny_
     scenario = scenario_from_data(data, "test", games=get_game)
     report = build_report(scenario, run_scenario(scenario, n_jobs=1, progress=False), 1.0)
     best, smallest, tied, *around, search = report.tables["findings"]["finding"]
-    # the page's answer opens with the four parts (each naming the players after it)
-    assert [page[:80] for page in report.findings[:4]] == [part[:80] for part in (best, smallest, tied, around[0])]
+    # the page's answer holds every part (each naming the players after it): the four, one sentence around the
+    # best per varied rule, and the search's
+    assert [page[:80] for page in report.findings] == [part[:80] for part in (best, smallest, tied, *around, search)]
     assert best.startswith("The best variant the search found") and "under the run's rules" in best
     assert "mean_margin" in best and "largest_seat_gap" in best
     assert smallest.startswith(("The smallest change to the published rules", "No variant played meets",
