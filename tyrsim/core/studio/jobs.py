@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -49,8 +50,9 @@ MOST_PLAYING = 2 * MOST_JOBS
 
 
 @dataclass(kw_only=True)
-class Worker:
-    """Work done in a thread until done, cancelled or failed: `_work` does it, looking at `cancelled`."""
+class Worker(ABC):
+    """Work done in a thread until done, cancelled or failed: a subclass's `_work` does it, looking at
+    `cancelled`."""
 
     id: int = 0
     version: int = 0  # bumped whenever the answer grows or the work ends
@@ -83,8 +85,9 @@ class Worker:
         """Wait until the work has ended; whether it has."""
         return self._ended.wait(timeout)
 
+    @abstractmethod
     def _work(self) -> None:
-        raise NotImplementedError
+        """Do the work (a job's games, a search), stopping soon once `cancelled`."""
 
     def _run(self) -> None:
         try:
