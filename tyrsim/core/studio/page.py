@@ -276,8 +276,8 @@ def _command(job: SearchJob) -> str:
     setup, variant = job.setup, job.variant
     skills = [t for t in setup.targets if t.metric.startswith(SKILL_PREFIX)]
     parts = ["tyrsim", "balance", setup.game, *(part for d in setup.space for part in ("--vary", d.text())),
-             *(f"--target={t.metric}{t.op}{t.value:g}" for t in setup.targets if t not in skills),
-             *(f"--skill={t.metric.removeprefix(SKILL_PREFIX)}{t.op}{t.value:g}" for t in skills),
+             *(f"--target={t.metric}{t.op}{t.value}" for t in setup.targets if t not in skills),
+             *(f"--skill={t.metric.removeprefix(SKILL_PREFIX)}{t.op}{t.value}" for t in skills),
              *(part for p in setup.policies for part in ("--policy", p)),
              "--games", str(setup.budget), "--block", str(setup.block), "--rungs", str(setup.rungs),
              "--batch", str(setup.batch), "--check-games", str(setup.check_games), "--finalists",
