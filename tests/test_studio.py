@@ -373,3 +373,28 @@ def test_a_game_s_engine_compiles_in_a_fresh_process_and_is_ready_once_it_has_en
         engines.ready(broken)
         time.sleep(0.1)
     assert not engines.ready(broken) and "No module named" in engines.failed["no-such-game"]
+
+
+class NeverCompiles(Engines):
+    """A game whose compiled engine failed to compile: the object engine plays on."""
+
+    def ready(self, spec) -> bool:
+        self.failed[spec.name] = "Traceback (most recent call last):\nImportError: no compiler here"
+        return False
+
+
+def test_a_compile_that_failed_is_said_and_the_object_engine_plays_on():
+    import time
+
+    from tyrsim.core.studio.page import live_context
+
+    v = variant(("rule.starting_coins", "4"))
+    job = Job(v, engines=NeverCompiles()).start()
+    deadline = time.monotonic() + 600
+    while job.snapshot()[2] == 0:  # polling until its first chunk is tallied, not ordering anything
+        assert time.monotonic() < deadline and job.error is None
+        time.sleep(0.05)
+    status = live_context(v, job)["status"]
+    job.cancel()
+    assert job.wait(600) and job.waiting and job.error is None
+    assert "did not compile (ImportError: no compiler here)" in status and "compiles (" not in status

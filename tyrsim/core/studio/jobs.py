@@ -113,6 +113,11 @@ class Job(Worker):
     engines: Engines | None = None
     waiting: bool = False  # the object engine plays the games while the game's compiled engine compiles
 
+    @property
+    def compile_failed(self) -> str | None:
+        """Why the game's compiled engine did not compile (the object engine plays on), or None."""
+        return self.engines.failed.get(self.variant.spec.name) if self.engines is not None else None
+
     def _work(self) -> None:
         variant, spec = self.variant, self.variant.spec
         seats, rulebook = variant.policies, spec.rules()

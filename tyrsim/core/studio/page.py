@@ -254,7 +254,11 @@ def live_context(variant: Variant, job: Job) -> dict[str, Any]:
         status = f"Done: {words.count(games, 'game')} under each rule set (the most one page plays)."
     else:
         status = f"Playing: {words.count(games, 'game')} so far under each rule set..."
-        if job.waiting:
+        if job.waiting and job.compile_failed:
+            last = job.compile_failed.strip().splitlines()[-1:] or ["no message"]
+            status += (" The object engine plays them: the game's compiled engine did not compile "
+                       f"({last[0]}).")
+        elif job.waiting:
             status += (" The object engine plays them while the game's compiled engine compiles (the first time "
                        "after an install): the same games, more slowly.")
     return {
